@@ -1,0 +1,554 @@
+"""Tiny Islands rules, jitted: placement legality, shorelines, land and scoring.
+
+Every rule of the game lives in this file (the facts are in ``game.json``); the
+spec is ``shared/specs/tiny-islands-tinybot-format.md`` and the seed's rules text.
+
+State is two flat arrays over the 81 cells (see ``metadata`` for the index):
+``tiles`` (int64, 0 = empty, else a tile channel 1-7) and ``land`` (bool).
+
+>>> import numpy as np
+>>> tiles = np.zeros(81, np.int64); land = np.zeros(81, np.bool_)
+>>> code, region, indirect = drawing_region(land, np.array([40], np.int64), 1)
+>>> code == OK, int(region.sum()), indirect
+(True, 1, False)
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .metadata import (BOAT, CELLS, CHURCH, FOREST, HOUSE, INVALID_PENALTY, MAX_SHORELINE,
+                       MOUNTAIN, SAND, SIZE, TILE_COUNT, TILE_IS_LAND, TURNS, WAVE, ZONE_COPIES,
+                       ZONE_MASK)
+
+# Result codes of the jitted checks; ``CODE_NAMES`` gives the stable public name.
+OK = 0
+TILE_NOT_OFFERED = 1
+PLACEMENT_OUTSIDE_ZONE = 2
+CELL_OCCUPIED = 3
+TILE_EXHAUSTED = 4
+ZONE_EXHAUSTED = 5
+DRAWING_REPEATED_CELL = 6
+DRAWING_DISCONNECTED = 7
+DRAWING_HOLE = 8
+DRAWING_PINCHED = 9
+DRAWING_TOO_LONG = 10
+DRAWING_TOUCHES_SHORELINE = 11
+NO_LEGAL_PLACEMENT = 12
+DRAWING_EMPTY = 13
+
+CODE_NAMES = {
+    OK: "ok",
+    TILE_NOT_OFFERED: "tile-not-offered",
+    PLACEMENT_OUTSIDE_ZONE: "placement-outside-zone",
+    CELL_OCCUPIED: "cell-occupied",
+    TILE_EXHAUSTED: "tile-exhausted",
+    ZONE_EXHAUSTED: "zone-exhausted",
+    DRAWING_REPEATED_CELL: "drawing-repeated-cell",
+    DRAWING_DISCONNECTED: "drawing-disconnected",
+    DRAWING_HOLE: "drawing-hole",
+    DRAWING_PINCHED: "drawing-pinched",
+    DRAWING_TOO_LONG: "drawing-too-long",
+    DRAWING_TOUCHES_SHORELINE: "drawing-touches-shoreline",
+    NO_LEGAL_PLACEMENT: "no-legal-placement",
+    DRAWING_EMPTY: "drawing-empty",
+}
+CODE_MESSAGES = {
+    TILE_NOT_OFFERED: "the placed tile is not one of the two offered tiles",
+    PLACEMENT_OUTSIDE_ZONE: "the cell is outside the zone offered with that tile",
+    CELL_OCCUPIED: "the cell already holds a tile",
+    TILE_EXHAUSTED: "the offer draws more tiles of one kind than the deck holds",
+    ZONE_EXHAUSTED: "the offer draws a zone card a third time (the deck has two of each)",
+    DRAWING_REPEATED_CELL: "the drawing lists a cell twice",
+    DRAWING_DISCONNECTED: "the enclosed cells are not one orthogonally connected region",
+    DRAWING_HOLE: "the enclosed region has a hole (a shoreline must be one closed loop)",
+    DRAWING_PINCHED: "the shoreline touches itself at a corner (pinched region)",
+    DRAWING_TOO_LONG: "the shoreline is longer than 24 edges",
+    DRAWING_TOUCHES_SHORELINE: "the shoreline shares a point with an earlier shoreline",
+    NO_LEGAL_PLACEMENT: "neither offered zone has an empty cell: the game is stuck",
+    DRAWING_EMPTY: "the drawing encloses no cell",
+}
+
+# Action kinds a replay error can point at.
+AT_OFFER, AT_PLACEMENT, AT_DRAWING = 0, 1, 2
+
+# Rule-set index for the Wave rule: 0 = the published rules, 1 = TinyBot's counters (spec §6).
+WAVES_PUBLISHED, WAVES_TINYBOT = 0, 1
+
+BREAKDOWN_LEN = 9  # penalties, forests, houses, sand, waves, mountains, churches, boats, total
+
+
+@njit(cache=True)
+def _inside(r, c):
+    return 0 <= r < SIZE and 0 <= c < SIZE
+
+
+@njit(cache=True)
+def land_components(land):
+    """Label 4-connected land components: labels[z] = component id, -1 for water."""
+    labels = np.full(CELLS, -1, np.int64)
+    stack = np.empty(CELLS, np.int64)
+    n = 0
+    for start in range(CELLS):
+        if not land[start] or labels[start] >= 0:
+            continue
+        labels[start] = n
+        top = 0
+        stack[top] = start
+        top += 1
+        while top > 0:
+            top -= 1
+            z = stack[top]
+            r, c = divmod(z, SIZE)
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                rr, cc = r + dr, c + dc
+                if _inside(rr, cc):
+                    nz = rr * SIZE + cc
+                    if land[nz] and labels[nz] < 0:
+                        labels[nz] = n
+                        stack[top] = nz
+                        top += 1
+        n += 1
+    return labels, n
+
+
+@njit(cache=True)
+def _fill_from_border(blocked):
+    """Cells reachable by 4-steps from the board border without entering ``blocked``."""
+    reached = np.zeros(CELLS, np.bool_)
+    stack = np.empty(CELLS, np.int64)
+    top = 0
+    for z in range(CELLS):
+        r, c = divmod(z, SIZE)
+        if (r == 0 or c == 0 or r == SIZE - 1 or c == SIZE - 1) and not blocked[z]:
+            reached[z] = True
+            stack[top] = z
+            top += 1
+    while top > 0:
+        top -= 1
+        z = stack[top]
+        r, c = divmod(z, SIZE)
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            rr, cc = r + dr, c + dc
+            if _inside(rr, cc):
+                nz = rr * SIZE + cc
+                if not blocked[nz] and not reached[nz]:
+                    reached[nz] = True
+                    stack[top] = nz
+                    top += 1
+    return reached
+
+
+@njit(cache=True)
+def boundary_vertices(mask):
+    """Lattice vertices (10 x 10) on the boundary of ``mask``; off-board cells count as outside."""
+    out = np.zeros((SIZE + 1) * (SIZE + 1), np.bool_)
+    for vr in range(SIZE + 1):
+        for vc in range(SIZE + 1):
+            n = 0
+            for dr in (-1, 0):
+                for dc in (-1, 0):
+                    r, c = vr + dr, vc + dc
+                    if _inside(r, c) and mask[r * SIZE + c]:
+                        n += 1
+            out[vr * (SIZE + 1) + vc] = 0 < n < 4
+    return out
+
+
+@njit(cache=True)
+def shoreline_length(region):
+    """Edges of the region's boundary, board-edge sides included."""
+    ink = 0
+    for z in range(CELLS):
+        if region[z]:
+            r, c = divmod(z, SIZE)
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                rr, cc = r + dr, c + dc
+                if not _inside(rr, cc) or not region[rr * SIZE + cc]:
+                    ink += 1
+    return ink
+
+
+@njit(cache=True)
+def check_region(land, region):
+    """Is ``region`` a legal drawing on ``land``? Returns OK or the first failing code.
+
+    Order of checks: empty, connected, no hole, no pinch, length <= 24, no shared point.
+    """
+    n = 0
+    first = -1
+    for z in range(CELLS):
+        if region[z]:
+            n += 1
+            if first < 0:
+                first = z
+    if n == 0:
+        return DRAWING_EMPTY
+    # 4-connected
+    seen = np.zeros(CELLS, np.bool_)
+    stack = np.empty(CELLS, np.int64)
+    seen[first] = True
+    stack[0] = first
+    top = 1
+    count = 1
+    while top > 0:
+        top -= 1
+        z = stack[top]
+        r, c = divmod(z, SIZE)
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            rr, cc = r + dr, c + dc
+            if _inside(rr, cc):
+                nz = rr * SIZE + cc
+                if region[nz] and not seen[nz]:
+                    seen[nz] = True
+                    stack[top] = nz
+                    top += 1
+                    count += 1
+    if count != n:
+        return DRAWING_DISCONNECTED
+    # no hole: every outside cell reaches the border through outside cells
+    reached = _fill_from_border(region)
+    outside = 0
+    for z in range(CELLS):
+        if reached[z]:
+            outside += 1
+    if outside != CELLS - n:
+        return DRAWING_HOLE
+    # no pinch: no vertex with the region on exactly two diagonally opposite cells
+    for vr in range(1, SIZE):
+        for vc in range(1, SIZE):
+            a = region[(vr - 1) * SIZE + vc - 1]
+            b = region[(vr - 1) * SIZE + vc]
+            c_ = region[vr * SIZE + vc - 1]
+            d = region[vr * SIZE + vc]
+            if (a and d and not b and not c_) or (b and c_ and not a and not d):
+                return DRAWING_PINCHED
+    if shoreline_length(region) > MAX_SHORELINE:
+        return DRAWING_TOO_LONG
+    # the earlier shorelines are exactly the boundary of the current land
+    new_v = boundary_vertices(region)
+    old_v = boundary_vertices(land)
+    for v in range(new_v.shape[0]):
+        if new_v[v] and old_v[v]:
+            return DRAWING_TOUCHES_SHORELINE
+    return OK
+
+
+@njit(cache=True)
+def _surround_region(land, start):
+    """The starting region of an indirect drawing from water cell ``start`` (spec §5.2)."""
+    labels, ncomp = land_components(land)
+    in_s = np.zeros(max(ncomp, 1), np.bool_)
+    r0, c0 = divmod(start, SIZE)
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            rr, cc = r0 + dr, c0 + dc
+            if _inside(rr, cc) and labels[rr * SIZE + cc] >= 0:
+                in_s[labels[rr * SIZE + cc]] = True
+    while True:
+        ring = np.zeros(CELLS, np.bool_)
+        for z in range(CELLS):
+            if labels[z] >= 0 and in_s[labels[z]]:
+                r, c = divmod(z, SIZE)
+                for dr in (-1, 0, 1):
+                    for dc in (-1, 0, 1):
+                        rr, cc = r + dr, c + dc
+                        if _inside(rr, cc):
+                            ring[rr * SIZE + cc] = True
+        region = ~_fill_from_border(ring)
+        added = False
+        for z in range(CELLS):
+            if region[z]:
+                r, c = divmod(z, SIZE)
+                for dr in (-1, 0, 1):
+                    for dc in (-1, 0, 1):
+                        rr, cc = r + dr, c + dc
+                        if _inside(rr, cc):
+                            lab = labels[rr * SIZE + cc]
+                            if lab >= 0 and not in_s[lab]:
+                                in_s[lab] = True
+                                added = True
+        if not added:
+            return region
+
+
+@njit(cache=True)
+def is_indirect_start(land, start):
+    """A water cell with land among its 8 neighbours starts a surrounding drawing."""
+    if land[start]:
+        return False
+    r, c = divmod(start, SIZE)
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            rr, cc = r + dr, c + dc
+            if (dr != 0 or dc != 0) and _inside(rr, cc) and land[rr * SIZE + cc]:
+                return True
+    return False
+
+
+@njit(cache=True)
+def drawing_region(land, trace, n):
+    """Region enclosed by a drawing traced as cells ``trace[:n]``; returns (code, region, indirect).
+
+    Direct drawing: the region is the listed cells. Indirect: the first cell is water next
+    to land; the region is the surrounded islands with their ring, then the later cells.
+    """
+    region = np.zeros(CELLS, np.bool_)
+    if n == 0:
+        return DRAWING_EMPTY, region, False
+    indirect = is_indirect_start(land, trace[0])
+    if indirect:
+        region = _surround_region(land, trace[0])
+        begin = 1
+    else:
+        begin = 0
+    for i in range(begin, n):
+        z = trace[i]
+        if region[z]:
+            return DRAWING_REPEATED_CELL, region, indirect
+        region[z] = True
+    return check_region(land, region), region, indirect
+
+
+@njit(cache=True)
+def listed_region(land, cells, n):
+    """Region written out cell by cell (Scorebook notation); returns (code, region)."""
+    region = np.zeros(CELLS, np.bool_)
+    for i in range(n):
+        if region[cells[i]]:
+            return DRAWING_REPEATED_CELL, region
+        region[cells[i]] = True
+    return check_region(land, region), region
+
+
+@njit(cache=True)
+def placement_code(tiles, offer, tile, cell):
+    """OK if ``tile`` on ``cell`` matches one offered (tile, zone) pair; else why not.
+
+    ``offer`` is (tile1, zone1, tile2, zone2).
+    """
+    fits_tile = False
+    for k in range(2):
+        if offer[2 * k] == tile:
+            fits_tile = True
+            if ZONE_MASK[offer[2 * k + 1], cell]:
+                if tiles[cell] != 0:
+                    return CELL_OCCUPIED
+                return OK
+    if not fits_tile:
+        return TILE_NOT_OFFERED
+    return PLACEMENT_OUTSIDE_ZONE
+
+
+@njit(cache=True)
+def has_legal_placement(tiles, offer):
+    for k in range(2):
+        for z in range(CELLS):
+            if ZONE_MASK[offer[2 * k + 1], z] and tiles[z] == 0:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _wave_scores_published(wave):
+    """2 per valid Wave with no other valid Wave near it or in its row or column."""
+    total = 0
+    for z in range(CELLS):
+        if not wave[z]:
+            continue
+        r, c = divmod(z, SIZE)
+        alone = True
+        for z2 in range(CELLS):
+            if z2 != z and wave[z2]:
+                r2, c2 = divmod(z2, SIZE)
+                if r2 == r or c2 == c or (abs(r2 - r) <= 1 and abs(c2 - c) <= 1):
+                    alone = False
+                    break
+        if alone:
+            total += 2
+    return total
+
+
+@njit(cache=True)
+def _wave_scores_tinybot(wave):
+    """TinyBot's row/column counters (spec §6), quirk included.
+
+    Counters 0-8 are rows, 9-17 columns, so "the row below the bottom row" is column a.
+    """
+    counter = np.zeros(2 * SIZE, np.int64)
+    for z in range(CELLS):
+        if not wave[z]:
+            continue
+        r, c = divmod(z, SIZE)
+        counter[r] += 1
+        counter[SIZE + c] += 1
+        if r > 0:
+            if c > 0 and wave[(r - 1) * SIZE + c - 1]:
+                counter[r - 1] += 1
+                counter[r] += 1
+                counter[SIZE + c - 1] += 1
+                counter[SIZE + c] += 1
+            elif c < SIZE - 1 and wave[(r - 1) * SIZE + c + 1]:
+                counter[r] += 1
+                counter[SIZE + c] += 1
+                counter[SIZE + c + 1] += 1
+                counter[r + 1] += 1
+    total = 0
+    for z in range(CELLS):
+        if wave[z]:
+            r, c = divmod(z, SIZE)
+            if counter[r] == 1 and counter[SIZE + c] == 1:
+                total += 2
+    return total
+
+
+@njit(cache=True)
+def score_board(tiles, land, wave_rule):
+    """Breakdown of a final board: [penalties, forests, houses, sand, waves, mountains,
+    churches, boats, total]; invalid tiles cost 5 and are otherwise absent (spec §6)."""
+    out = np.zeros(BREAKDOWN_LEN, np.int64)
+    valid = np.zeros(CELLS, np.int64)  # the tile if valid, else 0
+    for z in range(CELLS):
+        t = tiles[z]
+        if t != 0:
+            if TILE_IS_LAND[t] == land[z]:
+                valid[z] = t
+            else:
+                out[0] += INVALID_PENALTY
+    labels, ncomp = land_components(land)
+    # Forests: 2 each, minus 2 per orthogonal group.
+    forest_seen = np.zeros(CELLS, np.bool_)
+    stack = np.empty(CELLS, np.int64)
+    for z in range(CELLS):
+        if valid[z] == FOREST:
+            out[1] += 2
+            if not forest_seen[z]:
+                out[1] -= 2
+                forest_seen[z] = True
+                stack[0] = z
+                top = 1
+                while top > 0:
+                    top -= 1
+                    y = stack[top]
+                    r, c = divmod(y, SIZE)
+                    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                        rr, cc = r + dr, c + dc
+                        if _inside(rr, cc):
+                            ny = rr * SIZE + cc
+                            if valid[ny] == FOREST and not forest_seen[ny]:
+                                forest_seen[ny] = True
+                                stack[top] = ny
+                                top += 1
+    comp_churches = np.zeros(max(ncomp, 1), np.int64)
+    comp_houses = np.zeros(max(ncomp, 1), np.int64)
+    wave = np.zeros(CELLS, np.bool_)
+    for z in range(CELLS):
+        t = valid[z]
+        if t == CHURCH:
+            comp_churches[labels[z]] += 1
+        elif t == HOUSE:
+            comp_houses[labels[z]] += 1
+        elif t == WAVE:
+            wave[z] = True
+    for z in range(CELLS):
+        t = valid[z]
+        if t == 0:
+            continue
+        r, c = divmod(z, SIZE)
+        if t == HOUSE:
+            kinds = np.zeros(8, np.bool_)
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    rr, cc = r + dr, c + dc
+                    if (dr != 0 or dc != 0) and _inside(rr, cc):
+                        kinds[valid[rr * SIZE + cc]] = True
+            for k in range(1, 8):
+                if kinds[k] and k != HOUSE:
+                    out[2] += 1
+        elif t == SAND:
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                rr, cc = r + dr, c + dc
+                if _inside(rr, cc) and land[rr * SIZE + cc]:
+                    out[3] += 1
+        elif t == MOUNTAIN:
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    rr, cc = r + dr, c + dc
+                    if (dr != 0 or dc != 0) and _inside(rr, cc) and valid[rr * SIZE + cc] == FOREST:
+                        out[5] += 2
+        elif t == CHURCH:
+            if comp_churches[labels[z]] == 1:
+                near = 0
+                for dr in (-1, 0, 1):
+                    for dc in (-1, 0, 1):
+                        rr, cc = r + dr, c + dc
+                        if (dr != 0 or dc != 0) and _inside(rr, cc) and valid[rr * SIZE + cc] == HOUSE:
+                            near += 1
+                out[6] += near + comp_houses[labels[z]]
+        elif t == BOAT:
+            best = 1 << 30
+            for y in range(CELLS):
+                if y != z and (land[y] or tiles[y] == BOAT):
+                    ry, cy = divmod(y, SIZE)
+                    d = abs(ry - r) + abs(cy - c)
+                    if d < best:
+                        best = d
+            if best < (1 << 30):
+                out[7] += best
+    if wave_rule == WAVES_TINYBOT:
+        out[4] = _wave_scores_tinybot(wave)
+    else:
+        out[4] = _wave_scores_published(wave)
+    out[8] = out[1] + out[2] + out[3] + out[4] + out[5] + out[6] + out[7] - out[0]
+    return out
+
+
+@njit(cache=True)
+def replay(offers, placements, traces, trace_lens, as_region, n_turns, wave_rule):
+    """Replay a record: ``offers[t] = (tile1, zone1, tile2, zone2)``, ``placements[t] =
+    (tile, cell)`` for turns ``t < n_turns``; drawing ``d`` is ``traces[d, :trace_lens[d]]``,
+    made after turns 9, 18 and 26 when reached; ``as_region[d]`` says the cells are the
+    enclosed region itself rather than TinyBot's trace (which may start a surrounding drawing).
+
+    Returns (code, action, at, tiles, land, regions, indirect, breakdown): ``action`` is the
+    0-based index of the failing action (placements and drawings in order) and ``at`` says
+    whether the offer, the placement or the drawing failed.
+    """
+    tiles = np.zeros(CELLS, np.int64)
+    land = np.zeros(CELLS, np.bool_)
+    regions = np.zeros((3, CELLS), np.bool_)
+    indirect = np.zeros(3, np.bool_)
+    tile_drawn = np.zeros(8, np.int64)
+    zone_drawn = np.zeros(ZONE_MASK.shape[0], np.int64)
+    action = 0
+    drawing = 0
+    for t in range(n_turns):
+        offer = offers[t]
+        for k in range(2):
+            tile_drawn[offer[2 * k]] += 1
+            zone_drawn[offer[2 * k + 1]] += 1
+            if tile_drawn[offer[2 * k]] > TILE_COUNT[offer[2 * k]]:
+                return TILE_EXHAUSTED, action, AT_OFFER, tiles, land, regions, indirect, np.zeros(BREAKDOWN_LEN, np.int64)
+            if zone_drawn[offer[2 * k + 1]] > ZONE_COPIES:
+                return ZONE_EXHAUSTED, action, AT_OFFER, tiles, land, regions, indirect, np.zeros(BREAKDOWN_LEN, np.int64)
+        if not has_legal_placement(tiles, offer):
+            return NO_LEGAL_PLACEMENT, action, AT_OFFER, tiles, land, regions, indirect, np.zeros(BREAKDOWN_LEN, np.int64)
+        code = placement_code(tiles, offer, placements[t, 0], placements[t, 1])
+        if code != OK:
+            return code, action, AT_PLACEMENT, tiles, land, regions, indirect, np.zeros(BREAKDOWN_LEN, np.int64)
+        tiles[placements[t, 1]] = placements[t, 0]
+        action += 1
+        if (t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS) and drawing < trace_lens.shape[0] and trace_lens[drawing] > 0:
+            if as_region[drawing]:
+                code, region = listed_region(land, traces[drawing], trace_lens[drawing])
+                ind = False
+            else:
+                code, region, ind = drawing_region(land, traces[drawing], trace_lens[drawing])
+            if code != OK:
+                return code, action, AT_DRAWING, tiles, land, regions, indirect, np.zeros(BREAKDOWN_LEN, np.int64)
+            regions[drawing] = region
+            indirect[drawing] = ind
+            land ^= region
+            drawing += 1
+            action += 1
+    return OK, action, AT_PLACEMENT, tiles, land, regions, indirect, score_board(tiles, land, wave_rule)

@@ -1,0 +1,1 @@
+"""Notation: parsers, serializers, models and the SQLite store."""

@@ -1,0 +1,63 @@
+"""The flat set of named exceptions. Every rejection carries its position.
+
+>>> e = IllegalMove("cell-occupied", "the cell already holds a tile", line=1, column=40, ply=3, token="hc8")
+>>> str(e)
+'line 1, column 40, ply 3, token hc8: cell-occupied: the cell already holds a tile'
+"""
+from __future__ import annotations
+
+
+class ScorebookError(Exception):
+    """Base of every error Scorebook reports to a user as one line."""
+
+
+class UsageError(ScorebookError):
+    """Bad arguments: unknown format, missing record, unreadable file."""
+
+
+class RecordRejected(ScorebookError):
+    """A record that cannot be stored; ``code`` is stable, ``message`` is for people."""
+
+    def __init__(self, code: str, message: str, *, line: int | None = None,
+                 column: int | None = None, ply: int | None = None, token: str | None = None,
+                 move: int | None = None):
+        self.code = code
+        self.message = message
+        self.line = line
+        self.column = column
+        self.ply = ply
+        self.token = token
+        self.move = move
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        where = []
+        if self.line is not None:
+            where.append(f"line {self.line}")
+        if self.column is not None:
+            where.append(f"column {self.column}")
+        if self.ply is not None:
+            where.append(f"ply {self.ply}")
+        if self.token is not None:
+            where.append(f"token {self.token}")
+        prefix = ", ".join(where)
+        return f"{prefix}: {self.code}: {self.message}" if prefix else f"{self.code}: {self.message}"
+
+    def as_dict(self) -> dict:
+        out = {"line": self.line, "column": self.column, "ply": self.ply, "token": self.token,
+               "code": self.code, "message": self.message}
+        if self.move is not None:
+            out["move"] = self.move
+        return out
+
+
+class ParseError(RecordRejected):
+    """The text does not follow the format's grammar."""
+
+
+class IllegalMove(RecordRejected):
+    """The text parses but replay finds a move the rules forbid."""
+
+
+class ScoreMismatch(RecordRejected):
+    """The score the record states differs from the replayed one."""

@@ -1,0 +1,200 @@
+"""TinyBot's one-line game records (spec: shared/specs/tiny-islands-tinybot-format.md).
+
+A line is 55 game tokens, 9 or 10 integers (the breakdown, then optionally the number of
+random opening placements) and an optional ``#label``. Read into and written from the same
+``TinyIslandsRecord`` as Scorebook notation; visit lists are kept verbatim.
+
+>>> rec = parse_line(" ".join(["hiw6", "hi3"] * 9 + ["a1"] + ["hiw6", "hi3"] * 9 + ["b1"]
+...                            + ["hiw6", "hi3"] * 8 + ["c1"]), 1)
+>>> len(rec.offers), len(rec.drawings), rec.recorded is None
+(26, 3, True)
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from engines.tiny_islands import engine as E
+from engines.tiny_islands.metadata import (CATEGORIES, DRAWING_AFTER_TURN, TILE_INDEX,
+                                           TILE_LETTERS, ZONE_INDEX, ZONE_LETTERS, cell_name,
+                                           parse_cell)
+
+from .errors import ParseError, UsageError
+from .tiny_islands import (Drawing, Offer, Placement, TinyIslandsRecord, TinyIslandsReplay,
+                           ply_of_drawing, ply_of_turn, replay)
+
+GAME_TOKENS = 55
+_TOKEN_RE = re.compile(r"\S+")
+_INT_RE = re.compile(r"-?\d+")
+_DIST_RE = re.compile(r"\{((?:\d+:\d+,)*)\}")
+_PLACE_RE = re.compile(r"(?:\{((?:\d+:\d+,)*)\})?([fhswMCB])([a-i][1-9])")
+_OFFER_RE = re.compile(r"([fhswMCB])([1-9a-iQWEASDZXC])([fhswMCB])([1-9a-iQWEASDZXC])")
+_CELL_RE = re.compile(r"[a-i][1-9]")
+
+# Token position -> ("offer"|"placement"|"drawing", turn or drawing index), spec §3.
+LAYOUT: list[tuple[str, int]] = []
+for _turn in range(26):
+    _d = sum(1 for d in DRAWING_AFTER_TURN if d <= _turn)
+    LAYOUT.append(("offer", _turn))
+    LAYOUT.append(("placement", _turn))
+    if _turn + 1 in DRAWING_AFTER_TURN:
+        LAYOUT.append(("drawing", DRAWING_AFTER_TURN.index(_turn + 1)))
+assert len(LAYOUT) == GAME_TOKENS
+
+
+def looks_like_tinybot(line: str) -> bool:
+    """A cheap content test used by format detection."""
+    first = line.split(None, 1)[0] if line.strip() else ""
+    return bool(_OFFER_RE.fullmatch(first))
+
+
+def _dist(text: str | None) -> str | None:
+    """'{1:2,3:4,}' content '1:2,3:4,' -> '1:2,3:4' (None stays None)."""
+    return None if text is None else text[:-1] if text.endswith(",") else text
+
+
+def _undist(visits: str | None) -> str:
+    if visits is None:
+        return ""
+    return "{" + "".join(e + "," for e in visits.split(",") if e) + "}"
+
+
+def _parse_drawing(text: str) -> tuple[list[int], list[str | None]] | None:
+    cells: list[int] = []
+    visits: list[str | None] = []
+    pending = None
+    pos = 0
+    while pos < len(text):
+        m = _DIST_RE.match(text, pos)
+        if m:
+            if pending is not None:
+                return None  # two visit lists in a row
+            pending = _dist(m.group(1))
+            pos = m.end()
+            continue
+        m = _CELL_RE.match(text, pos)
+        if not m:
+            return None
+        cells.append(parse_cell(m.group(0)))
+        visits.append(pending)
+        pending = None
+        pos = m.end()
+    visits.append(pending)
+    if not cells:
+        return None
+    return cells, visits
+
+
+def parse_line(line: str, line_no: int = 1) -> TinyIslandsRecord:
+    """Read one TinyBot line; raises ParseError with line, column, ply and token."""
+    line = line.rstrip("\r\n")
+    tokens = [(m.group(0), m.start() + 1) for m in _TOKEN_RE.finditer(line)]
+    if not tokens:
+        raise ParseError("empty-record", "the line is empty", line=line_no, column=1)
+    label = None
+    for k, (text, col) in enumerate(tokens):
+        if text.startswith("#"):
+            label = line[col:].rstrip()
+            tokens = tokens[:k]
+            break
+    ints: list[tuple[str, int]] = []
+    while tokens and _INT_RE.fullmatch(tokens[-1][0]):
+        ints.insert(0, tokens.pop())
+    if len(tokens) != GAME_TOKENS:
+        where = tokens[min(len(tokens), GAME_TOKENS) - 1] if tokens else ("", 1)
+        raise ParseError("wrong-token-count", f"expected {GAME_TOKENS} game tokens, found {len(tokens)}",
+                         line=line_no, column=where[1] if len(tokens) > GAME_TOKENS else 1,
+                         token=where[0] if len(tokens) > GAME_TOKENS else None)
+    if len(ints) not in (0, 9, 10):
+        raise ParseError("bad-score-fields", f"expected 9 or 10 integers after the game tokens, found {len(ints)}",
+                         line=line_no, column=ints[0][1], token=ints[0][0])
+    offers: list[Offer] = []
+    placements: list[Placement] = []
+    drawings: list[Drawing] = []
+    positions: dict = {}
+    for k, ((text, col), (kind, index)) in enumerate(zip(tokens, LAYOUT)):
+        positions[(kind, index)] = (line_no, col, text)
+        if kind == "offer":
+            m = _OFFER_RE.fullmatch(text)
+            if not m:
+                raise ParseError("bad-token", "expected an offer: tile letter (f h s w M C B), zone (1-9, a-i, "
+                                 "QWEASDZXC), twice", line=line_no, column=col, ply=ply_of_turn(index), token=text)
+            offers.append(Offer.model_construct(tile1=TILE_INDEX[m.group(1)], zone1=ZONE_INDEX[m.group(2)],
+                                                tile2=TILE_INDEX[m.group(3)], zone2=ZONE_INDEX[m.group(4)]))
+        elif kind == "placement":
+            m = _PLACE_RE.fullmatch(text)
+            if not m:
+                raise ParseError("bad-token", "expected a placement: [visit list] tile letter, cell",
+                                 line=line_no, column=col, ply=ply_of_turn(index), token=text)
+            placements.append(Placement.model_construct(tile=TILE_INDEX[m.group(2)], cell=parse_cell(m.group(3)),
+                                                        visits=_dist(m.group(1)), note=None))
+        else:
+            parsed = _parse_drawing(text)
+            if parsed is None:
+                raise ParseError("bad-token", "expected a drawing: cells such as e5, each optionally after a "
+                                 "visit list {move:visits,...}", line=line_no, column=col,
+                                 ply=ply_of_drawing(index), token=text)
+            cells, visits = parsed
+            drawings.append(Drawing.model_construct(trace=cells, region=None,
+                                                    visits=None if all(v is None for v in visits) else visits,
+                                                    note=None))
+    recorded = None
+    random_placements = None
+    score_pos = None
+    if ints:
+        nums = [int(t) for t, _ in ints]
+        recorded = dict(zip(CATEGORIES, nums[:9]))
+        if len(nums) == 10:
+            random_placements = nums[9]
+        score_pos = (line_no, ints[0][1], " ".join(t for t, _ in ints[:9]))
+    record = TinyIslandsRecord.model_construct(
+        game="tiny-islands", tags={"Player": "TinyBot"}, rules="tinybot", deck=None, offers=offers,
+        placements=placements, drawings=drawings, recorded=recorded, label=label,
+        random_placements=random_placements, finished=True, preamble=None)
+    record._positions = positions
+    record._score_position = score_pos
+    return record
+
+
+def write_line(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -> str:
+    """One TinyBot line. The breakdown written is the recorded one, else the replayed one."""
+    if len(record.placements) != 26 or len(record.drawings) != 3:
+        raise UsageError("the TinyBot format holds finished games only")
+    if result is None and (record.recorded is None or any(d.trace is None for d in record.drawings)):
+        result = replay(record)
+    out: list[str] = []
+    for kind, index in LAYOUT:
+        if kind == "offer":
+            o = record.offers[index]
+            out.append(TILE_LETTERS[o.tile1] + ZONE_LETTERS[o.zone1] + TILE_LETTERS[o.tile2] + ZONE_LETTERS[o.zone2])
+        elif kind == "placement":
+            p = record.placements[index]
+            out.append(_undist(p.visits) + TILE_LETTERS[p.tile] + cell_name(p.cell))
+        else:
+            d = record.drawings[index]
+            cells = d.trace if d.trace is not None else _direct_order(d.region, result, index)
+            visits = d.visits or [None] * (len(cells) + 1)
+            out.append("".join(_undist(v) + cell_name(c) for v, c in zip(visits, cells)) + _undist(visits[-1]))
+    score = record.recorded if record.recorded and len(record.recorded) == len(CATEGORIES) else (
+        result.score if result is not None else None)
+    if score is not None:
+        out.extend(str(score[k]) for k in CATEGORIES)
+        if record.random_placements is not None:
+            out.append(str(record.random_placements))
+    if record.label is not None:
+        out.append("#" + record.label)
+    return " ".join(out)
+
+
+def _direct_order(region: list[int], result: TinyIslandsReplay, index: int) -> list[int]:
+    """Cells in an order TinyBot reads as a direct drawing: a legal region either holds land
+    (start on it) or has no land near any of its cells (any order reads directly)."""
+    land = np.zeros(result.land.shape, np.bool_)
+    for d in range(index):
+        land ^= result.regions[d]
+    cells = list(region)
+    if not E.is_indirect_start(land, cells[0]):
+        return cells
+    first_land = next(c for c in cells if land[c])
+    return [first_land] + [c for c in cells if c != first_land]
