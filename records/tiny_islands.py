@@ -510,3 +510,17 @@ def write_pgn(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None
 
 def content_hash(canonical_text: str) -> str:
     return hashlib.sha256(canonical_text.encode()).hexdigest()
+
+
+def from_arrays(offers, placements, traces, lens, *, tags: dict[str, str] | None = None,
+                rules: str = "published", deck: str | None = None) -> TinyIslandsRecord:
+    """A record from engine arrays (a bot's game); drawings keep the bot's traces."""
+    n = int((np.asarray(placements)[:, 0] >= 0).sum())
+    record = TinyIslandsRecord(
+        tags=tags or {}, rules=rules, deck=deck,
+        offers=[Offer(tile1=int(o[0]), zone1=int(o[1]), tile2=int(o[2]), zone2=int(o[3])) for o in offers[:n]],
+        placements=[Placement(tile=int(p[0]), cell=int(p[1])) for p in placements[:n]],
+        drawings=[Drawing(trace=[int(z) for z in traces[d, :lens[d]]])
+                  for d in range(len(lens)) if lens[d] > 0 and DRAWING_AFTER_TURN[d] <= n],
+        finished=n == TURNS)
+    return record

@@ -1,0 +1,252 @@
+"""``scorebook``: a thin click façade over the library (contract: shared/specs/cli.md).
+
+Every command takes ``--json`` and then prints exactly one JSON document on stdout.
+Exit codes: 0 success, 1 some input rejected, 2 usage error. No tracebacks for bad input.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import math
+import os
+import sys
+
+import click
+
+from records.errors import ScorebookError, UsageError
+
+GAMES = ("tiny-islands", "game-of-islands", "iwoki", "patchwork", "tsuro")
+
+
+def _emit_json(doc) -> None:
+    click.echo(json.dumps(doc, ensure_ascii=False, indent=None))
+
+
+def output_options(fn):
+    """The shared ``--json`` flag and one-line error handling for every command."""
+    @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except ScorebookError as err:
+            click.echo(f"scorebook: {err}", err=True)
+            sys.exit(2 if isinstance(err, UsageError) else 1)
+    return wrapper
+
+
+def _store(ctx):
+    from records.store import Store
+    return Store(ctx.obj["db"])
+
+
+class _Group(click.Group):
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except ScorebookError as err:
+            click.echo(f"scorebook: {err}", err=True)
+            sys.exit(2 if isinstance(err, UsageError) else 1)
+        except BrokenPipeError:
+            sys.exit(0)
+        except KeyboardInterrupt:
+            click.echo("scorebook: interrupted", err=True)
+            sys.exit(130)
+
+
+@click.group(cls=_Group)
+@click.option("--db", default=lambda: os.environ.get("SCOREBOOK_DB", "scorebook.db"), show_default="./scorebook.db",
+              help="SQLite database (or $SCOREBOOK_DB).")
+@click.version_option(package_name="scorebook")
+@click.pass_context
+def main(ctx, db):
+    """Scorebook: game records, move-by-move validation, storage and analysis."""
+    ctx.obj = {"db": db}
+
+
+# ------------------------------------------------------------------ ingest
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "fmt", default="auto", type=click.Choice(["auto", "tinybot", "pgn"]),
+              help="Force a format instead of detecting it from content.")
+@click.option("--strict", is_flag=True, help="Reject a whole file when any of its records is rejected.")
+@click.option("--lenient", is_flag=True, help="Store records whose stated score differs, with a warning.")
+@output_options
+@click.pass_context
+def ingest(ctx, paths, fmt, strict, lenient, as_json):
+    """Read, validate by replay, and store records from files, directories or - (stdin)."""
+    from records.ingest import expand_paths, ingest_file
+    store = _store(ctx)
+    files = expand_paths(list(paths))
+    outcomes: list[dict] = []
+    show_bar = not as_json and sys.stderr.isatty() and len(files) > 1
+    with click.progressbar(files, label="ingesting", file=sys.stderr) if show_bar else _nullbar(files) as bar:
+        for path in bar:
+            outcomes.extend(ingest_file(store, path, fmt, strict=strict, lenient=lenient))
+    summary = {k: sum(1 for o in outcomes if o["status"] == v)
+               for k, v in (("ingested", "ingested"), ("duplicates", "duplicate"), ("rejected", "rejected"))}
+    if as_json:
+        _emit_json({"summary": summary, "records": outcomes})
+    else:
+        rows = []
+        for o in outcomes:
+            if o["status"] == "rejected":
+                e = o["errors"][0]
+                click.echo(f"{o['source']}:{e['line'] or '-'}:{e['column'] or '-'}: record {o['index']}, "
+                           f"ply {e['ply'] if e['ply'] is not None else '-'}, token {e['token'] or '-'}: "
+                           f"{e['code']}: {e['message']}", err=True)
+            rows.append([o["source"], o["index"], o["status"], o.get("game") or "-", o.get("id") or "-",
+                         _total(o.get("score"))])
+            for w in o.get("warnings", []):
+                click.echo(f"{o['source']}: record {o['index']}: warning: {w}", err=True)
+        if len(rows) > 40:
+            rows = [r for r in rows if r[2] != "ingested"][:40]
+        if rows:
+            click.echo(_table(["source", "record", "status", "game", "id", "score"], rows))
+        click.echo(f"{summary['ingested']} ingested, {summary['duplicates']} duplicates, "
+                   f"{summary['rejected']} rejected; database {ctx.obj['db']}")
+    if summary["rejected"]:
+        sys.exit(1)
+
+
+class _nullbar:
+    def __init__(self, items):
+        self.items = items
+
+    def __enter__(self):
+        return self.items
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _total(score) -> str:
+    if not score:
+        return "-"
+    if "total" in score:
+        return str(score["total"])
+    return json.dumps(score)
+
+
+def _table(headers, rows) -> str:
+    cells = [[str(h) for h in headers]] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ list, show, export
+
+@main.command("list")
+@click.option("--game", type=click.Choice(GAMES), help="Only records of this game.")
+@click.option("--player", help="Only records with this player.")
+@output_options
+@click.pass_context
+def list_(ctx, game, player, as_json):
+    """List stored records."""
+    rows = _store(ctx).list(game, player)
+    if as_json:
+        _emit_json({"records": [{"id": r["id"], "game": r["game"], "players": (r["players"] or "").split(" / ")
+                                 if r["players"] else [], "score": r["score"], "recorded": r["recorded"],
+                                 "rules": r["rules"], "deck": r["deck"], "finished": bool(r["finished"]),
+                                 "source": r["source"], "index": r["source_index"], "tags": r["tags"]}
+                                for r in rows]})
+        return
+    click.echo(_table(["id", "game", "players", "score", "rules", "deck", "source"],
+                      [[r["id"], r["game"], r["players"] or "-", _total(r["score"]) + ("" if r["finished"] else " *"),
+                        r["rules"] or "-", r["deck"] or "-", f"{r['source']}#{r['source_index']}"] for r in rows]))
+    click.echo(f"{len(rows)} records")
+
+
+@main.command()
+@click.argument("record_id")
+@output_options
+@click.pass_context
+def show(ctx, record_id, as_json):
+    """Show a record with a text board after each move."""
+    from analyze.boards import record_states
+    row = _store(ctx).get(record_id)
+    states = record_states(row)
+    if as_json:
+        _emit_json({"id": row["id"], "game": row["game"], "tags": row["tags"], "rules": row["rules"],
+                    "deck": row["deck"], "score": row["score"], "recorded": row["recorded"],
+                    "moves": [{"ply": s["ply"], "move": s["move"], "annotation": s["annotation"],
+                               "state": s["state"]} for s in states]})
+        return
+    click.echo(f"{row['id']}  {row['game']}  rules {row['rules']}  deck {row['deck']}")
+    for k, v in row["tags"].items():
+        click.echo(f"  {k}: {v}")
+    for s in states:
+        click.echo(f"\nply {s['ply']}: {s['move']}")
+        click.echo(s["board"])
+    click.echo("\nscore: " + ", ".join(f"{k} {v}" for k, v in row["score"].items()))
+
+
+@main.command()
+@click.argument("record_id")
+@click.option("--format", "fmt", default="pgn", type=click.Choice(["pgn", "tinybot"]), show_default=True)
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+@output_options
+@click.pass_context
+def export(ctx, record_id, fmt, out_path, as_json):
+    """Export a stored record in any format its game can be read in."""
+    from records.export import export_record
+    row = _store(ctx).get(record_id)
+    text = export_record(row, fmt)
+    if out_path:
+        with open(out_path, "w") as fh:
+            fh.write(text)
+    if as_json:
+        _emit_json({"id": row["id"], "format": fmt, "text": text})
+    elif not out_path:
+        click.echo(text, nl=False)
+
+
+# ------------------------------------------------------------------ play
+
+@main.command()
+@click.argument("game", type=click.Choice(GAMES))
+@click.option("--players", required=True, help="Bot names, comma separated (tiny-islands: random).")
+@click.option("--games", "n_games", default=1, show_default=True, type=click.IntRange(1, 1_000_000))
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--deck", default="two-deck", show_default=True, type=click.Choice(["two-deck", "one-deck"]),
+              help="Tiny Islands deck model for new shuffles.")
+@click.option("--rules", default="published", show_default=True, type=click.Choice(["published", "tinybot"]))
+@click.option("--shuffles", type=click.Path(exists=True, dir_okay=False),
+              help="Tiny Islands: take the deck orders from these records (TinyBot lines or Scorebook notation).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Also write each record to this folder.")
+@output_options
+@click.pass_context
+def play(ctx, game, players, n_games, seed, deck, rules, shuffles, out_dir, as_json):
+    """Let bots play; their records go to the database."""
+    if game != "tiny-islands":
+        raise UsageError(f"play {game} is not supported yet")
+    from records.formats import decode
+    from records.play import play_tiny_islands, shuffles_from
+    orders = None
+    if shuffles:
+        with open(shuffles, "rb") as fh:
+            orders = shuffles_from(decode(fh.read()), shuffles)
+    store = _store(ctx)
+    total = len(orders) if orders is not None else n_games
+    show_bar = not as_json and sys.stderr.isatty() and total > 1
+    with click.progressbar(length=total, label="playing", file=sys.stderr) if show_bar else _nullbar(None) as bar:
+        results = play_tiny_islands(store, players.strip(), games=n_games, seed=seed, deck=deck, rules=rules,
+                                    shuffles=orders, out_dir=out_dir, progress=bar.update if bar else None)
+    totals = [r["score"]["total"] for r in results if r.get("score")]
+    mean = sum(totals) / len(totals) if totals else None
+    stderr = (math.sqrt(sum((t - mean) ** 2 for t in totals) / (len(totals) - 1) / len(totals))
+              if len(totals) > 1 else None)
+    if as_json:
+        _emit_json({"games": [{"id": r.get("id"), "status": r["status"], "score": r.get("score"),
+                               "seconds": r["seconds"]} for r in results],
+                    "mean": mean, "stderr": stderr})
+        return
+    click.echo(_table(["game", "id", "status", "score", "seconds"],
+                      [[i + 1, r.get("id") or "-", r["status"], _total(r.get("score")), r["seconds"]]
+                       for i, r in enumerate(results)]))
+    if mean is not None:
+        click.echo(f"mean {mean:.2f}" + (f" ± {stderr:.2f} (standard error)" if stderr is not None else "")
+                   + f" over {len(totals)} games")

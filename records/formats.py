@@ -1,0 +1,118 @@
+"""Reading files: decoding, format detection, splitting into records.
+
+Formats: ``tinybot`` (one TinyBot line per record) and ``pgn`` (Scorebook's PGN-style
+container, several games per file, the game named by its ``Game`` tag).
+
+>>> detect_format('[Game "tiny-islands"]\\n')
+'pgn'
+>>> [item.index for item in read_text("\\n\\n", "x.txt")]
+[1]
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from . import pgn, tinybot, tiny_islands
+from .errors import ParseError, RecordRejected, UsageError
+
+FORMATS = ("tinybot", "pgn")
+
+# Game tag -> reader of one container game. Games without a reader are refused by name.
+PGN_READERS = {tiny_islands.GAME: tiny_islands.parse_game}
+KNOWN_GAMES = ("tiny-islands", "game-of-islands", "iwoki", "patchwork", "tsuro")
+
+
+@dataclass
+class Item:
+    """One record read from a source, or the reason it could not be read."""
+    index: int
+    format: str
+    game: str | None
+    record: object | None = None
+    error: RecordRejected | None = None
+    line: int = 1
+
+
+def decode(data: bytes) -> str:
+    """UTF-8, with or without a byte-order mark; CRLF and CR line ends become LF."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ParseError("bad-encoding", f"not UTF-8 text (byte {exc.start})", line=1, column=1) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def detect_format(text: str) -> str | None:
+    for line in text.split("\n"):
+        s = line.strip()
+        if not s or s.startswith(";"):
+            continue
+        if s.startswith("[") or s.startswith("{") and not s.startswith('{"'):
+            return "pgn"
+        if s.startswith("{"):
+            return "iwoki-log"
+        if tinybot.looks_like_tinybot(s):
+            return "tinybot"
+        if s[0].isdigit() and "." in s.split()[0]:
+            return "pgn"
+        return None
+    return None
+
+
+def read_text(text: str, source: str, fmt: str = "auto") -> list[Item]:
+    """Split text into records; never raises for bad content (errors go into the items)."""
+    if not text.strip():
+        return [Item(1, fmt if fmt != "auto" else "unknown", None,
+                     error=ParseError("empty-input", "the input holds no record", line=1, column=1))]
+    if fmt == "auto":
+        fmt = detect_format(text)
+        if fmt is None:
+            first = next(i for i, l in enumerate(text.split("\n"), 1) if l.strip())
+            line = text.split("\n")[first - 1]
+            return [Item(1, "unknown", None, line=first, error=ParseError(
+                "unknown-format", "neither a TinyBot line nor a PGN-style record (tags in [brackets])",
+                line=first, column=len(line) - len(line.lstrip()) + 1, token=line.split()[0][:40]))]
+    if fmt == "tinybot":
+        items = []
+        for n, line in enumerate(text.split("\n"), start=1):
+            if not line.strip():
+                continue
+            try:
+                items.append(Item(n, fmt, tiny_islands.GAME, record=tinybot.parse_line(line, n), line=n))
+            except RecordRejected as err:
+                items.append(Item(n, fmt, tiny_islands.GAME, error=err, line=n))
+        return items
+    if fmt == "pgn":
+        try:
+            games = pgn.split_games(text)
+        except RecordRejected as err:
+            return [Item(1, fmt, None, error=err, line=err.line or 1)]
+        items = []
+        for g in games:
+            name = g.tags.get("Game")
+            if name is None:
+                err = ParseError("missing-game-tag", 'the record needs a tag naming its game, e.g. [Game "tiny-islands"]',
+                                 line=g.line, column=1)
+                items.append(Item(g.index, fmt, None, error=err, line=g.line))
+                continue
+            reader = PGN_READERS.get(name)
+            if reader is None:
+                t = g.tag_tokens["Game"]
+                why = "is not supported yet" if name in KNOWN_GAMES else "is not a known game"
+                err = ParseError("unsupported-game", f"game {name!r} {why}", line=t.line, column=t.column, token=name)
+                items.append(Item(g.index, fmt, name, error=err, line=g.line))
+                continue
+            try:
+                items.append(Item(g.index, fmt, name, record=reader(g), line=g.line))
+            except RecordRejected as err:
+                items.append(Item(g.index, fmt, name, error=err, line=g.line))
+        return items
+    if fmt == "iwoki-log":
+        return [Item(1, fmt, "iwoki", error=ParseError("unsupported-format", "iwoki-log/1 is not supported yet",
+                                                       line=1, column=1))]
+    raise UsageError(f"unknown format {fmt!r}; choose one of auto, {', '.join(FORMATS)}")
+
+
+def dumps(obj) -> str:
+    return json.dumps(obj, ensure_ascii=False)

@@ -1,0 +1,138 @@
+"""Ingest: text -> parse -> model -> replay (validate, score) -> store, one file per transaction.
+
+>>> from records.store import Store
+>>> store = Store(":memory:")
+>>> out = ingest_text(store, "garbage here\\n", "bad.txt")
+>>> out[0]["status"], out[0]["errors"][0]["code"]
+('rejected', 'unknown-format')
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from engines.tiny_islands.metadata import DRAWING_AFTER_TURN, cell_name
+
+from . import tiny_islands
+from .errors import RecordRejected, UsageError
+from .formats import Item, decode, read_text
+from .store import Store
+
+GAME_FILES = (".txt", ".pgn", ".sbn", ".jsonl", ".tbt")
+
+
+def prepare(item: Item, source: str, *, lenient: bool = False) -> dict:
+    """Replay one parsed record and build what the store needs; raises RecordRejected."""
+    record = item.record
+    result = tiny_islands.replay(record)
+    warnings = []
+    mismatch = tiny_islands.score_mismatch(record, result)
+    if mismatch is not None:
+        if not lenient:
+            raise mismatch
+        warnings.append(mismatch.describe())
+    record.deck = result.deck
+    text = tiny_islands.write_pgn(record, result)
+    digest = tiny_islands.content_hash(text)
+    moves = [(ply, 0, move, note) for ply, move, note in _move_rows(record, result)]
+    score = result.score
+    return {
+        "id": digest[:16], "hash": digest, "game": record.game, "rules": record.rules, "deck": result.deck,
+        "format": item.format, "source": source, "index": item.index, "text": text,
+        "tags": record.tags, "score": score, "recorded": record.recorded, "total": score["total"],
+        "finished": record.finished, "warnings": warnings, "players": record.players,
+        "moves": moves, "scores": [(0, k, v) for k, v in score.items()],
+    }
+
+
+def _move_rows(record, result):
+    """(ply, move text, annotation) per action, from the replay already made."""
+    d = 0
+    for t, p in enumerate(record.placements):
+        yield tiny_islands.ply_of_turn(t), f"{record.offers[t].text()} {p.text()}", p.visits
+        if d < len(record.drawings) and t + 1 == DRAWING_AFTER_TURN[d]:
+            cells = " ".join(cell_name(z) for z in np.flatnonzero(result.regions[d]))
+            visits = record.drawings[d].visits
+            note = None if visits is None else "|".join("-" if v is None else v for v in visits)
+            yield tiny_islands.ply_of_drawing(d), f"({cells})", note
+            d += 1
+
+
+def _outcome(item: Item, source: str) -> dict:
+    return {"source": source, "index": item.index, "status": None, "game": item.game}
+
+
+def ingest_text(store: Store, text: str, source: str, fmt: str = "auto", *,
+                strict: bool = False, lenient: bool = False) -> list[dict]:
+    """Ingest every record of one text atomically; returns one outcome dict per record."""
+    items = read_text(text, source, fmt)
+    outcomes: list[dict] = []
+    prepared: list[tuple[dict, dict]] = []
+    for item in items:
+        out = _outcome(item, source)
+        outcomes.append(out)
+        if item.error is None:
+            try:
+                prepared.append((out, prepare(item, source, lenient=lenient)))
+                continue
+            except RecordRejected as err:
+                item.error = err
+        out["status"] = "rejected"
+        out["errors"] = [item.error.as_dict()]
+    if strict and any(o["status"] == "rejected" for o in outcomes):
+        for out, _ in prepared:
+            out["status"] = "rejected"
+            out["errors"] = [{"line": None, "column": None, "ply": None, "token": None, "code": "file-rejected",
+                              "message": "another record of this file was rejected and --strict is on"}]
+        return outcomes
+    with store.atomic():
+        existing = store.existing_hashes([p["hash"] for _, p in prepared])
+        fresh = []
+        for out, p in prepared:
+            out.update({"id": p["id"], "score": p["score"], "recorded": p["recorded"]})
+            if p["hash"] in existing:
+                out["status"] = "duplicate"
+                continue
+            existing.add(p["hash"])
+            out["status"] = "ingested"
+            if p["warnings"]:
+                out["warnings"] = p["warnings"]
+            fresh.append(p)
+        store.add_records(fresh)
+    return outcomes
+
+
+def expand_paths(paths: list[str]) -> list[str]:
+    """Files as given, directories walked recursively (sorted, game-record suffixes only)."""
+    files: list[str] = []
+    for p in paths:
+        if p == "-":
+            files.append(p)
+        elif os.path.isdir(p):
+            for root, dirs, names in os.walk(p):
+                dirs.sort()
+                files.extend(os.path.join(root, n) for n in sorted(names)
+                             if n.lower().endswith(GAME_FILES) and not n.startswith("."))
+        elif os.path.exists(p):
+            files.append(p)
+        else:
+            raise UsageError(f"no such file or directory: {p}")
+    return files
+
+
+def ingest_file(store: Store, path: str, fmt: str = "auto", *, strict: bool = False,
+                lenient: bool = False) -> list[dict]:
+    """Ingest one file (or ``-`` for stdin); unreadable or undecodable input is one rejection."""
+    source = "<stdin>" if path == "-" else path
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        text = decode(data)
+    except OSError as exc:
+        err = RecordRejected("unreadable-file", exc.strerror or str(exc), line=None, column=None)
+        return [{"source": source, "index": 1, "status": "rejected", "game": None, "errors": [err.as_dict()]}]
+    except RecordRejected as err:
+        return [{"source": source, "index": 1, "status": "rejected", "game": None, "errors": [err.as_dict()]}]
+    return ingest_text(store, text, source, fmt, strict=strict, lenient=lenient)

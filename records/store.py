@@ -1,0 +1,197 @@
+"""The SQLite store, through sqlite-utils.
+
+One row per record (normalised Scorebook text, its SHA-256, game, rule set, deck, tags, the
+replayed score and the stated one), with players, events, moves and per-category scores in
+their own tables. Schema changes are numbered migrations tracked in ``PRAGMA user_version``.
+
+>>> store = Store(":memory:")
+>>> store.schema_version == len(MIGRATIONS)
+True
+"""
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from datetime import datetime, timezone
+
+import sqlite_utils
+
+from .errors import UsageError
+
+MIGRATIONS: list[str] = [
+    # 1: the first schema
+    """
+    CREATE TABLE events (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+    CREATE TABLE players (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+    CREATE TABLE records (
+        id TEXT PRIMARY KEY,
+        hash TEXT NOT NULL UNIQUE,
+        game TEXT NOT NULL,
+        rules TEXT,
+        deck TEXT,
+        format TEXT NOT NULL,
+        source TEXT,
+        source_index INTEGER,
+        text TEXT NOT NULL,
+        tags TEXT NOT NULL,
+        score TEXT NOT NULL,
+        recorded TEXT,
+        total INTEGER,
+        finished INTEGER NOT NULL,
+        warnings TEXT,
+        event_id INTEGER REFERENCES events(id),
+        engine_version TEXT NOT NULL,
+        ingested_at TEXT NOT NULL
+    );
+    CREATE INDEX records_game ON records(game);
+    CREATE TABLE record_players (
+        record_id TEXT NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        PRIMARY KEY (record_id, seat)
+    );
+    CREATE INDEX record_players_player ON record_players(player_id);
+    CREATE TABLE moves (
+        record_id TEXT NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        player INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        annotation TEXT,
+        PRIMARY KEY (record_id, ply)
+    );
+    CREATE TABLE scores (
+        record_id TEXT NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        category TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        PRIMARY KEY (record_id, seat, category)
+    );
+    """,
+]
+
+ENGINE_VERSION = "0.1.0"
+
+
+class Store:
+    """A Scorebook database file; created and migrated on open."""
+
+    def __init__(self, path: str):
+        self.path = path
+        try:
+            self.db = sqlite_utils.Database(path)
+            self.db.execute("PRAGMA foreign_keys = ON")
+            if path != ":memory:":
+                self.db.enable_wal()
+            self._migrate()
+        except Exception as exc:  # sqlite3.DatabaseError: not a database, locked, unwritable
+            raise UsageError(f"cannot open database {path}: {exc}") from None
+        self._player_ids: dict[str, int] = {}
+        self._event_ids: dict[str, int] = {}
+
+    @property
+    def schema_version(self) -> int:
+        return self.db.execute("PRAGMA user_version").fetchone()[0]
+
+    def _migrate(self) -> None:
+        version = self.schema_version
+        if version > len(MIGRATIONS):
+            raise UsageError(f"database schema {version} is newer than this Scorebook ({len(MIGRATIONS)})")
+        for number in range(version, len(MIGRATIONS)):
+            # one script per migration, schema and version bump in one transaction
+            try:
+                self.db.conn.executescript(
+                    f"BEGIN; {MIGRATIONS[number]} PRAGMA user_version = {number + 1}; COMMIT;")
+            except Exception:
+                if self.db.conn.in_transaction:
+                    self.db.conn.execute("ROLLBACK")
+                raise
+
+    @contextmanager
+    def atomic(self):
+        with self.db.atomic():
+            yield self
+
+    def existing_hashes(self, hashes: list[str]) -> set[str]:
+        found: set[str] = set()
+        for start in range(0, len(hashes), 500):
+            chunk = hashes[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            found.update(r[0] for r in self.db.execute(f"SELECT hash FROM records WHERE hash IN ({marks})", chunk))
+        return found
+
+    def _name_id(self, table: str, cache: dict[str, int], name: str) -> int:
+        if name not in cache:
+            row = self.db.execute(f"SELECT id FROM {table} WHERE name = ?", [name]).fetchone()
+            if row is None:
+                cur = self.db.execute(f"INSERT INTO {table} (name) VALUES (?)", [name])
+                cache[name] = cur.lastrowid
+            else:
+                cache[name] = row[0]
+        return cache[name]
+
+    def add_records(self, items: list[dict]) -> None:
+        """Insert prepared records (see ``ingest.prepare``); call inside ``atomic()``."""
+        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        rows, links, moves, scores = [], [], [], []
+        for item in items:
+            event = item["tags"].get("Event")
+            rows.append({
+                "id": item["id"], "hash": item["hash"], "game": item["game"], "rules": item.get("rules"),
+                "deck": item.get("deck"), "format": item["format"], "source": item["source"],
+                "source_index": item["index"], "text": item["text"], "tags": json.dumps(item["tags"]),
+                "score": json.dumps(item["score"]),
+                "recorded": None if item["recorded"] is None else json.dumps(item["recorded"]),
+                "total": item.get("total"), "finished": int(item["finished"]),
+                "warnings": json.dumps(item["warnings"]) if item["warnings"] else None,
+                "event_id": self._name_id("events", self._event_ids, event) if event else None,
+                "engine_version": ENGINE_VERSION, "ingested_at": now,
+            })
+            for seat, name in enumerate(item["players"]):
+                links.append((item["id"], seat, self._name_id("players", self._player_ids, name)))
+            moves.extend((item["id"], ply, player, text, note) for ply, player, text, note in item["moves"])
+            scores.extend((item["id"], seat, cat, pts) for seat, cat, pts in item["scores"])
+        self.db["records"].insert_all(rows)
+        conn = self.db.conn
+        conn.executemany("INSERT INTO record_players VALUES (?,?,?)", links)
+        conn.executemany("INSERT INTO moves VALUES (?,?,?,?,?)", moves)
+        conn.executemany("INSERT INTO scores VALUES (?,?,?,?)", scores)
+
+    def get(self, ref: str) -> dict:
+        """A record by id or unique id prefix."""
+        rows = list(self.db.query("SELECT * FROM records WHERE id LIKE ? || '%' LIMIT 2", [ref]))
+        if not rows:
+            raise UsageError(f"no record with id {ref}")
+        if len(rows) > 1:
+            raise UsageError(f"id prefix {ref} matches several records; give more characters")
+        return _decode(rows[0])
+
+    def list(self, game: str | None = None, player: str | None = None) -> list[dict]:
+        sql = ("SELECT r.*, (SELECT group_concat(p.name, ' / ') FROM record_players rp JOIN players p "
+               "ON p.id = rp.player_id WHERE rp.record_id = r.id ORDER BY rp.seat) AS players FROM records r")
+        where, args = [], []
+        if game:
+            where.append("r.game = ?")
+            args.append(game)
+        if player:
+            where.append("r.id IN (SELECT rp.record_id FROM record_players rp JOIN players p "
+                         "ON p.id = rp.player_id WHERE p.name = ?)")
+            args.append(player)
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY r.ingested_at, r.source, r.source_index"
+        return [_decode(r) for r in self.db.query(sql, args)]
+
+    def moves(self, record_id: str) -> list[dict]:
+        return list(self.db.query("SELECT ply, player, text, annotation FROM moves WHERE record_id = ? "
+                                  "ORDER BY ply", [record_id]))
+
+    def count(self) -> int:
+        return self.db["records"].count
+
+
+def _decode(row: dict) -> dict:
+    out = dict(row)
+    for key in ("tags", "score", "recorded", "warnings"):
+        if out.get(key) is not None:
+            out[key] = json.loads(out[key])
+    return out
