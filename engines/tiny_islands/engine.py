@@ -113,8 +113,9 @@ def land_components(land):
 
 
 @njit(cache=True)
-def _fill_from_border(blocked):
-    """Cells reachable by 4-steps from the board border without entering ``blocked``."""
+def _fill_from_border(blocked, diagonal):
+    """Cells reachable from the board border without entering ``blocked``, by 4-steps, or
+    8-steps when ``diagonal`` (a pocket that escapes only through a corner is a pinch, not a hole)."""
     reached = np.zeros(CELLS, np.bool_)
     stack = np.empty(CELLS, np.int64)
     top = 0
@@ -128,14 +129,17 @@ def _fill_from_border(blocked):
         top -= 1
         z = stack[top]
         r, c = divmod(z, SIZE)
-        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-            rr, cc = r + dr, c + dc
-            if _inside(rr, cc):
-                nz = rr * SIZE + cc
-                if not blocked[nz] and not reached[nz]:
-                    reached[nz] = True
-                    stack[top] = nz
-                    top += 1
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                if (dr == 0) == (dc == 0) and not (diagonal and dr != 0):
+                    continue
+                rr, cc = r + dr, c + dc
+                if _inside(rr, cc):
+                    nz = rr * SIZE + cc
+                    if not blocked[nz] and not reached[nz]:
+                        reached[nz] = True
+                        stack[top] = nz
+                        top += 1
     return reached
 
 
@@ -207,7 +211,7 @@ def check_region(land, region):
     if count != n:
         return DRAWING_DISCONNECTED
     # no hole: every outside cell reaches the border through outside cells
-    reached = _fill_from_border(region)
+    reached = _fill_from_border(region, True)
     outside = 0
     for z in range(CELLS):
         if reached[z]:
@@ -255,7 +259,7 @@ def _surround_region(land, start):
                         rr, cc = r + dr, c + dc
                         if _inside(rr, cc):
                             ring[rr * SIZE + cc] = True
-        region = ~_fill_from_border(ring)
+        region = ~_fill_from_border(ring, False)
         added = False
         for z in range(CELLS):
             if region[z]:
