@@ -152,8 +152,7 @@ def test_errors_in_scorebook_notation_point_at_the_token():
 
 def test_one_deck_tag_is_checked_against_the_offers():
     record = random_record(8)  # a naive two-deck shuffle
-    record.deck = "one-deck"
-    text = tiny_islands.write_pgn(record)
+    text = tiny_islands.write_pgn(record).replace("[Rules", '[Deck "one-deck"]\n[Rules')
     with pytest.raises(IllegalMove) as info:
         tiny_islands.replay(tiny_islands.parse_pgn(text)[0])
     assert info.value.code == "deck-mismatch" and info.value.line is not None
