@@ -1,0 +1,106 @@
+"""The CLI contract (shared/specs/cli.md): JSON documents, exit codes, one-line errors."""
+from __future__ import annotations
+
+import json
+
+from records import tinybot
+
+from .conftest import cli_json, random_record, random_tinybot_line
+
+
+def test_ingest_file_dir_and_stdin(run_cli, tmp_path):
+    (tmp_path / "d" / "sub").mkdir(parents=True)
+    (tmp_path / "d" / "sub" / "a.txt").write_text(random_tinybot_line(1) + "\n")
+    (tmp_path / "d" / "b.pgn").write_text(
+        __import__("records.tiny_islands", fromlist=["x"]).write_pgn(random_record(2)))
+    (tmp_path / "d" / "notes.md").write_text("not a record")  # skipped: not a record suffix
+    doc = cli_json(run_cli("ingest", str(tmp_path / "d"), "--json"))
+    assert doc["summary"] == {"ingested": 2, "duplicates": 0, "rejected": 0}
+    assert {r["source"].rsplit("/", 1)[-1] for r in doc["records"]} == {"a.txt", "b.pgn"}
+    result = run_cli("ingest", "-", "--json", input=random_tinybot_line(3) + "\n")
+    doc = cli_json(result)
+    assert result.exit_code == 0 and doc["records"][0]["source"] == "<stdin>"
+    assert doc["records"][0]["status"] == "ingested"
+
+
+def test_rejections_exit_1_with_position_and_no_traceback(run_cli, tmp_path):
+    bad = tmp_path / "bad.txt"
+    parts = random_tinybot_line(4).split(" ")
+    parts[5] = "Zq9"
+    bad.write_text(random_tinybot_line(5) + "\n" + " ".join(parts) + "\n")
+    result = run_cli("ingest", str(bad), "--json")
+    assert result.exit_code == 1
+    doc = cli_json(result)
+    assert doc["summary"] == {"ingested": 1, "duplicates": 0, "rejected": 1}
+    rec = doc["records"][1]
+    assert rec["index"] == 2 and rec["status"] == "rejected" and rec["game"] == "tiny-islands"
+    err = rec["errors"][0]
+    assert set(err) >= {"line", "column", "ply", "token", "code", "message"}
+    assert (err["line"], err["ply"], err["token"], err["code"]) == (2, 3, "Zq9", "bad-token")
+    plain = run_cli("ingest", str(bad))
+    assert plain.exit_code == 1 and "Traceback" not in plain.output
+    assert f"{bad}:2:" in plain.stderr and "bad-token" in plain.stderr
+
+
+def test_usage_errors_exit_2(run_cli):
+    result = run_cli("ingest", "/no/such/file")
+    assert result.exit_code == 2 and "no such file" in result.stderr and "Traceback" not in result.output
+    assert run_cli("show", "ffffffff").exit_code == 2
+    assert run_cli("ingest").exit_code == 2
+    assert run_cli("play", "tiny-islands", "--players", "nobody").exit_code == 2
+
+
+def test_list_show_export(run_cli, tmp_path):
+    line = random_tinybot_line(6)
+    path = tmp_path / "one.txt"
+    path.write_text(line + "\n")
+    rid = cli_json(run_cli("ingest", str(path), "--json"))["records"][0]["id"]
+    listed = cli_json(run_cli("list", "--json", "--game", "tiny-islands"))["records"]
+    assert [r["id"] for r in listed] == [rid] and listed[0]["players"] == ["TinyBot"]
+    shown = cli_json(run_cli("show", rid[:8], "--json"))
+    assert len(shown["moves"]) == 29 and shown["moves"][-1]["ply"] == 29
+    last = shown["moves"][-1]["state"]
+    assert len(last["tiles"]) == 9 and all(len(r) == 9 for r in last["land"])
+    assert sum(r.count("#") for r in last["land"]) > 0
+    text = run_cli("show", rid).output
+    assert "ply 29" in text and "score:" in text
+    assert run_cli("export", rid, "--format", "tinybot").output == line + "\n"
+    pgn = run_cli("export", rid).output
+    again = cli_json(run_cli("ingest", "-", "--json", input=pgn))
+    assert again["records"][0]["status"] == "duplicate" and again["records"][0]["id"] == rid
+    exported = cli_json(run_cli("export", rid, "--json"))
+    assert exported["format"] == "pgn" and exported["text"] == pgn
+
+
+def test_play_random_stores_games(run_cli, tmp_path):
+    result = run_cli("play", "tiny-islands", "--players", "random", "--games", "3", "--seed", "9",
+                     "--json", "--out", str(tmp_path / "out"))
+    doc = cli_json(result)
+    assert len(doc["games"]) == 3 and all(g["status"] == "ingested" for g in doc["games"])
+    assert doc["mean"] == sum(g["score"]["total"] for g in doc["games"]) / 3
+    assert len(list((tmp_path / "out").glob("*.pgn"))) == 3
+    # the same seed gives the same games: all duplicates
+    again = cli_json(run_cli("play", "tiny-islands", "--players", "random", "--games", "3", "--seed", "9", "--json"))
+    assert [g["status"] for g in again["games"]] == ["duplicate"] * 3
+
+
+def test_play_on_given_shuffles(run_cli, tmp_path):
+    shuffles = tmp_path / "shuffles.txt"
+    lines = [random_tinybot_line(s) for s in (11, 12)]
+    shuffles.write_text("\n".join(lines) + "\n")
+    doc = cli_json(run_cli("play", "tiny-islands", "--players", "random", "--shuffles", str(shuffles), "--json"))
+    assert len(doc["games"]) == 2
+    for game, line in zip(doc["games"], lines):
+        shown = cli_json(run_cli("show", game["id"], "--json"))
+        offers = [m["move"].split()[1] for m in shown["moves"] if not m["move"].startswith("(")]
+        original = tinybot.parse_line(line)
+        assert offers == [o.text() for o in original.offers]
+
+
+def test_db_from_environment(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+    from cli.main import main
+    monkeypatch.setenv("SCOREBOOK_DB", str(tmp_path / "env.db"))
+    result = CliRunner().invoke(main, ["list", "--json"])
+    assert json.loads(result.stdout) == {"records": []}
+    assert (tmp_path / "env.db").exists()

@@ -1,0 +1,117 @@
+"""The SQLite store: schema and migrations, atomic files, idempotent re-ingest, --strict."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from records.errors import UsageError
+from records.ingest import ingest_text
+from records.store import MIGRATIONS, Store
+
+from .conftest import ROOT, random_tinybot_line
+
+
+def lines(*seeds):
+    return "\n".join(random_tinybot_line(s) for s in seeds) + "\n"
+
+
+def test_new_database_has_the_schema_wal_and_foreign_keys(tmp_path):
+    store = Store(str(tmp_path / "a.db"))
+    assert store.schema_version == len(MIGRATIONS)
+    assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert {"records", "players", "events", "moves", "scores", "record_players"} <= set(store.db.table_names())
+    # reopening does not migrate again
+    assert Store(str(tmp_path / "a.db")).schema_version == len(MIGRATIONS)
+
+
+def test_a_newer_schema_is_refused(tmp_path):
+    store = Store(str(tmp_path / "a.db"))
+    store.db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 5}")
+    with pytest.raises(UsageError):
+        Store(str(tmp_path / "a.db"))
+
+
+def test_not_a_database(tmp_path):
+    path = tmp_path / "junk.db"
+    path.write_text("this is not sqlite" * 100)
+    with pytest.raises(UsageError):
+        Store(str(path))
+
+
+def test_ingested_record_rows(store):
+    out = ingest_text(store, lines(1), "a.txt")[0]
+    rid = out["id"]
+    row = store.get(rid[:6])
+    assert row["game"] == "tiny-islands" and row["rules"] == "tinybot" and row["format"] == "tinybot"
+    assert row["score"] == out["score"] and row["text"].startswith('[Game "tiny-islands"]')
+    assert len(store.moves(rid)) == 26 + 3
+    scores = dict(store.db.execute("SELECT category, points FROM scores WHERE record_id = ?", [rid]).fetchall())
+    assert scores == out["score"]
+    assert store.list(player="TinyBot")[0]["id"] == rid
+    assert store.list(player="nobody") == []
+
+
+def test_reingest_is_idempotent(store):
+    text = lines(1, 2, 3)
+    assert [o["status"] for o in ingest_text(store, text, "a.txt")] == ["ingested"] * 3
+    before = store.db.execute("SELECT count(*) FROM moves").fetchone()[0]
+    assert [o["status"] for o in ingest_text(store, text, "b.txt")] == ["duplicate"] * 3
+    assert store.count() == 3
+    assert store.db.execute("SELECT count(*) FROM moves").fetchone()[0] == before
+
+
+def test_same_record_twice_in_one_file(store):
+    out = ingest_text(store, lines(1, 1), "a.txt")
+    assert [o["status"] for o in out] == ["ingested", "duplicate"]
+
+
+def test_good_records_ingest_and_bad_ones_are_reported(store):
+    text = lines(1) + "garbage line\n" + lines(2)
+    out = ingest_text(store, text, "mixed.txt", "tinybot")
+    assert [o["status"] for o in out] == ["ingested", "rejected", "ingested"]
+    assert out[1]["index"] == 2 and out[1]["errors"][0]["line"] == 2
+
+
+def test_strict_rejects_the_whole_file(store):
+    text = lines(1) + "garbage line\n" + lines(2)
+    out = ingest_text(store, text, "mixed.txt", "tinybot", strict=True)
+    assert [o["status"] for o in out] == ["rejected"] * 3
+    assert out[0]["errors"][0]["code"] == "file-rejected"
+    assert store.count() == 0
+
+
+def test_an_error_inside_the_transaction_leaves_nothing(store, monkeypatch):
+    original = Store.add_records
+
+    def half_then_fail(self, items):
+        original(self, items[:1])
+        raise RuntimeError("disk on fire")
+    monkeypatch.setattr(Store, "add_records", half_then_fail)
+    with pytest.raises(RuntimeError):
+        ingest_text(store, lines(1, 2), "a.txt")
+    assert store.count() == 0
+    assert store.db.execute("SELECT count(*) FROM moves").fetchone()[0] == 0
+
+
+def test_a_process_killed_mid_file_leaves_nothing(tmp_path):
+    db = tmp_path / "kill.db"
+    data = tmp_path / "three.txt"
+    data.write_text(lines(1, 2, 3))
+    script = textwrap.dedent(f"""
+        import os
+        from records.store import Store
+        from records.ingest import ingest_text
+        original = Store.add_records
+        def die(self, items):
+            original(self, items[:2])   # rows written inside the open transaction ...
+            os._exit(9)                 # ... then the process dies
+        Store.add_records = die
+        ingest_text(Store({str(db)!r}), open({str(data)!r}).read(), "three.txt")
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True)
+    assert proc.returncode == 9
+    assert Store(str(db)).count() == 0
