@@ -12,10 +12,6 @@ import os
 import sys
 from pathlib import Path
 
-import numpy as np
-
-from engines.tiny_islands.metadata import DRAWING_AFTER_TURN, cell_name
-
 from . import tiny_islands
 from .errors import RecordRejected, UsageError
 from .formats import Item, decode, read_text
@@ -35,9 +31,9 @@ def prepare(item: Item, source: str, *, lenient: bool = False) -> dict:
             raise mismatch
         warnings.append(mismatch.describe())
     record.deck = result.deck
-    text = tiny_islands.write_pgn(record, result)
+    text, rows = tiny_islands.render(record, result)
     digest = tiny_islands.content_hash(text)
-    moves = [(ply, 0, move, note) for ply, move, note in _move_rows(record, result)]
+    moves = [(ply, 0, move, note) for ply, move, note in rows]
     score = result.score
     return {
         "id": digest[:16], "hash": digest, "game": record.game, "rules": record.rules, "deck": result.deck,
@@ -46,19 +42,6 @@ def prepare(item: Item, source: str, *, lenient: bool = False) -> dict:
         "finished": record.finished, "warnings": warnings, "players": record.players,
         "moves": moves, "scores": [(0, k, v) for k, v in score.items()],
     }
-
-
-def _move_rows(record, result):
-    """(ply, move text, annotation) per action, from the replay already made."""
-    d = 0
-    for t, p in enumerate(record.placements):
-        yield tiny_islands.ply_of_turn(t), f"{record.offers[t].text()} {p.text()}", p.visits
-        if d < len(record.drawings) and t + 1 == DRAWING_AFTER_TURN[d]:
-            cells = " ".join(cell_name(z) for z in np.flatnonzero(result.regions[d]))
-            visits = record.drawings[d].visits
-            note = None if visits is None else "|".join("-" if v is None else v for v in visits)
-            yield tiny_islands.ply_of_drawing(d), f"({cells})", note
-            d += 1
 
 
 def _outcome(item: Item, source: str) -> dict:

@@ -7,7 +7,7 @@ pairs and cuts the movetext into positioned tokens; each game's grammar reads th
 >>> games[0].tags["Game"], [t.text for t in games[0].tokens]
 ('tiny-islands', ['1.', 'hi+w6', 'hi3', '[%visits 1:2]', '*'])
 >>> games[0].tokens[3].kind, games[0].tokens[2].column
-('comment', 4)
+('comment', 10)
 """
 from __future__ import annotations
 

@@ -24,7 +24,8 @@ MIGRATIONS: list[str] = [
     CREATE TABLE events (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
     CREATE TABLE players (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
     CREATE TABLE records (
-        id TEXT PRIMARY KEY,
+        key INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
         hash TEXT NOT NULL UNIQUE,
         game TEXT NOT NULL,
         rules TEXT,
@@ -45,31 +46,33 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX records_game ON records(game);
     CREATE TABLE record_players (
-        record_id TEXT NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+        record_key INTEGER NOT NULL REFERENCES records(key) ON DELETE CASCADE,
         seat INTEGER NOT NULL,
         player_id INTEGER NOT NULL REFERENCES players(id),
-        PRIMARY KEY (record_id, seat)
-    );
+        PRIMARY KEY (record_key, seat)
+    ) WITHOUT ROWID;
     CREATE INDEX record_players_player ON record_players(player_id);
     CREATE TABLE moves (
-        record_id TEXT NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+        record_key INTEGER NOT NULL REFERENCES records(key) ON DELETE CASCADE,
         ply INTEGER NOT NULL,
         player INTEGER NOT NULL,
         text TEXT NOT NULL,
         annotation TEXT,
-        PRIMARY KEY (record_id, ply)
-    );
+        PRIMARY KEY (record_key, ply)
+    ) WITHOUT ROWID;
     CREATE TABLE scores (
-        record_id TEXT NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+        record_key INTEGER NOT NULL REFERENCES records(key) ON DELETE CASCADE,
         seat INTEGER NOT NULL,
         category TEXT NOT NULL,
         points INTEGER NOT NULL,
-        PRIMARY KEY (record_id, seat, category)
-    );
+        PRIMARY KEY (record_key, seat, category)
+    ) WITHOUT ROWID;
     """,
 ]
 
 ENGINE_VERSION = "0.1.0"
+RECORD_COLUMNS = ("key, id, hash, game, rules, deck, format, source, source_index, text, tags, score, "
+                  "recorded, total, finished, warnings, event_id, engine_version, ingested_at")
 
 
 class Store:
@@ -108,8 +111,20 @@ class Store:
 
     @contextmanager
     def atomic(self):
-        with self.db.atomic():
+        """One write transaction (taken at once, so keys handed out inside stay free)."""
+        conn = self.db.conn
+        if conn.in_transaction:
+            with self.db.atomic():  # nested: a savepoint
+                yield self
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
             yield self
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
 
     def existing_hashes(self, hashes: list[str]) -> set[str]:
         found: set[str] = set()
@@ -132,26 +147,25 @@ class Store:
     def add_records(self, items: list[dict]) -> None:
         """Insert prepared records (see ``ingest.prepare``); call inside ``atomic()``."""
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        rows, links, moves, scores = [], [], [], []
+        rows: list[tuple] = []
+        links, moves, scores = [], [], []
+        key = self.db.execute("SELECT coalesce(max(key), 0) FROM records").fetchone()[0]
         for item in items:
+            key += 1
             event = item["tags"].get("Event")
-            rows.append({
-                "id": item["id"], "hash": item["hash"], "game": item["game"], "rules": item.get("rules"),
-                "deck": item.get("deck"), "format": item["format"], "source": item["source"],
-                "source_index": item["index"], "text": item["text"], "tags": json.dumps(item["tags"]),
-                "score": json.dumps(item["score"]),
-                "recorded": None if item["recorded"] is None else json.dumps(item["recorded"]),
-                "total": item.get("total"), "finished": int(item["finished"]),
-                "warnings": json.dumps(item["warnings"]) if item["warnings"] else None,
-                "event_id": self._name_id("events", self._event_ids, event) if event else None,
-                "engine_version": ENGINE_VERSION, "ingested_at": now,
-            })
+            rows.append((
+                key, item["id"], item["hash"], item["game"], item.get("rules"), item.get("deck"), item["format"],
+                item["source"], item["index"], item["text"], json.dumps(item["tags"]), json.dumps(item["score"]),
+                None if item["recorded"] is None else json.dumps(item["recorded"]), item.get("total"),
+                int(item["finished"]), json.dumps(item["warnings"]) if item["warnings"] else None,
+                self._name_id("events", self._event_ids, event) if event else None, ENGINE_VERSION, now))
             for seat, name in enumerate(item["players"]):
-                links.append((item["id"], seat, self._name_id("players", self._player_ids, name)))
-            moves.extend((item["id"], ply, player, text, note) for ply, player, text, note in item["moves"])
-            scores.extend((item["id"], seat, cat, pts) for seat, cat, pts in item["scores"])
-        self.db["records"].insert_all(rows)
+                links.append((key, seat, self._name_id("players", self._player_ids, name)))
+            moves.extend([(key, ply, player, text, note) for ply, player, text, note in item["moves"]])
+            scores.extend([(key, seat, cat, pts) for seat, cat, pts in item["scores"]])
+        # bulk rows go straight to the connection: sqlite-utils' insert_all builds SQL per chunk
         conn = self.db.conn
+        conn.executemany(f"INSERT INTO records ({RECORD_COLUMNS}) VALUES ({','.join('?' * 19)})", rows)
         conn.executemany("INSERT INTO record_players VALUES (?,?,?)", links)
         conn.executemany("INSERT INTO moves VALUES (?,?,?,?,?)", moves)
         conn.executemany("INSERT INTO scores VALUES (?,?,?,?)", scores)
@@ -167,23 +181,28 @@ class Store:
 
     def list(self, game: str | None = None, player: str | None = None) -> list[dict]:
         sql = ("SELECT r.*, (SELECT group_concat(p.name, ' / ') FROM record_players rp JOIN players p "
-               "ON p.id = rp.player_id WHERE rp.record_id = r.id ORDER BY rp.seat) AS players FROM records r")
+               "ON p.id = rp.player_id WHERE rp.record_key = r.key ORDER BY rp.seat) AS players FROM records r")
         where, args = [], []
         if game:
             where.append("r.game = ?")
             args.append(game)
         if player:
-            where.append("r.id IN (SELECT rp.record_id FROM record_players rp JOIN players p "
+            where.append("r.key IN (SELECT rp.record_key FROM record_players rp JOIN players p "
                          "ON p.id = rp.player_id WHERE p.name = ?)")
             args.append(player)
         if where:
             sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY r.ingested_at, r.source, r.source_index"
+        sql += " ORDER BY r.key"
         return [_decode(r) for r in self.db.query(sql, args)]
 
     def moves(self, record_id: str) -> list[dict]:
-        return list(self.db.query("SELECT ply, player, text, annotation FROM moves WHERE record_id = ? "
-                                  "ORDER BY ply", [record_id]))
+        return list(self.db.query("SELECT ply, player, m.text, annotation FROM moves m JOIN records r "
+                                  "ON r.key = m.record_key WHERE r.id = ? ORDER BY ply", [record_id]))
+
+    def scores(self, record_id: str) -> dict[tuple[int, str], int]:
+        rows = self.db.execute("SELECT seat, category, points FROM scores s JOIN records r "
+                               "ON r.key = s.record_key WHERE r.id = ?", [record_id]).fetchall()
+        return {(seat, cat): pts for seat, cat, pts in rows}
 
     def count(self) -> int:
         return self.db["records"].count

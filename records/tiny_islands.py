@@ -34,11 +34,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import TypeAdapter
 
 from engines.tiny_islands import engine as E
 from engines.tiny_islands.deck import one_deck_consistent
@@ -59,22 +59,23 @@ MOVE_NUMBER_RE = re.compile(r"^(\d+)\.$")
 VISITS_RE = re.compile(r"^(\d+:\d+(,\d+:\d+)*)?$")
 
 
-class Offer(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Offer:
     """Two (tile, zone) pairs; tiles are channels 1-7, zones indexes into ZONE_LETTERS."""
-    model_config = ConfigDict(frozen=True)
-    tile1: int = Field(ge=1, le=7)
-    zone1: int = Field(ge=0, le=26)
-    tile2: int = Field(ge=1, le=7)
-    zone2: int = Field(ge=0, le=26)
+    tile1: int
+    zone1: int
+    tile2: int
+    zone2: int
 
     def text(self) -> str:
         return (TILE_LETTERS[self.tile1] + ZONE_LETTERS[self.zone1] + "+"
                 + TILE_LETTERS[self.tile2] + ZONE_LETTERS[self.zone2])
 
 
-class Placement(BaseModel):
-    tile: int = Field(ge=1, le=7)
-    cell: int = Field(ge=0, lt=CELLS)
+@dataclass(slots=True)
+class Placement:
+    tile: int  # channel 1-7
+    cell: int  # 0-80
     visits: str | None = None  # "move:visits,..." as the bot wrote it
     note: str | None = None
 
@@ -82,7 +83,8 @@ class Placement(BaseModel):
         return TILE_LETTERS[self.tile] + cell_name(self.cell)
 
 
-class Drawing(BaseModel):
+@dataclass(slots=True)
+class Drawing:
     """A shoreline. ``trace``: TinyBot's traced cells (the first may start a surrounding
     drawing). ``region``: the enclosed cells when written out in Scorebook notation."""
     trace: list[int] | None = None
@@ -91,26 +93,42 @@ class Drawing(BaseModel):
     note: str | None = None
 
 
-class TinyIslandsRecord(BaseModel):
-    game: Literal["tiny-islands"] = GAME
-    tags: dict[str, str] = Field(default_factory=dict)
-    rules: Literal["published", "tinybot"] = "published"
-    deck: Literal["two-deck", "one-deck"] | None = None  # None: inferred from the offers
+@dataclass(slots=True)
+class TinyIslandsRecord:
+    """One game. Build it through ``validate_record`` (pydantic) from untrusted data; the
+    parsers build it directly after checking every token themselves."""
     offers: list[Offer]
     placements: list[Placement]
-    drawings: list[Drawing] = Field(default_factory=list)
+    drawings: list[Drawing] = field(default_factory=list)
+    tags: dict[str, str] = field(default_factory=dict)
+    rules: Literal["published", "tinybot"] = "published"
+    deck: Literal["two-deck", "one-deck"] | None = None  # None: inferred from the offers
     recorded: dict[str, int] | None = None
     label: str | None = None
     random_placements: int | None = None
     finished: bool = True
     preamble: str | None = None
-    # positions of tokens for error reports: key (kind, index) -> (line, column, token)
-    _positions: dict = PrivateAttr(default_factory=dict)
-    _score_position: tuple | None = PrivateAttr(default=None)
+    game: Literal["tiny-islands"] = "tiny-islands"
+    # where each token stood, for error reports: (kind, index) -> (line, column, token)
+    positions: dict = field(default_factory=dict, repr=False, compare=False)
+    score_position: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def players(self) -> list[str]:
         return [self.tags["Player"]] if self.tags.get("Player") else []
+
+
+RECORD_ADAPTER = TypeAdapter(TinyIslandsRecord)
+
+
+def validate_record(data: dict) -> TinyIslandsRecord:
+    """A record from plain data (e.g. JSON), type-checked by pydantic.
+
+    >>> validate_record({"offers": [{"tile1": 1, "zone1": 0, "tile2": 2, "zone2": 9}],
+    ...                  "placements": [{"tile": 1, "cell": 72}], "finished": False}).placements[0].text()
+    'fa1'
+    """
+    return RECORD_ADAPTER.validate_python(data)
 
 
 EXAMPLE = """[Game "tiny-islands"]
@@ -126,9 +144,12 @@ EXAMPLE = """[Game "tiny-islands"]
 
 # ---------------------------------------------------------------- replay
 
+_PLY_OF_TURN = [t + 1 + sum(1 for d in DRAWING_AFTER_TURN if d <= t) for t in range(TURNS + 1)]
+
+
 def ply_of_turn(turn: int) -> int:
     """1-based ply of the placement of 0-based turn ``turn`` (drawings are plies too)."""
-    return turn + 1 + sum(1 for d in DRAWING_AFTER_TURN if d <= turn)
+    return _PLY_OF_TURN[turn]
 
 
 def ply_of_drawing(d: int) -> int:
@@ -150,17 +171,26 @@ class TinyIslandsReplay:
 
 
 def _arrays(record: TinyIslandsRecord):
+    """Engine arrays; out-of-range values are refused here (the jitted code does not check)."""
     n = len(record.placements)
-    offers = np.array([[o.tile1, o.zone1, o.tile2, o.zone2] for o in record.offers], np.int64).reshape(-1, 4)
-    placements = np.array([[p.tile, p.cell] for p in record.placements], np.int64).reshape(-1, 2)
+    offers = np.array([(o.tile1, o.zone1, o.tile2, o.zone2) for o in record.offers], np.int64).reshape(-1, 4)
+    placements = np.array([(p.tile, p.cell) for p in record.placements], np.int64).reshape(-1, 2)
     traces = np.zeros((3, CELLS), np.int64)
     lens = np.zeros(3, np.int64)
     as_region = np.zeros(3, np.bool_)
-    for d, dr in enumerate(record.drawings):
+    for d, dr in enumerate(record.drawings[:3]):
         cells = dr.trace if dr.trace is not None else dr.region
+        if not cells or len(cells) > CELLS:
+            raise ParseError("drawing-empty" if not cells else "drawing-repeated-cell",
+                             "a drawing lists 1 to 81 cells", ply=ply_of_drawing(d))
         as_region[d] = dr.trace is None
         traces[d, :len(cells)] = cells
         lens[d] = len(cells)
+    if (offers.size and (offers[:, ::2].min() < 1 or offers[:, ::2].max() > 7 or offers[:, 1::2].min() < 0
+                         or offers[:, 1::2].max() >= len(ZONE_LETTERS))) or (placements.size and (
+            placements[:, 0].min() < 1 or placements[:, 0].max() > 7 or placements[:, 1].min() < 0
+            or placements[:, 1].max() >= CELLS)) or traces.min() < 0 or traces.max() >= CELLS:
+        raise ParseError("bad-token", "a tile, zone or cell number is out of range")
     return offers, placements, traces, lens, as_region, n
 
 
@@ -170,7 +200,7 @@ def resolve_deck(record: TinyIslandsRecord) -> str:
     if record.deck is None:
         return "one-deck" if ok and len(record.offers) == TURNS else "two-deck"
     if record.deck == "one-deck" and not ok:
-        line, col, tok = record._positions.get(("offer", bad_turn), (None, None, None))
+        line, col, tok = record.positions.get(("offer", bad_turn), (None, None, None))
         raise IllegalMove("deck-mismatch", "these offers cannot come from the real one-deck card "
                           "pattern (a tile's back must be the next turn's zone in the same slot)",
                           line=line, column=col, ply=ply_of_turn(bad_turn), token=tok)
@@ -189,7 +219,7 @@ def replay(record: TinyIslandsRecord) -> TinyIslandsReplay:
     for d, dr in enumerate(record.drawings):
         if dr.trace is not None and dr.region is not None:
             if set(dr.region) != set(np.flatnonzero(regions[d]).tolist()):
-                line, col, tok = record._positions.get(("drawing", d), (None, None, None))
+                line, col, tok = record.positions.get(("drawing", d), (None, None, None))
                 raise IllegalMove("drawing-trace-mismatch", "the written region differs from the "
                                   "region its %trace encloses", line=line, column=col,
                                   ply=ply_of_drawing(d), token=tok)
@@ -222,7 +252,7 @@ def _raise_at(record: TinyIslandsRecord, code: int, action: int, at: int):
         key, ply = ("drawing", drawing), ply_of_drawing(drawing)
     else:
         key, ply = ("offer" if at == E.AT_OFFER else "placement", turn), ply_of_turn(turn)
-    line, col, tok = record._positions.get(key, (None, None, None))
+    line, col, tok = record.positions.get(key, (None, None, None))
     raise IllegalMove(E.CODE_NAMES[code], E.CODE_MESSAGES[code], line=line, column=col, ply=ply, token=tok)
 
 
@@ -234,7 +264,7 @@ def score_mismatch(record: TinyIslandsRecord, result: TinyIslandsReplay) -> Scor
     diffs = [f"{k} {v} (replay {computed[k]})" for k, v in record.recorded.items() if computed.get(k) != v]
     if not diffs:
         return None
-    line, col, tok = record._score_position or (None, None, None)
+    line, col, tok = record.score_position or (None, None, None)
     return ScoreMismatch("score-mismatch", "stated score differs from the replay: " + ", ".join(diffs),
                          line=line, column=col, token=tok)
 
@@ -434,12 +464,11 @@ def parse_game(game: pgn.PgnGame) -> TinyIslandsRecord:
         elif recorded["total"] != total:
             raise ParseError("bad-result", f"the result {total} differs from the Breakdown total {recorded['total']}",
                              line=result_token.line, column=result_token.column, token=result)
-    record = TinyIslandsRecord.model_construct(
-        game=GAME, tags=tags, rules=rules, deck=deck, offers=offers, placements=placements,
+    record = TinyIslandsRecord(
+        tags=tags, rules=rules, deck=deck, offers=offers, placements=placements,
         drawings=drawings, recorded=recorded, label=label, random_placements=random_placements,
-        finished=result != "*", preamble=" ".join(preamble) or None)
-    record._positions = positions
-    record._score_position = score_pos
+        finished=result != "*", preamble=" ".join(preamble) or None, positions=positions,
+        score_position=score_pos)
     if result != "*" and len(placements) != TURNS:
         raise ParseError("unfinished-game", f"a game with a score has {TURNS} turns, this one "
                          f"{len(placements)}; write * as the result of an unfinished game",
@@ -450,29 +479,32 @@ def parse_game(game: pgn.PgnGame) -> TinyIslandsRecord:
     return record
 
 
-def _drawing_text(drawing: Drawing, region: np.ndarray | None) -> str:
-    """Cells in parentheses, plus %trace when TinyBot's trace is not the region itself."""
-    comments = []
+def _drawing_text(drawing: Drawing, region: np.ndarray | None) -> tuple[str, str]:
+    """(line, move): the cells in parentheses, with %trace when TinyBot's trace is not the
+    region itself, and %visits."""
     if drawing.region is not None:
         cells = drawing.region
-    elif region is not None and set(drawing.trace) == set(np.flatnonzero(region).tolist()):
-        cells = drawing.trace
     else:
-        cells = np.flatnonzero(region).tolist()
+        enclosed = np.flatnonzero(region).tolist()
+        cells = drawing.trace if sorted(drawing.trace) == enclosed else enclosed
+    move = "(" + " ".join([cell_name(c) for c in cells]) + ")"
+    line = move
     if drawing.trace is not None and list(cells) != list(drawing.trace):
-        comments.append("[%trace " + " ".join(cell_name(c) for c in drawing.trace) + "]")
+        line += " {[%trace " + " ".join([cell_name(c) for c in drawing.trace]) + "]}"
     if drawing.visits is not None:
-        comments.append("[%visits " + "|".join("-" if v is None else v for v in drawing.visits) + "]")
-    out = "(" + " ".join(cell_name(c) for c in cells) + ")"
-    for c in comments:
-        out += " {" + c + "}"
+        line += " {[%visits " + _join_visits(drawing.visits) + "]}"
     if drawing.note:
-        out += " " + pgn.wrap_comment(drawing.note)
-    return out
+        line += " " + pgn.wrap_comment(drawing.note)
+    return line, move
 
 
-def write_pgn(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -> str:
-    """Scorebook notation, canonical: the normalised text the store hashes."""
+def _join_visits(visits: list[str | None]) -> str:
+    return "|".join(["-" if v is None else v for v in visits])
+
+
+def render(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -> tuple[str, list[tuple]]:
+    """Canonical Scorebook notation (the normalised text the store hashes) and the rows
+    (ply, move, note) of the moves table, made in one pass. Visit lists stay in the text."""
     tags = {"Game": GAME}
     tags.update(record.tags)
     tags["Rules"] = record.rules
@@ -484,28 +516,39 @@ def write_pgn(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None
         tags["RandomPlacements"] = str(record.random_placements)
     rec = record.recorded
     if rec and len(rec) == len(CATEGORIES):
-        tags["Breakdown"] = " ".join(str(rec[k]) for k in CATEGORIES)
+        tags["Breakdown"] = " ".join([str(rec[k]) for k in CATEGORIES])
     final = str(rec["total"]) if record.finished and rec else "*"
     tags["Result"] = final
     lines = [pgn.write_tags(tags), ""]
     if record.preamble:
         lines.append(pgn.wrap_comment(record.preamble))
-    needs_regions = any(d.region is None for d in record.drawings)
-    if needs_regions and result is None:
+    if result is None and any(d.region is None for d in record.drawings):
         result = replay(record)
+    rows = []
     d = 0
+    n_drawings = len(record.drawings)
     for t, (offer, placement) in enumerate(zip(record.offers, record.placements)):
-        line = f"{t + 1}. {offer.text()} {placement.text()}"
+        move = offer.text() + " " + placement.text()
+        line = f"{t + 1}. {move}"
         if placement.visits is not None:
             line += " {[%visits " + placement.visits + "]}"
         if placement.note:
             line += " " + pgn.wrap_comment(placement.note)
         lines.append(line)
-        if d < len(record.drawings) and t + 1 == DRAWING_AFTER_TURN[d]:
-            lines.append(_drawing_text(record.drawings[d], None if result is None else result.regions[d]))
+        rows.append((ply_of_turn(t), move, placement.note))
+        if d < n_drawings and t + 1 == DRAWING_AFTER_TURN[d]:
+            drawing = record.drawings[d]
+            line, move = _drawing_text(drawing, None if result is None else result.regions[d])
+            lines.append(line)
+            rows.append((ply_of_drawing(d), move, drawing.note))
             d += 1
     lines.append(final)
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n", rows
+
+
+def write_pgn(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -> str:
+    """Scorebook notation, canonical."""
+    return render(record, result)[0]
 
 
 def content_hash(canonical_text: str) -> str:

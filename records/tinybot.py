@@ -17,8 +17,7 @@ import numpy as np
 
 from engines.tiny_islands import engine as E
 from engines.tiny_islands.metadata import (CATEGORIES, DRAWING_AFTER_TURN, TILE_INDEX,
-                                           TILE_LETTERS, ZONE_INDEX, ZONE_LETTERS, cell_name,
-                                           parse_cell)
+                                           TILE_LETTERS, ZONE_INDEX, ZONE_LETTERS, cell_name)
 
 from .errors import ParseError, UsageError
 from .tiny_islands import (Drawing, Offer, Placement, TinyIslandsRecord, TinyIslandsReplay,
@@ -27,10 +26,11 @@ from .tiny_islands import (Drawing, Offer, Placement, TinyIslandsRecord, TinyIsl
 GAME_TOKENS = 55
 _TOKEN_RE = re.compile(r"\S+")
 _INT_RE = re.compile(r"-?\d+")
-_DIST_RE = re.compile(r"\{((?:\d+:\d+,)*)\}")
 _PLACE_RE = re.compile(r"(?:\{((?:\d+:\d+,)*)\})?([fhswMCB])([a-i][1-9])")
 _OFFER_RE = re.compile(r"([fhswMCB])([1-9a-iQWEASDZXC])([fhswMCB])([1-9a-iQWEASDZXC])")
-_CELL_RE = re.compile(r"[a-i][1-9]")
+_DRAWING_RE = re.compile(r"(?:\{(?:\d+:\d+,)*\}|[a-i][1-9])+")
+_DRAWING_PART_RE = re.compile(r"(\{(?:\d+:\d+,)*\})|([a-i][1-9])")
+CELL_INDEX = {cell_name(z): z for z in range(81)}
 
 # Token position -> ("offer"|"placement"|"drawing", turn or drawing index), spec §3.
 LAYOUT: list[tuple[str, int]] = []
@@ -61,47 +61,68 @@ def _undist(visits: str | None) -> str:
 
 
 def _parse_drawing(text: str) -> tuple[list[int], list[str | None]] | None:
+    if not _DRAWING_RE.fullmatch(text):
+        return None
     cells: list[int] = []
     visits: list[str | None] = []
     pending = None
-    pos = 0
-    while pos < len(text):
-        m = _DIST_RE.match(text, pos)
-        if m:
-            if pending is not None:
-                return None  # two visit lists in a row
-            pending = _dist(m.group(1))
-            pos = m.end()
-            continue
-        m = _CELL_RE.match(text, pos)
-        if not m:
-            return None
-        cells.append(parse_cell(m.group(0)))
-        visits.append(pending)
-        pending = None
-        pos = m.end()
+    for dist, cell in _DRAWING_PART_RE.findall(text):
+        if cell:
+            cells.append(CELL_INDEX[cell])
+            visits.append(pending)
+            pending = None
+        elif pending is not None:
+            return None  # two visit lists in a row
+        else:
+            pending = dist[1:-2] if len(dist) > 2 else ""
     visits.append(pending)
-    if not cells:
-        return None
     return cells, visits
+
+
+def _columns(line: str) -> list[tuple[str, int]]:
+    return [(m.group(0), m.start() + 1) for m in _TOKEN_RE.finditer(line)]
+
+
+class _Positions:
+    """Token positions of a TinyBot line, worked out only when an error needs one."""
+    __slots__ = ("line_no", "line")
+
+    def __init__(self, line_no: int, line: str):
+        self.line_no = line_no
+        self.line = line
+
+    def get(self, key, default=None):
+        try:
+            text, col = _columns(self.line)[LAYOUT.index(key)]
+        except (ValueError, IndexError):
+            return default
+        return (self.line_no, col, text)
 
 
 def parse_line(line: str, line_no: int = 1) -> TinyIslandsRecord:
     """Read one TinyBot line; raises ParseError with line, column, ply and token."""
     line = line.rstrip("\r\n")
-    tokens = [(m.group(0), m.start() + 1) for m in _TOKEN_RE.finditer(line)]
-    if not tokens:
-        raise ParseError("empty-record", "the line is empty", line=line_no, column=1)
     label = None
-    for k, (text, col) in enumerate(tokens):
-        if text.startswith("#"):
-            label = line[col:].rstrip()
-            tokens = tokens[:k]
-            break
-    ints: list[tuple[str, int]] = []
-    while tokens and _INT_RE.fullmatch(tokens[-1][0]):
-        ints.insert(0, tokens.pop())
-    if len(tokens) != GAME_TOKENS:
+    hash_at = line.find("#")
+    if hash_at >= 0 and (hash_at == 0 or line[hash_at - 1].isspace()):
+        label = line[hash_at + 1:].rstrip()
+        words = line[:hash_at].split()
+    else:
+        words = line.split()
+    if not words:
+        raise ParseError("empty-record", "the line holds no game tokens", line=line_no, column=1)
+    n_ints = 0
+    while n_ints < len(words) and _INT_RE.fullmatch(words[-1 - n_ints]):
+        n_ints += 1
+    if len(words) - n_ints != GAME_TOKENS or n_ints not in (0, 9, 10):
+        # the slow path, with columns, for the error report
+        tokens = _columns(line[:hash_at] if label is not None else line)
+        ints = tokens[len(tokens) - n_ints:]
+        tokens = tokens[:len(tokens) - n_ints]
+    else:
+        ints = [(w, 0) for w in words[GAME_TOKENS:]]
+        tokens = None
+    if tokens is not None and len(tokens) != GAME_TOKENS:
         where = tokens[min(len(tokens), GAME_TOKENS) - 1] if tokens else ("", 1)
         raise ParseError("wrong-token-count", f"expected {GAME_TOKENS} game tokens, found {len(tokens)}",
                          line=line_no, column=where[1] if len(tokens) > GAME_TOKENS else 1,
@@ -109,36 +130,34 @@ def parse_line(line: str, line_no: int = 1) -> TinyIslandsRecord:
     if len(ints) not in (0, 9, 10):
         raise ParseError("bad-score-fields", f"expected 9 or 10 integers after the game tokens, found {len(ints)}",
                          line=line_no, column=ints[0][1], token=ints[0][0])
+    positions = _Positions(line_no, line)
     offers: list[Offer] = []
     placements: list[Placement] = []
     drawings: list[Drawing] = []
-    positions: dict = {}
-    for k, ((text, col), (kind, index)) in enumerate(zip(tokens, LAYOUT)):
-        positions[(kind, index)] = (line_no, col, text)
+    for text, (kind, index) in zip(words, LAYOUT):
+        col = None  # filled in below when the token is rejected
         if kind == "offer":
-            m = _OFFER_RE.fullmatch(text)
-            if not m:
+            if not _OFFER_RE.fullmatch(text):
+                col = positions.get((kind, index))[1]
                 raise ParseError("bad-token", "expected an offer: tile letter (f h s w M C B), zone (1-9, a-i, "
                                  "QWEASDZXC), twice", line=line_no, column=col, ply=ply_of_turn(index), token=text)
-            offers.append(Offer.model_construct(tile1=TILE_INDEX[m.group(1)], zone1=ZONE_INDEX[m.group(2)],
-                                                tile2=TILE_INDEX[m.group(3)], zone2=ZONE_INDEX[m.group(4)]))
+            offers.append(Offer(TILE_INDEX[text[0]], ZONE_INDEX[text[1]], TILE_INDEX[text[2]], ZONE_INDEX[text[3]]))
         elif kind == "placement":
             m = _PLACE_RE.fullmatch(text)
             if not m:
+                col = positions.get((kind, index))[1]
                 raise ParseError("bad-token", "expected a placement: [visit list] tile letter, cell",
                                  line=line_no, column=col, ply=ply_of_turn(index), token=text)
-            placements.append(Placement.model_construct(tile=TILE_INDEX[m.group(2)], cell=parse_cell(m.group(3)),
-                                                        visits=_dist(m.group(1)), note=None))
+            placements.append(Placement(TILE_INDEX[text[-3]], CELL_INDEX[text[-2:]], _dist(m.group(1))))
         else:
             parsed = _parse_drawing(text)
             if parsed is None:
+                col = positions.get((kind, index))[1]
                 raise ParseError("bad-token", "expected a drawing: cells such as e5, each optionally after a "
                                  "visit list {move:visits,...}", line=line_no, column=col,
                                  ply=ply_of_drawing(index), token=text)
             cells, visits = parsed
-            drawings.append(Drawing.model_construct(trace=cells, region=None,
-                                                    visits=None if all(v is None for v in visits) else visits,
-                                                    note=None))
+            drawings.append(Drawing(trace=cells, visits=None if visits.count(None) == len(visits) else visits))
     recorded = None
     random_placements = None
     score_pos = None
@@ -147,14 +166,11 @@ def parse_line(line: str, line_no: int = 1) -> TinyIslandsRecord:
         recorded = dict(zip(CATEGORIES, nums[:9]))
         if len(nums) == 10:
             random_placements = nums[9]
-        score_pos = (line_no, ints[0][1], " ".join(t for t, _ in ints[:9]))
-    record = TinyIslandsRecord.model_construct(
-        game="tiny-islands", tags={"Player": "TinyBot"}, rules="tinybot", deck=None, offers=offers,
-        placements=placements, drawings=drawings, recorded=recorded, label=label,
-        random_placements=random_placements, finished=True, preamble=None)
-    record._positions = positions
-    record._score_position = score_pos
-    return record
+        score_pos = (line_no, len(" ".join(words[:GAME_TOKENS])) + 2, " ".join(t for t, _ in ints[:9]))
+    return TinyIslandsRecord(
+        offers=offers, placements=placements, drawings=drawings, tags={"Player": "TinyBot"}, rules="tinybot",
+        recorded=recorded, label=label, random_placements=random_placements,
+        positions=positions, score_position=score_pos)
 
 
 def write_line(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -> str:

@@ -49,8 +49,7 @@ def test_ingested_record_rows(store):
     assert row["game"] == "tiny-islands" and row["rules"] == "tinybot" and row["format"] == "tinybot"
     assert row["score"] == out["score"] and row["text"].startswith('[Game "tiny-islands"]')
     assert len(store.moves(rid)) == 26 + 3
-    scores = dict(store.db.execute("SELECT category, points FROM scores WHERE record_id = ?", [rid]).fetchall())
-    assert scores == out["score"]
+    assert store.scores(rid) == {(0, k): v for k, v in out["score"].items()}
     assert store.list(player="TinyBot")[0]["id"] == rid
     assert store.list(player="nobody") == []
 

@@ -13,7 +13,6 @@ Offers are int arrays ``(turns, 4)`` of (tile1, zone1, tile2, zone2).
 """
 from __future__ import annotations
 
-from collections import Counter
 from itertools import permutations
 
 import numpy as np
@@ -23,7 +22,8 @@ from .metadata import (DECK_SIZE, ONE_DECK_TILE, ONE_DECK_ZONE, TILE_COUNT, TURN
 
 TILE_DECK = np.repeat(np.arange(len(TILE_COUNT)), TILE_COUNT)  # 54 tile channels
 ZONE_DECK = np.repeat(np.arange(len(ZONE_LETTERS)), ZONE_COPIES)  # 54 zone ids
-_CARDS = Counter(zip(ONE_DECK_TILE.tolist(), ONE_DECK_ZONE.tolist()))
+_CARD_COUNT = np.zeros((len(TILE_COUNT), len(ZONE_LETTERS)), np.int64)  # [tile, zone] -> cards
+np.add.at(_CARD_COUNT, (ONE_DECK_TILE, ONE_DECK_ZONE), 1)
 
 
 def two_deck_offers(rng: np.random.Generator) -> np.ndarray:
@@ -49,6 +49,14 @@ def offers_for(deck: str, rng: np.random.Generator) -> np.ndarray:
     return one_deck_offers(rng) if deck == "one-deck" else two_deck_offers(rng)
 
 
+def _complete_cards(arr: np.ndarray) -> np.ndarray:
+    """Count matrix [tile, zone] of the cards fully seen: tile of turn k, zone of turn k+1."""
+    seen = np.zeros_like(_CARD_COUNT)
+    np.add.at(seen, (arr[:-1, 0], arr[1:, 1]), 1)
+    np.add.at(seen, (arr[:-1, 2], arr[1:, 3]), 1)
+    return seen
+
+
 def one_deck_consistent(offers) -> tuple[bool, int | None]:
     """Could these offers come from the real deck? Returns (ok, first bad 0-based turn).
 
@@ -56,22 +64,22 @@ def one_deck_consistent(offers) -> tuple[bool, int | None]:
     zones of the first turn and the tiles of the last turn are half-seen cards that must fit
     the cards left over.
     """
-    left = Counter(_CARDS)
-    n = len(offers)
-    for t in range(n - 1):
-        for slot in range(2):
-            card = (int(offers[t][2 * slot]), int(offers[t + 1][2 * slot + 1]))
-            if left[card] <= 0:
-                return False, t + 1
-            left[card] -= 1
+    arr = np.asarray(offers, np.int64).reshape(-1, 4)
+    n = len(arr)
+    if n == 0:
+        return True, None
+    left = _CARD_COUNT - _complete_cards(arr)
+    if (left < 0).any():  # find the first turn that overdraws a card
+        for t in range(1, n):
+            if (_CARD_COUNT - _complete_cards(arr[:t + 1]) < 0).any():
+                return False, t
     if n < TURNS:
         return True, None  # an unfinished record: the half-seen cards are still open
-    rest = list(left.elements())
-    first_zones = [int(offers[0][1]), int(offers[0][3])] if n else []
-    last_tiles = [int(offers[n - 1][0]), int(offers[n - 1][2])] if n else []
-    needed = len(first_zones) + len(last_tiles)
-    for pick in permutations(range(len(rest)), needed):
-        if all(rest[pick[i]][1] == z for i, z in enumerate(first_zones)) and all(
-                rest[pick[len(first_zones) + i]][0] == t for i, t in enumerate(last_tiles)):
+    rest = [(int(t), int(z)) for t, z in zip(*np.nonzero(left)) for _ in range(left[t, z])]
+    first_zones = [int(arr[0, 1]), int(arr[0, 3])]
+    last_tiles = [int(arr[-1, 0]), int(arr[-1, 2])]
+    for pick in permutations(range(len(rest)), 4):
+        if (rest[pick[0]][1] == first_zones[0] and rest[pick[1]][1] == first_zones[1]
+                and rest[pick[2]][0] == last_tiles[0] and rest[pick[3]][0] == last_tiles[1]):
             return True, None
     return False, n - 1
