@@ -5,8 +5,10 @@ land, between spaces on water.
 """
 from __future__ import annotations
 
+from engines.game_of_islands import engine as goi_engine
 from engines.tiny_islands.metadata import COLUMN_NAMES, ROW_NAMES, SIZE, TILE_LETTERS
-from records import tiny_islands
+from records import game_of_islands, tiny_islands
+from records.formats import read_text
 
 
 def tiny_islands_board(tiles, land) -> str:
@@ -28,10 +30,40 @@ def tiny_islands_state(tiles, land) -> dict:
             "land": ["".join("#" if land[r * SIZE + c] else "." for c in range(SIZE)) for r in range(SIZE)]}
 
 
+def goi_rows(n, used, diag, owner) -> list[str]:
+    """Ranks from the top: '.' free dot, '+' on a line, 'X'/'O' claimed by First/Second,
+    '*' an island nobody has claimed."""
+    islands = goi_engine.island_mask(n, used, diag)
+    rows = []
+    for y in range(n - 1, -1, -1):
+        chars = []
+        for x in range(n):
+            d = y * n + x
+            chars.append("X" if owner[d] == 0 else "O" if owner[d] == 1 else "+" if used[d]
+                         else "*" if islands[d] else ".")
+        rows.append("".join(chars))
+    return rows
+
+
+def goi_board(n, rows) -> str:
+    lines = ["    " + " ".join(chr(ord("A") + x) for x in range(n))]
+    for i, r in enumerate(rows):
+        lines.append(f"{n - i:>2}  " + " ".join(r))
+    return "\n".join(lines)
+
+
 def record_states(row: dict) -> list[dict]:
     """One entry per move of a stored record: ply, move text, annotation, board and state."""
-    if row["game"] != tiny_islands.GAME:
-        raise NotImplementedError(row["game"])
+    if row["game"] == game_of_islands.GAME:
+        record = read_text(row["text"], "stored", "pgn")[0].record
+        out = []
+        for number, ply, move, n, used, diag, owner in game_of_islands.states(record):
+            rows = goi_rows(n, used, diag, owner)
+            turn = record.games[number - 1].turns[ply - 1]
+            out.append({"game": number, "grid": n, "ply": ply, "move": f"{(ply + 1) // 2}{'.' if ply % 2 else '...'} {move}",
+                        "annotation": " ".join(turn.comments) or None, "board": goi_board(n, rows),
+                        "state": {"grid": n, "dots": rows}})
+        return out
     record = tiny_islands.parse_pgn(row["text"])[0]
     annotations = {}
     for t, p in enumerate(record.placements):

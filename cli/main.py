@@ -126,6 +126,10 @@ def _total(score) -> str:
         return "-"
     if "total" in score:
         return str(score["total"])
+    if "totals" in score:
+        return f"{score['totals'][0]}-{score['totals'][1]} ({score['result']})"
+    if "points" in score:
+        return f"{score['points'][0]}-{score['points'][1]}"
     return json.dumps(score)
 
 
@@ -172,14 +176,15 @@ def show(ctx, record_id, as_json):
     if as_json:
         _emit_json({"id": row["id"], "game": row["game"], "tags": row["tags"], "rules": row["rules"],
                     "deck": row["deck"], "score": row["score"], "recorded": row["recorded"],
-                    "moves": [{"ply": s["ply"], "move": s["move"], "annotation": s["annotation"],
-                               "state": s["state"]} for s in states]})
+                    "moves": [{k: s[k] for k in ("game", "ply", "move", "annotation", "state") if k in s}
+                              for s in states]})
         return
     click.echo(f"{row['id']}  {row['game']}  rules {row['rules']}  deck {row['deck']}")
     for k, v in row["tags"].items():
         click.echo(f"  {k}: {v}")
     for s in states:
-        click.echo(f"\nply {s['ply']}: {s['move']}")
+        where = f"game {s['game']} ({s['grid']}x{s['grid']}), " if "game" in s else ""
+        click.echo(f"\n{where}ply {s['ply']}: {s['move']}")
         click.echo(s["board"])
     click.echo("\nscore: " + ", ".join(f"{k} {v}" for k, v in row["score"].items()))
 
@@ -250,3 +255,32 @@ def play(ctx, game, players, n_games, seed, deck, rules, shuffles, out_dir, as_j
     if mean is not None:
         click.echo(f"mean {mean:.2f}" + (f" ± {stderr:.2f} (standard error)" if stderr is not None else "")
                    + f" over {len(totals)} games")
+
+
+# ------------------------------------------------------------------ standings
+
+@main.command()
+@click.argument("event")
+@click.option("--csv", "as_csv", is_flag=True, help="Print the standings as CSV.")
+@output_options
+@click.pass_context
+def standings(ctx, event, as_csv, as_json):
+    """Tournament standings from a tournament file or a stored event name (Game of Islands)."""
+    from analyze.standings import standings_from_file, standings_from_store
+    if os.path.isfile(event):
+        doc = standings_from_file(event)
+    else:
+        doc = standings_from_store(_store(ctx), event)
+    if as_json:
+        _emit_json(doc)
+        return
+    headers = ["rank", "player"] + doc["tiebreaks"]
+    rows = [[r[h] if r[h] is not None else "-" for h in headers] for r in doc["standings"]]
+    if as_csv:
+        import csv
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(headers)
+        writer.writerows([[r[h] if r[h] is not None else "" for h in headers] for r in doc["standings"]])
+        return
+    click.echo(f"{doc['event']}  (tiebreaks: {', '.join(doc['tiebreaks'])})")
+    click.echo(_table(headers, rows))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from . import tinybot, tiny_islands
 from .errors import UsageError
 
-EXPORT_FORMATS = {"tiny-islands": ("pgn", "tinybot")}
+EXPORT_FORMATS = {"tiny-islands": ("pgn", "tinybot"), "game-of-islands": ("pgn",)}
 
 
 def export_record(row: dict, fmt: str) -> str:

@@ -10,10 +10,9 @@ container, several games per file, the game named by its ``Game`` tag).
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
-from . import pgn, tinybot, tiny_islands
+from . import game_of_islands, pgn, tinybot, tiny_islands
 from .errors import ParseError, RecordRejected, UsageError
 
 FORMATS = ("tinybot", "pgn")
@@ -60,8 +59,16 @@ def detect_format(text: str) -> str | None:
     return None
 
 
-def read_text(text: str, source: str, fmt: str = "auto") -> list[Item]:
-    """Split text into records; never raises for bad content (errors go into the items)."""
+def game_of(game: pgn.PgnGame) -> str | None:
+    """The game a container record is of: its Game tag, or a Grid tag for The Game of Islands."""
+    return game.tags.get("Game") or (game_of_islands.GAME if "Grid" in game.tags else None)
+
+
+def read_text(text: str, source: str, fmt: str = "auto", *, lenient: bool = False) -> list[Item]:
+    """Split text into records; never raises for bad content (errors go into the items).
+
+    Game of Islands games sharing a Match tag are one record (a triad), numbered by its
+    first game."""
     if not text.strip():
         return [Item(1, fmt if fmt != "auto" else "unknown", None,
                      error=ParseError("empty-input", "the input holds no record", line=1, column=1))]
@@ -89,12 +96,39 @@ def read_text(text: str, source: str, fmt: str = "auto") -> list[Item]:
         except RecordRejected as err:
             return [Item(1, fmt, None, error=err, line=err.line or 1)]
         items = []
+        triads: dict[str, list[pgn.PgnGame]] = {}
+        entries: list = []  # a game, or the key of a triad at the place of its first game
         for g in games:
-            name = g.tags.get("Game")
+            if game_of(g) == game_of_islands.GAME and g.tags.get("Match") is not None:
+                key = g.tags["Match"]
+                if key not in triads:
+                    triads[key] = []
+                    entries.append(key)
+                triads[key].append(g)
+            else:
+                entries.append(g)
+        for entry in entries:
+            if isinstance(entry, str):
+                group = triads[entry]
+                try:
+                    items.append(Item(group[0].index, fmt, game_of_islands.GAME, line=group[0].line,
+                                      record=game_of_islands.read_group(group, lenient=lenient)))
+                except RecordRejected as err:
+                    items.append(Item(group[0].index, fmt, game_of_islands.GAME, error=err, line=group[0].line))
+                continue
+            g = entry
+            name = game_of(g)
             if name is None:
                 err = ParseError("missing-game-tag", 'the record needs a tag naming its game, e.g. [Game "tiny-islands"]',
                                  line=g.line, column=1)
                 items.append(Item(g.index, fmt, None, error=err, line=g.line))
+                continue
+            if name == game_of_islands.GAME:
+                try:
+                    items.append(Item(g.index, fmt, name, line=g.line,
+                                      record=game_of_islands.read_group([g], lenient=lenient)))
+                except RecordRejected as err:
+                    items.append(Item(g.index, fmt, name, error=err, line=g.line))
                 continue
             reader = PGN_READERS.get(name)
             if reader is None:
@@ -112,7 +146,3 @@ def read_text(text: str, source: str, fmt: str = "auto") -> list[Item]:
         return [Item(1, fmt, "iwoki", error=ParseError("unsupported-format", "iwoki-log/1 is not supported yet",
                                                        line=1, column=1))]
     raise UsageError(f"unknown format {fmt!r}; choose one of auto, {', '.join(FORMATS)}")
-
-
-def dumps(obj) -> str:
-    return json.dumps(obj, ensure_ascii=False)

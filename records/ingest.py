@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import tiny_islands
+from . import game_of_islands, tiny_islands
 from .errors import RecordRejected, UsageError
 from .formats import Item, decode, read_text
 from .store import Store
@@ -22,6 +22,8 @@ GAME_FILES = (".txt", ".pgn", ".sbn", ".jsonl", ".tbt")
 
 def prepare(item: Item, source: str, *, lenient: bool = False) -> dict:
     """Replay one parsed record and build what the store needs; raises RecordRejected."""
+    if item.game == game_of_islands.GAME:
+        return _prepare_goi(item, source)
     record = item.record
     result = tiny_islands.replay(record)
     warnings = []
@@ -33,7 +35,7 @@ def prepare(item: Item, source: str, *, lenient: bool = False) -> dict:
     record.deck = result.deck
     text, rows = tiny_islands.render(record, result)
     digest = tiny_islands.content_hash(text)
-    moves = [(ply, 0, move, note) for ply, move, note in rows]
+    moves = [(1, ply, 0, move, note) for ply, move, note in rows]
     score = result.score
     return {
         "id": digest[:16], "hash": digest, "game": record.game, "rules": record.rules, "deck": result.deck,
@@ -44,6 +46,31 @@ def prepare(item: Item, source: str, *, lenient: bool = False) -> dict:
     }
 
 
+def _prepare_goi(item: Item, source: str) -> dict:
+    """Game of Islands records were replayed while they were read (first error in reading order)."""
+    record = item.record
+    text, rows = game_of_islands.render(record)
+    digest = tiny_islands.content_hash(text)
+    if record.match is None:
+        g = record.games[0]
+        stated = g.result if g.result != "*" else None
+        recorded = None if stated is None else {"grid": g.grid, "points": [int(v) for v in stated.split("-")]}
+    else:
+        stated_games = [None if g.result == "*" else {"grid": g.grid, "points": [int(v) for v in g.result.split("-")]}
+                        for g in record.games]
+        match_result = next((g.tags["MatchResult"] for g in record.games if "MatchResult" in g.tags), None)
+        recorded = None if not any(stated_games) and match_result is None else {"games": stated_games,
+                                                                                "result": match_result}
+    return {
+        "id": digest[:16], "hash": digest, "game": record.game, "rules": None, "deck": None,
+        "format": item.format, "source": source, "index": item.index, "text": text, "tags": record.tags,
+        "score": record.score, "recorded": recorded, "total": None, "finished": record.finished,
+        "warnings": record.warnings, "players": record.players,
+        "moves": [(game, ply, player, move, note) for game, ply, player, move, note in rows],
+        "scores": game_of_islands.score_rows(record),
+    }
+
+
 def _outcome(item: Item, source: str) -> dict:
     return {"source": source, "index": item.index, "status": None, "game": item.game}
 
@@ -51,7 +78,7 @@ def _outcome(item: Item, source: str) -> dict:
 def ingest_text(store: Store, text: str, source: str, fmt: str = "auto", *,
                 strict: bool = False, lenient: bool = False) -> list[dict]:
     """Ingest every record of one text atomically; returns one outcome dict per record."""
-    items = read_text(text, source, fmt)
+    items = read_text(text, source, fmt, lenient=lenient)
     outcomes: list[dict] = []
     prepared: list[tuple[dict, dict]] = []
     for item in items:
@@ -75,7 +102,7 @@ def ingest_text(store: Store, text: str, source: str, fmt: str = "auto", *,
         existing = store.existing_hashes([p["hash"] for _, p in prepared])
         fresh = []
         for out, p in prepared:
-            out.update({"id": p["id"], "score": p["score"], "recorded": p["recorded"]})
+            out.update({"id": p["id"], "score": p["score"], "recorded": p["recorded"], "finished": p["finished"]})
             if p["hash"] in existing:
                 out["status"] = "duplicate"
                 continue

@@ -18,7 +18,7 @@ from .errors import ParseError
 
 WORD, COMMENT, OPEN, CLOSE = "word", "comment", "open", "close"
 
-_TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+_TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(;.*)?$')
 _COMMAND_RE = re.compile(r"\[%(\w+)\s*([^\]]*)\]")
 
 

@@ -54,11 +54,12 @@ MIGRATIONS: list[str] = [
     CREATE INDEX record_players_player ON record_players(player_id);
     CREATE TABLE moves (
         record_key INTEGER NOT NULL REFERENCES records(key) ON DELETE CASCADE,
+        game INTEGER NOT NULL,
         ply INTEGER NOT NULL,
         player INTEGER NOT NULL,
         text TEXT NOT NULL,
         annotation TEXT,
-        PRIMARY KEY (record_key, ply)
+        PRIMARY KEY (record_key, game, ply)
     ) WITHOUT ROWID;
     CREATE TABLE scores (
         record_key INTEGER NOT NULL REFERENCES records(key) ON DELETE CASCADE,
@@ -161,13 +162,13 @@ class Store:
                 self._name_id("events", self._event_ids, event) if event else None, ENGINE_VERSION, now))
             for seat, name in enumerate(item["players"]):
                 links.append((key, seat, self._name_id("players", self._player_ids, name)))
-            moves.extend([(key, ply, player, text, note) for ply, player, text, note in item["moves"]])
+            moves.extend([(key, game, ply, player, text, note) for game, ply, player, text, note in item["moves"]])
             scores.extend([(key, seat, cat, pts) for seat, cat, pts in item["scores"]])
         # bulk rows go straight to the connection: sqlite-utils' insert_all builds SQL per chunk
         conn = self.db.conn
         conn.executemany(f"INSERT INTO records ({RECORD_COLUMNS}) VALUES ({','.join('?' * 19)})", rows)
         conn.executemany("INSERT INTO record_players VALUES (?,?,?)", links)
-        conn.executemany("INSERT INTO moves VALUES (?,?,?,?,?)", moves)
+        conn.executemany("INSERT INTO moves VALUES (?,?,?,?,?,?)", moves)
         conn.executemany("INSERT INTO scores VALUES (?,?,?,?)", scores)
 
     def get(self, ref: str) -> dict:
@@ -196,8 +197,8 @@ class Store:
         return [_decode(r) for r in self.db.query(sql, args)]
 
     def moves(self, record_id: str) -> list[dict]:
-        return list(self.db.query("SELECT ply, player, m.text, annotation FROM moves m JOIN records r "
-                                  "ON r.key = m.record_key WHERE r.id = ? ORDER BY ply", [record_id]))
+        return list(self.db.query("SELECT m.game, ply, player, m.text, annotation FROM moves m JOIN records r "
+                                  "ON r.key = m.record_key WHERE r.id = ? ORDER BY m.game, ply", [record_id]))
 
     def scores(self, record_id: str) -> dict[tuple[int, str], int]:
         rows = self.db.execute("SELECT seat, category, points FROM scores s JOIN records r "

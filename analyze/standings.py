@@ -1,0 +1,192 @@
+"""Game of Islands tournament standings (spec §6-7 and the tournament file of
+``shared/data/goi/README.md``).
+
+Match points (|margin| >= 2 wins 1, else 1/2 each), then the tiebreak chain, by default
+OMB (sum of signed margins), P-Zero (match points among the players still tied), G-score
+(island and bonus points over all grids) and seniority (previous rank, lower is better,
+missing last). Players still tied after the chain share a rank.
+
+>>> m = [Match("1", ("A", "B"), (20, 10)), Match("2", ("B", "C"), (12, 11)), Match("3", ("C", "A"), (15, 9))]
+>>> [(r["rank"], r["player"], r["points"], r["omb"]) for r in standings(["A", "B", "C"], m)["standings"]]
+[(1, 'A', 1.5, 4), (2, 'C', 1.5, 5), (3, 'B', 0.0, -9)]
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from records import game_of_islands
+from records.errors import RecordRejected, UsageError
+from records.formats import decode, read_text
+
+TIEBREAKS = ("points", "omb", "p_zero", "g_score", "seniority")
+DEFAULT_CHAIN = list(game_of_islands._FACTS["default_tiebreaks"])
+
+
+@dataclass(frozen=True)
+class Match:
+    match: str
+    players: tuple[str, str]
+    totals: tuple[int, int]  # from the side of players[0]
+
+    @property
+    def margin(self) -> int:
+        return self.totals[0] - self.totals[1]
+
+    @property
+    def result(self) -> str:
+        return game_of_islands.match_result(self.margin)
+
+    def points_of(self, player: str) -> float:
+        r = self.result
+        if r == "1/2-1/2":
+            return 0.5
+        return 1.0 if (r == "1-0") == (player == self.players[0]) else 0.0
+
+    def margin_of(self, player: str) -> int:
+        return self.margin if player == self.players[0] else -self.margin
+
+    def g_of(self, player: str) -> int:
+        return self.totals[0] if player == self.players[0] else self.totals[1]
+
+
+def match_from_record(record: game_of_islands.GoiRecord, where: str, players: list[str] | None = None) -> Match:
+    if record.match is None:
+        raise UsageError(f"{where}: a game without a Match tag is no triad")
+    if not record.finished:
+        raise UsageError(f"{where}: match {record.match} is unfinished")
+    totals = record.totals()
+    names = tuple(record.players)
+    if players is not None:
+        if sorted(players) != sorted(names):
+            raise UsageError(f"{where}: match {record.match} is played by {names[0]} and {names[1]}, "
+                             f"the tournament file says {players[0]} and {players[1]}")
+        if players[0] != names[0]:
+            names, totals = (names[1], names[0]), [totals[1], totals[0]]
+    return Match(record.match, names, tuple(totals))
+
+
+def _read_triads(text: str, where: str) -> list[game_of_islands.GoiRecord]:
+    out = []
+    for item in read_text(text, where, "pgn"):
+        if item.error is not None:
+            raise UsageError(f"{where}: record {item.index} is rejected: {item.error.describe()}")
+        if item.game == game_of_islands.GAME and item.record.match is not None:
+            out.append(item.record)
+    return out
+
+
+def load_tournament(path: str) -> dict:
+    """Read a tournament file: {event, players, tiebreaks, matches}."""
+    base = Path(path).parent
+    try:
+        spec = json.loads(Path(path).read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise UsageError(f"{path}: not a readable tournament file ({exc})") from None
+    players = spec.get("players") or []
+    names = [p["name"] if isinstance(p, dict) else str(p) for p in players]
+    seniority = {p["name"]: p.get("seniority") for p in players if isinstance(p, dict)}
+    chain = spec.get("tiebreaks") or DEFAULT_CHAIN
+    unknown = [t for t in chain if t not in TIEBREAKS]
+    if unknown or not chain or chain[0] != "points":
+        raise UsageError(f"{path}: tiebreaks start with points and use {', '.join(TIEBREAKS)}")
+    matches: list[Match] = []
+
+    def read_file(name: str) -> str:
+        try:
+            return decode((base / name).read_bytes())
+        except OSError as exc:
+            raise UsageError(f"{path}: cannot read {name}: {exc.strerror}") from None
+        except RecordRejected as err:
+            raise UsageError(f"{path}: {name}: {err.describe()}") from None
+
+    for name in spec.get("records", []):
+        for rec in _read_triads(read_file(name), name):
+            matches.append(match_from_record(rec, name))
+    for k, entry in enumerate(spec.get("matches", []), 1):
+        where = entry.get("file", f"matches[{k}]")
+        text = entry["pgn"] if "pgn" in entry else read_file(entry["file"])
+        triads = _read_triads(text, where)
+        if "match" in entry:
+            triads = [t for t in triads if t.match == entry["match"]]
+        if len(triads) != 1:
+            raise UsageError(f"{path}: {where} holds {len(triads)} triads; name one with \"match\"")
+        matches.append(match_from_record(triads[0], where, entry.get("players")))
+    for m in matches:
+        for p in m.players:
+            if p not in names:
+                names.append(p)
+    return {"event": spec.get("event", Path(path).stem), "players": names, "seniority": seniority,
+            "tiebreaks": list(chain), "matches": matches}
+
+
+def standings(players: list[str], matches: list[Match], chain: list[str] | None = None,
+              seniority: dict[str, int | None] | None = None, event: str | None = None) -> dict:
+    chain = list(chain or DEFAULT_CHAIN)
+    seniority = seniority or {}
+    values = {p: {"points": 0.0, "omb": 0, "p_zero": 0.0, "g_score": 0, "seniority": seniority.get(p)}
+              for p in players}
+    for m in matches:
+        for p in m.players:
+            values[p]["points"] += m.points_of(p)
+            values[p]["omb"] += m.margin_of(p)
+            values[p]["g_score"] += m.g_of(p)
+
+    def sort_key(crit, p):
+        v = values[p][crit]
+        if crit == "seniority":
+            return (v is None, v if v is not None else 0)
+        return (-v,)
+
+    groups = [list(players)]
+    for crit in chain:
+        split = []
+        for group in groups:
+            if crit == "p_zero":  # direct encounters inside the group still tied
+                inside = set(group)
+                for p in group:
+                    values[p]["p_zero"] = sum(m.points_of(p) for m in matches
+                                              if p in m.players and set(m.players) <= inside) if len(group) > 1 else 0.0
+            ordered = sorted(group, key=lambda p: sort_key(crit, p))
+            run = [ordered[0]]
+            for p in ordered[1:]:
+                if sort_key(crit, p) == sort_key(crit, run[0]):
+                    run.append(p)
+                else:
+                    split.append(run)
+                    run = [p]
+            split.append(run)
+        groups = split
+    table = []
+    rank = 1
+    for group in groups:
+        for p in sorted(group):
+            row = {"rank": rank, "player": p}
+            row.update({crit: values[p][crit] for crit in chain})
+            table.append(row)
+        rank += len(group)
+    return {"event": event, "tiebreaks": chain, "standings": table,
+            "matches": [{"match": m.match, "players": list(m.players), "totals": list(m.totals),
+                         "margin": m.margin, "result": m.result} for m in matches]}
+
+
+def standings_from_file(path: str) -> dict:
+    t = load_tournament(path)
+    return standings(t["players"], t["matches"], t["tiebreaks"], t["seniority"], t["event"])
+
+
+def standings_from_store(store, event: str) -> dict:
+    """Standings of the triads stored under an Event tag, default tiebreak chain."""
+    rows = store.db.execute("SELECT r.text, r.source FROM records r JOIN events e ON e.id = r.event_id "
+                            "WHERE e.name = ? AND r.game = ? ORDER BY r.key", [event, game_of_islands.GAME]).fetchall()
+    matches, players = [], []
+    for text, source in rows:
+        for rec in _read_triads(text, source or event):
+            if rec.finished:
+                m = match_from_record(rec, source or event)
+                matches.append(m)
+                players += [p for p in m.players if p not in players]
+    if not matches:
+        raise UsageError(f"no tournament file and no finished stored triads of event {event!r}")
+    return standings(players, matches, DEFAULT_CHAIN, {}, event)

@@ -1,0 +1,297 @@
+"""The Game of Islands rules, jitted (spec: shared/specs/game-of-islands.md).
+
+Dots are ints ``d = y*n + x`` on an n x n grid, ``x`` the file (A = 0), ``y`` the rank
+(1 = 0). State:
+
+* ``used``: uint8[n*n], 1 where a dot lies on a line;
+* ``diag``: uint8[(n-1)*(n-1)], per unit square, bit 1 = the rising diagonal
+  (x, y)-(x+1, y+1) is drawn, bit 2 = the falling one (x+1, y)-(x, y+1); a diagonal step
+  may not cross the other diagonal of its square;
+* ``owner``: int8[n*n], the player (0, 1) who claimed a dot, -1 if nobody.
+
+An island is an unused dot with no legal step to any of its eight neighbours: it can never
+lie on a line again.
+
+>>> import numpy as np
+>>> n = 10; used, diag, owner = new_state(n)
+>>> line_code(n, used, diag, 8, 0, 9, 1) == OK        # I1-J2
+True
+>>> apply_line(n, used, diag, 8, 0, 9, 1); bool(is_island(n, used, diag, 9, 0))  # J1
+True
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+OK = 0
+SAME_DOT = 1
+NOT_STRAIGHT = 2
+DOT_USED = 3
+CROSSING = 4
+
+LINE_CODE_NAMES = {SAME_DOT: "same-dot", NOT_STRAIGHT: "not-straight", DOT_USED: "dot-used",
+                   CROSSING: "crossing"}
+LINE_CODE_MESSAGES = {
+    SAME_DOT: "a line needs two different end dots",
+    NOT_STRAIGHT: "a line runs horizontally, vertically or diagonally",
+    DOT_USED: "the line passes through a dot already on a line",
+    CROSSING: "the line crosses a diagonal step of an earlier line",
+}
+
+# the four forward directions; with their opposites they are the eight neighbours
+FORWARD = ((1, 0), (0, 1), (1, 1), (1, -1))
+
+
+def new_state(n: int):
+    return (np.zeros(n * n, np.uint8), np.zeros(max(n - 1, 1) ** 2, np.uint8),
+            np.full(n * n, -1, np.int8))
+
+
+@njit(cache=True)
+def step_ok(n, used, diag, x, y, dx, dy):
+    """Can a line step from (x, y) to (x+dx, y+dy)? Both dots unused, no crossing."""
+    nx = x + dx
+    ny = y + dy
+    if nx < 0 or ny < 0 or nx >= n or ny >= n:
+        return False
+    if used[y * n + x] or used[ny * n + nx]:
+        return False
+    if dx != 0 and dy != 0:
+        cell = min(y, ny) * (n - 1) + min(x, nx)
+        crossing = 2 if dx * dy > 0 else 1
+        if diag[cell] & crossing:
+            return False
+    return True
+
+
+@njit(cache=True)
+def line_code(n, used, diag, x1, y1, x2, y2):
+    """OK or why the line x1,y1 - x2,y2 is illegal (both ends on the grid). Checks in the
+    order of the spec: same dot, not straight, a dot used, a crossing."""
+    dx = x2 - x1
+    dy = y2 - y1
+    if dx == 0 and dy == 0:
+        return SAME_DOT
+    if not (dx == 0 or dy == 0 or abs(dx) == abs(dy)):
+        return NOT_STRAIGHT
+    sx = (dx > 0) - (dx < 0)
+    sy = (dy > 0) - (dy < 0)
+    steps = max(abs(dx), abs(dy))
+    for k in range(steps + 1):
+        if used[(y1 + k * sy) * n + x1 + k * sx]:
+            return DOT_USED
+    if sx != 0 and sy != 0:
+        for k in range(steps):
+            if not step_ok(n, used, diag, x1 + k * sx, y1 + k * sy, sx, sy):
+                return CROSSING
+    return OK
+
+
+@njit(cache=True)
+def apply_line(n, used, diag, x1, y1, x2, y2):
+    dx = x2 - x1
+    dy = y2 - y1
+    sx = (dx > 0) - (dx < 0)
+    sy = (dy > 0) - (dy < 0)
+    steps = max(abs(dx), abs(dy))
+    for k in range(steps + 1):
+        used[(y1 + k * sy) * n + x1 + k * sx] = 1
+    if sx != 0 and sy != 0:
+        bit = 1 if sx * sy > 0 else 2
+        for k in range(steps):
+            x = x1 + k * sx
+            y = y1 + k * sy
+            diag[min(y, y + sy) * (n - 1) + min(x, x + sx)] |= bit
+
+
+@njit(cache=True)
+def is_island(n, used, diag, x, y):
+    if used[y * n + x]:
+        return False
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            if (dx != 0 or dy != 0) and step_ok(n, used, diag, x, y, dx, dy):
+                return False
+    return True
+
+
+@njit(cache=True)
+def island_mask(n, used, diag):
+    out = np.zeros(n * n, np.bool_)
+    for y in range(n):
+        for x in range(n):
+            out[y * n + x] = is_island(n, used, diag, x, y)
+    return out
+
+
+@njit(cache=True)
+def has_legal_line(n, used, diag):
+    for y in range(n):
+        for x in range(n):
+            if used[y * n + x]:
+                continue
+            for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                if step_ok(n, used, diag, x, y, dx, dy):
+                    return True
+    return False
+
+
+@njit(cache=True)
+def legal_lines(n, used, diag):
+    """Every legal line, each once (drawn in a forward direction): int64[k, 4] x1 y1 x2 y2."""
+    cap = 64
+    out = np.empty((cap, 4), np.int64)
+    k = 0
+    for y in range(n):
+        for x in range(n):
+            if used[y * n + x]:
+                continue
+            for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                cx = x
+                cy = y
+                while step_ok(n, used, diag, cx, cy, dx, dy):
+                    cx += dx
+                    cy += dy
+                    if k == cap:
+                        cap *= 2
+                        bigger = np.empty((cap, 4), np.int64)
+                        bigger[:k] = out[:k]
+                        out = bigger
+                    out[k, 0] = x
+                    out[k, 1] = y
+                    out[k, 2] = cx
+                    out[k, 3] = cy
+                    k += 1
+    return out[:k]
+
+
+@njit(cache=True)
+def count_legal_lines(n, used, diag):
+    k = 0
+    for y in range(n):
+        for x in range(n):
+            if used[y * n + x]:
+                continue
+            for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                cx = x
+                cy = y
+                while step_ok(n, used, diag, cx, cy, dx, dy):
+                    cx += dx
+                    cy += dy
+                    k += 1
+    return k
+
+
+@njit(cache=True)
+def claim_all(n, used, diag, owner, player):
+    """Claim every unclaimed island for ``player``; returns how many."""
+    got = 0
+    for y in range(n):
+        for x in range(n):
+            d = y * n + x
+            if owner[d] < 0 and is_island(n, used, diag, x, y):
+                owner[d] = player
+                got += 1
+    return got
+
+
+@njit(cache=True)
+def claim_near(n, used, diag, owner, player, x1, y1, x2, y2):
+    """Claim for ``player`` the unclaimed islands next to the line just drawn (only dots
+    next to a line's dots can change status); returns how many."""
+    dx = x2 - x1
+    dy = y2 - y1
+    sx = (dx > 0) - (dx < 0)
+    sy = (dy > 0) - (dy < 0)
+    got = 0
+    for k in range(max(abs(dx), abs(dy)) + 1):
+        lx = x1 + k * sx
+        ly = y1 + k * sy
+        for ox in (-1, 0, 1):
+            for oy in (-1, 0, 1):
+                x = lx + ox
+                y = ly + oy
+                if 0 <= x < n and 0 <= y < n and owner[y * n + x] < 0 and is_island(n, used, diag, x, y):
+                    owner[y * n + x] = player
+                    got += 1
+    return got
+
+
+@njit(cache=True)
+def random_line(n, used, diag):
+    """A random legal line: a random legal step, extended a random number of further steps.
+    Returns (x1, y1, x2, y2), or x1 = -1 when none is left."""
+    for _ in range(24):  # cheap tries first; the full list below when the grid is crowded
+        x = np.random.randint(n)
+        y = np.random.randint(n)
+        i = np.random.randint(4)
+        dx, dy = ((1, 0), (0, 1), (1, 1), (1, -1))[i]
+        if step_ok(n, used, diag, x, y, dx, dy):
+            ex, ey = x + dx, y + dy
+            while np.random.random() < 0.5 and step_ok(n, used, diag, ex, ey, dx, dy):
+                ex += dx
+                ey += dy
+            return x, y, ex, ey
+    steps = np.empty((n * n * 4, 3), np.int64)
+    k = 0
+    for y in range(n):
+        for x in range(n):
+            if used[y * n + x]:
+                continue
+            for i in range(4):
+                dx, dy = ((1, 0), (0, 1), (1, 1), (1, -1))[i]
+                if step_ok(n, used, diag, x, y, dx, dy):
+                    steps[k, 0] = x
+                    steps[k, 1] = y
+                    steps[k, 2] = i
+                    k += 1
+    if k == 0:
+        return -1, -1, -1, -1
+    j = np.random.randint(k)
+    x, y, i = steps[j, 0], steps[j, 1], steps[j, 2]
+    dx, dy = ((1, 0), (0, 1), (1, 1), (1, -1))[i]
+    ex, ey = x + dx, y + dy
+    while np.random.random() < 0.5 and step_ok(n, used, diag, ex, ey, dx, dy):
+        ex += dx
+        ey += dy
+    return x, y, ex, ey
+
+
+@njit(cache=True)
+def playout(n, used, diag, owner, to_move):
+    """Play random lines to the end, each player claiming every island at once; the one who
+    draws the last line gets 5. Works on copies; returns the final points [p0, p1]."""
+    used = used.copy()
+    diag = diag.copy()
+    owner = owner.copy()
+    points = np.zeros(2, np.int64)
+    for d in range(n * n):
+        if owner[d] >= 0:
+            points[owner[d]] += 1
+    player = to_move
+    while True:
+        x1, y1, x2, y2 = random_line(n, used, diag)
+        if x1 < 0:
+            break
+        apply_line(n, used, diag, x1, y1, x2, y2)
+        points[player] += claim_near(n, used, diag, owner, player, x1, y1, x2, y2)
+        if not has_legal_line(n, used, diag):
+            points[player] += 5
+            points[1 - player] += claim_all(n, used, diag, owner, 1 - player)
+            break
+        player = 1 - player
+    return points
+
+
+@njit(cache=True)
+def random_playouts(n, count, seed):
+    """``count`` playouts from the empty grid; returns the mean points of the first player."""
+    np.random.seed(seed)
+    used = np.zeros(n * n, np.uint8)
+    diag = np.zeros(max(n - 1, 1) ** 2, np.uint8)
+    owner = np.full(n * n, -1, np.int8)
+    total = 0
+    for _ in range(count):
+        total += playout(n, used, diag, owner, 0)[0]
+    return total / count
