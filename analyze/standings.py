@@ -8,7 +8,7 @@ missing last). Players still tied after the chain share a rank.
 
 >>> m = [Match("1", ("A", "B"), (20, 10)), Match("2", ("B", "C"), (12, 11)), Match("3", ("C", "A"), (15, 9))]
 >>> [(r["rank"], r["player"], r["points"], r["omb"]) for r in standings(["A", "B", "C"], m)["standings"]]
-[(1, 'A', 1.5, 4), (2, 'C', 1.5, 5), (3, 'B', 0.0, -9)]
+[(1, 'C', 1.5, 5), (2, 'A', 1.0, 4), (3, 'B', 0.5, -9)]
 """
 from __future__ import annotations
 
