@@ -221,11 +221,19 @@ def export(ctx, record_id, fmt, out_path, as_json):
 @click.option("--rules", default="published", show_default=True, type=click.Choice(["published", "tinybot"]))
 @click.option("--shuffles", type=click.Path(exists=True, dir_okay=False),
               help="Tiny Islands: take the deck orders from these records (TinyBot lines or Scorebook notation).")
+@click.option("--grid", default=10, show_default=True, type=int, help="Game of Islands grid size.")
+@click.option("--triad", is_flag=True, help="Game of Islands: play whole triads (10, 12, 14) as matches.")
+@click.option("--depth", default=4, show_default=True, type=click.IntRange(2, 64),
+              help="Game of Islands search bot: lines looked ahead at most.")
+@click.option("--budget", default=300_000, show_default=True, type=click.IntRange(1000),
+              help="Game of Islands search bot: lines evaluated per move at most.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Also write each record to this folder.")
 @output_options
 @click.pass_context
-def play(ctx, game, players, n_games, seed, deck, rules, shuffles, out_dir, as_json):
+def play(ctx, game, players, n_games, seed, deck, rules, shuffles, grid, triad, depth, budget, out_dir, as_json):
     """Let bots play; their records go to the database."""
+    if game == "game-of-islands":
+        return _play_goi(ctx, players, n_games, seed, grid, triad, depth, budget, out_dir, as_json)
     if game != "tiny-islands":
         raise UsageError(f"play {game} is not supported yet")
     from records.formats import decode
@@ -284,3 +292,31 @@ def standings(ctx, event, as_csv, as_json):
         return
     click.echo(f"{doc['event']}  (tiebreaks: {', '.join(doc['tiebreaks'])})")
     click.echo(_table(headers, rows))
+
+
+def _play_goi(ctx, players, n_games, seed, grid, triad, depth, budget, out_dir, as_json):
+    from records.play import play_game_of_islands
+    bots = [p.strip() for p in players.split(",")]
+    store = _store(ctx)
+    show_bar = not as_json and sys.stderr.isatty() and n_games > 1
+    with click.progressbar(length=n_games, label="playing", file=sys.stderr) if show_bar else _nullbar(None) as bar:
+        results = play_game_of_islands(store, bots, grid=grid, games=n_games, seed=seed, triad=triad, depth=depth,
+                                       budget=budget, out_dir=out_dir, progress=bar.update if bar else None)
+    margins = [r["margin"] for r in results if r.get("margin") is not None]
+    mean = sum(margins) / len(margins) if margins else None
+    stderr = (math.sqrt(sum((m - mean) ** 2 for m in margins) / (len(margins) - 1) / len(margins))
+              if len(margins) > 1 else None)
+    names = results[0]["players"] if results else bots
+    wins = {names[0]: sum(1 for m in margins if m > 0), names[1]: sum(1 for m in margins if m < 0),
+            "draws": sum(1 for m in margins if m == 0)}
+    if as_json:
+        _emit_json({"games": [{"id": r.get("id"), "status": r["status"], "score": r.get("score"),
+                               "margin": r.get("margin"), "seconds": r["seconds"]} for r in results],
+                    "players": names, "mean": mean, "stderr": stderr, "wins": wins})
+        return
+    click.echo(_table(["game", "id", "status", "score", f"margin ({names[0]})", "seconds"],
+                      [[i + 1, r.get("id") or "-", r["status"], _total(r.get("score")), r.get("margin"), r["seconds"]]
+                       for i, r in enumerate(results)]))
+    if mean is not None:
+        click.echo(f"{names[0]} vs {names[1]}: {wins[names[0]]} wins, {wins[names[1]]} losses, {wins['draws']} draws; "
+                   f"mean margin {mean:+.2f}" + (f" ± {stderr:.2f}" if stderr is not None else ""))

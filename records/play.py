@@ -74,3 +74,93 @@ def play_tiny_islands(store: Store, bot: str, *, games: int = 1, seed: int = 0, 
         if progress:
             progress(1)
     return results
+
+
+def _goi_game_text(n: int, lines, tags: dict[str, str]) -> tuple[str, list[int]]:
+    """PGN text of a bot game from its lines (each mover claims the islands its line makes)."""
+    from engines.game_of_islands import engine as G
+    from . import game_of_islands as goi
+    from . import pgn as container
+    used, diag, owner = G.new_state(n)
+    words = []
+    player = 0
+    last = None
+    for k, (x1, y1, x2, y2) in enumerate(lines):
+        before = owner.copy()
+        G.apply_line(n, used, diag, int(x1), int(y1), int(x2), int(y2))
+        G.claim_near(n, used, diag, owner, player, int(x1), int(y1), int(x2), int(y2))
+        claims = [int(d) for d in np.flatnonzero(owner != before)]
+        if k % 2 == 0:
+            words.append(f"{k // 2 + 1}.")
+        turn = goi.Turn("line", (int(x1), int(y1), int(x2), int(y2)), claims)
+        words.append(goi._turn_text(n, turn))
+        last = player
+        player = 1 - player
+    points = [int((owner == 0).sum()), int((owner == 1).sum())]
+    if last is not None and not G.has_legal_line(n, used, diag):
+        points[last] += G.BONUS_POINTS
+    result = f"{points[0]}-{points[1]}"
+    words.append(result)
+    tags = dict(tags)
+    tags["Result"] = result
+    return container.write_tags(tags) + "\n\n" + "\n".join(goi._wrap(words)) + "\n", points
+
+
+def play_game_of_islands(store: Store, bots: list[str], *, grid: int = 10, games: int = 1, seed: int = 0,
+                         triad: bool = False, depth: int = 4, budget: int = 300_000,
+                         out_dir: str | None = None, progress=None) -> list[dict]:
+    """Bots play single grids (First alternating between games) or whole triads; every game
+    is stored through the normal ingest path, so it is replayed and checked like any record."""
+    from engines.game_of_islands.bots import BOT_NAMES, play_game
+    from . import game_of_islands as goi
+    if len(bots) != 2 or any(b not in BOT_NAMES for b in bots):
+        raise UsageError(f"game-of-islands needs two bots from {', '.join(BOT_NAMES)}, e.g. search,greedy")
+    if not goi.MIN_GRID <= grid <= goi.MAX_GRID:
+        raise UsageError(f"--grid must be from {goi.MIN_GRID} to {goi.MAX_GRID}")
+    names = list(bots) if bots[0] != bots[1] else [f"{bots[0]}-1", f"{bots[1]}-2"]
+    play_game(4, BOT_NAMES[bots[0]], BOT_NAMES[bots[1]], 0, 1, 100)  # load the compiled bots before timing
+    results = []
+    for g in range(games):
+        rng = np.random.default_rng([seed, g])
+        grids = list(goi.TRIAD_GRIDS) if triad else [grid]
+        texts = []
+        start = time.perf_counter()
+        for k, n in enumerate(grids):
+            first = (g + k) % 2  # alternate who moves first, game by game and grid by grid
+            lines = play_game(n, BOT_NAMES[bots[first]], BOT_NAMES[bots[1 - first]], int(rng.integers(2**31)),
+                              depth, budget)
+            tags = {"Game": goi.GAME, "Event": f"scorebook play seed {seed}", "Round": str(g + 1)}
+            if triad:
+                tags["Match"] = f"{seed}.{g + 1}"
+            tags.update({"Grid": str(n), "First": names[first], "Second": names[1 - first]})
+            text, _ = _goi_game_text(n, lines, tags)
+            texts.append(text)
+        seconds = time.perf_counter() - start
+        text = "\n".join(texts)
+        if triad:  # state the match result on the last game, as tournament records do
+            record = goi.read_group(pgn_games(text))
+            text = text.replace(f'[Grid "{grids[-1]}"]', f'[Grid "{grids[-1]}"]\n[MatchResult "{record.score["result"]}"]')
+        source = f"play:{'-'.join(bots)}:seed={seed}:game={g + 1}"
+        if out_dir:
+            path = Path(out_dir) / f"game-of-islands-{'-'.join(bots)}-{'triad' if triad else grid}-s{seed}-{g + 1:04d}.pgn"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+            source = str(path)
+        outcome = ingest_text(store, text, source, "pgn")[0]
+        outcome["seconds"] = round(seconds, 4)
+        score = outcome.get("score") or {}
+        pair = score.get("totals") or score.get("points")  # from the side of game 1's First
+        if pair is not None and g % 2 == 1:
+            pair = pair[::-1]  # bot B moved first in game 1
+        outcome["margin"] = pair[0] - pair[1] if pair is not None else None
+        outcome["players"] = names
+        results.append(outcome)
+        if progress:
+            progress(1)
+    return results
+
+
+def pgn_games(text: str):
+    from . import pgn as container
+    return container.split_games(text)
+

@@ -21,8 +21,13 @@ True
 """
 from __future__ import annotations
 
+import json
+from importlib import resources
+
 import numpy as np
 from numba import njit
+
+BONUS_POINTS: int = json.loads(resources.files(__package__).joinpath("game.json").read_text())["last_line_bonus"]
 
 OK = 0
 SAME_DOT = 1
@@ -277,7 +282,7 @@ def playout(n, used, diag, owner, to_move):
         apply_line(n, used, diag, x1, y1, x2, y2)
         points[player] += claim_near(n, used, diag, owner, player, x1, y1, x2, y2)
         if not has_legal_line(n, used, diag):
-            points[player] += 5
+            points[player] += BONUS_POINTS
             points[1 - player] += claim_all(n, used, diag, owner, 1 - player)
             break
         player = 1 - player

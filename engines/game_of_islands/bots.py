@@ -1,0 +1,252 @@
+"""Game of Islands bots, jitted: random, greedy and an alpha-beta search.
+
+Every bot claims each island at once, so a position's score is settled move by move: a
+move is worth the islands it creates, plus 5 if it draws the last line.
+
+* ``random``: a random legal line.
+* ``greedy``: the most islands now; among equals, the line after which the opponent's best
+  reply creates the fewest islands; then at random.
+* ``search``: negamax alpha-beta on the point margin, moves ordered by immediate gain,
+  iterative deepening within a node budget; exact when the whole rest of the grid is searched.
+
+>>> import numpy as np
+>>> n = 6; lines = play_game(n, GREEDY, RANDOM, 3, 0, 0)
+>>> lines.shape[1], bool(lines.shape[0] > 3)
+(4, True)
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .engine import BONUS_POINTS, apply_line, claim_near, has_legal_line, is_island, legal_lines, random_line
+
+RANDOM, GREEDY, SEARCH = 0, 1, 2
+BOT_NAMES = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH}
+INF = 1 << 30
+
+
+@njit(cache=True)
+def undo_line(n, used, diag, x1, y1, x2, y2):
+    """Take a legal line back (it set only dots and diagonal bits that were clear)."""
+    dx = x2 - x1
+    dy = y2 - y1
+    sx = (dx > 0) - (dx < 0)
+    sy = (dy > 0) - (dy < 0)
+    steps = max(abs(dx), abs(dy))
+    for k in range(steps + 1):
+        used[(y1 + k * sy) * n + x1 + k * sx] = 0
+    if sx != 0 and sy != 0:
+        bit = 1 if sx * sy > 0 else 2
+        for k in range(steps):
+            x = x1 + k * sx
+            y = y1 + k * sy
+            diag[min(y, y + sy) * (n - 1) + min(x, x + sx)] &= ~np.uint8(bit)
+
+
+@njit(cache=True)
+def new_islands(n, used, diag, owner, x1, y1, x2, y2):
+    """Unclaimed islands next to a line already drawn (counted once each)."""
+    dx = x2 - x1
+    dy = y2 - y1
+    sx = (dx > 0) - (dx < 0)
+    sy = (dy > 0) - (dy < 0)
+    steps = max(abs(dx), abs(dy))
+    count = 0
+    for y in range(max(min(y1, y2) - 1, 0), min(max(y1, y2) + 2, n)):
+        for x in range(max(min(x1, x2) - 1, 0), min(max(x1, x2) + 2, n)):
+            if owner[y * n + x] >= 0 or used[y * n + x]:
+                continue
+            near = False  # within one step of a dot of the line
+            for k in range(steps + 1):
+                if abs(x1 + k * sx - x) <= 1 and abs(y1 + k * sy - y) <= 1:
+                    near = True
+                    break
+            if near and is_island(n, used, diag, x, y):
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def move_gain(n, used, diag, owner, x1, y1, x2, y2):
+    """Islands a line creates, plus the bonus when it is the last line (state unchanged)."""
+    apply_line(n, used, diag, x1, y1, x2, y2)
+    gain = new_islands(n, used, diag, owner, x1, y1, x2, y2)
+    if not has_legal_line(n, used, diag):
+        gain += BONUS_POINTS
+    undo_line(n, used, diag, x1, y1, x2, y2)
+    return gain
+
+
+@njit(cache=True)
+def best_reply_gain(n, used, diag, owner):
+    lines = legal_lines(n, used, diag)
+    best = 0
+    for i in range(lines.shape[0]):
+        g = move_gain(n, used, diag, owner, lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3])
+        if g > best:
+            best = g
+    return best
+
+
+@njit(cache=True)
+def greedy_line(n, used, diag, owner):
+    lines = legal_lines(n, used, diag)
+    k = lines.shape[0]
+    if k == 0:
+        return -1, -1, -1, -1
+    gains = np.empty(k, np.int64)
+    top = -1
+    for i in range(k):
+        gains[i] = move_gain(n, used, diag, owner, lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3])
+        top = max(top, gains[i])
+    order = np.random.permutation(k)
+    best_i = -1
+    best_reply = INF
+    looked = 0
+    for j in range(k):
+        i = order[j]
+        if gains[i] != top:
+            continue
+        apply_line(n, used, diag, lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3])
+        reply = best_reply_gain(n, used, diag, owner) if has_legal_line(n, used, diag) else 0
+        undo_line(n, used, diag, lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3])
+        if reply < best_reply:
+            best_reply = reply
+            best_i = i
+        looked += 1
+        if best_reply == 0 or looked >= 48:  # enough equal candidates looked at
+            break
+    return lines[best_i, 0], lines[best_i, 1], lines[best_i, 2], lines[best_i, 3]
+
+
+@njit(cache=True)
+def _ordered_moves(n, used, diag, owner):
+    """Legal lines, their immediate gains, and an order by gain (best first)."""
+    lines = legal_lines(n, used, diag)
+    gains = np.empty(lines.shape[0], np.int64)
+    for i in range(lines.shape[0]):
+        gains[i] = move_gain(n, used, diag, owner, lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3])
+    return lines, gains, np.argsort(-gains, kind="mergesort")
+
+
+@njit(cache=True)
+def _negamax(n, used, diag, owner, depth, alpha, beta, budget, nodes):
+    """Best margin (mover minus opponent) over the next ``depth`` lines, within (alpha, beta).
+    ``nodes[0]`` counts lines evaluated (the work); ``nodes[1]`` is set when the budget ran
+    out (the value is then unusable)."""
+    if nodes[0] > budget:
+        nodes[1] = 1
+        return 0
+    lines, gains, order = _ordered_moves(n, used, diag, owner)
+    nodes[0] += lines.shape[0]
+    if lines.shape[0] == 0:
+        return 0
+    best = -INF
+    for j in range(lines.shape[0]):
+        i = order[j]
+        g = gains[i]
+        value = g
+        if depth > 1:
+            apply_line(n, used, diag, lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3])
+            if has_legal_line(n, used, diag):
+                low = max(alpha, best)
+                value = g - _negamax(n, used, diag, owner, depth - 1, g - beta, g - low, budget, nodes)
+            undo_line(n, used, diag, lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3])
+        if value > best:
+            best = value
+        if best >= beta or nodes[1]:
+            break
+    return best
+
+
+@njit(cache=True)
+def search_root(n, used, diag, owner, depth, budget):
+    """(x1, y1, x2, y2, value, nodes, complete): the best line looking ``depth`` lines ahead."""
+    nodes = np.zeros(2, np.int64)
+    lines, gains, order = _ordered_moves(n, used, diag, owner)
+    nodes[0] += lines.shape[0]
+    if lines.shape[0] == 0:
+        return -1, -1, -1, -1, 0, 0, True
+    best = -INF
+    best_i = order[0]
+    for j in range(lines.shape[0]):
+        i = order[j]
+        g = gains[i]
+        value = g
+        if depth > 1:
+            apply_line(n, used, diag, lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3])
+            if has_legal_line(n, used, diag):
+                value = g - _negamax(n, used, diag, owner, depth - 1, -INF, g - best if best > -INF else INF,
+                                     budget, nodes)
+            undo_line(n, used, diag, lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3])
+        if nodes[1]:
+            break
+        if value > best:
+            best = value
+            best_i = i
+    return lines[best_i, 0], lines[best_i, 1], lines[best_i, 2], lines[best_i, 3], best, nodes[0], nodes[1] == 0
+
+
+@njit(cache=True)
+def solve(n, used, diag, owner, budget):
+    """Exact margin of the rest of the grid for the player to move, if it fits the budget
+    (lines evaluated): (value, lines evaluated, complete)."""
+    nodes = np.zeros(2, np.int64)
+    value = _negamax(n, used, diag, owner, n * n * 4, -INF, INF, budget, nodes)
+    return value, nodes[0], nodes[1] == 0
+
+
+@njit(cache=True)
+def search_line(n, used, diag, owner, max_depth, budget):
+    """Iterative deepening from 2 lines ahead until ``max_depth`` or the budget (lines
+    evaluated); the deepest finished answer, greedy's when none finished."""
+    bx1, by1, bx2, by2 = greedy_line(n, used, diag, owner)
+    spent = 0
+    for depth in range(2, max_depth + 1):
+        x1, y1, x2, y2, value, nodes, complete = search_root(n, used, diag, owner, depth, budget - spent)
+        spent += nodes
+        if not complete:
+            break
+        bx1, by1, bx2, by2 = x1, y1, x2, y2
+        if spent >= budget:
+            break
+    return bx1, by1, bx2, by2
+
+
+@njit(cache=True)
+def choose_line(bot, n, used, diag, owner, depth, budget):
+    if bot == RANDOM:
+        return random_line(n, used, diag)
+    if bot == GREEDY:
+        return greedy_line(n, used, diag, owner)
+    return search_line(n, used, diag, owner, depth, budget)
+
+
+@njit(cache=True)
+def play_game(n, bot_first, bot_second, seed, depth, budget):
+    """A whole grid between two bots; returns the lines drawn, int64[k, 4], First first.
+    (Claims follow from the lines: each mover claims the islands its line creates.)"""
+    np.random.seed(seed)
+    used = np.zeros(n * n, np.uint8)
+    diag = np.zeros(max(n - 1, 1) ** 2, np.uint8)
+    owner = np.full(n * n, -1, np.int8)
+    out = np.empty((n * n, 4), np.int64)
+    k = 0
+    player = 0
+    while True:
+        bot = bot_first if player == 0 else bot_second
+        x1, y1, x2, y2 = choose_line(bot, n, used, diag, owner, depth, budget)
+        if x1 < 0:
+            break
+        apply_line(n, used, diag, x1, y1, x2, y2)
+        claim_near(n, used, diag, owner, player, x1, y1, x2, y2)
+        out[k, 0] = x1
+        out[k, 1] = y1
+        out[k, 2] = x2
+        out[k, 3] = y2
+        k += 1
+        if not has_legal_line(n, used, diag):
+            break
+        player = 1 - player
+    return out[:k]
