@@ -133,31 +133,80 @@ def _ordered_moves(n, used, diag, owner):
 @njit(cache=True)
 def _negamax(n, used, diag, owner, depth, alpha, beta, budget, nodes):
     """Best margin (mover minus opponent) over the next ``depth`` lines, within (alpha, beta).
+
+    Alpha-beta negamax on an explicit stack (numba cannot cache recursive functions).
     ``nodes[0]`` counts lines evaluated (the work); ``nodes[1]`` is set when the budget ran
-    out (the value is then unusable)."""
-    if nodes[0] > budget:
-        nodes[1] = 1
-        return 0
-    lines, gains, order = _ordered_moves(n, used, diag, owner)
-    nodes[0] += lines.shape[0]
-    if lines.shape[0] == 0:
-        return 0
-    best = -INF
-    for j in range(lines.shape[0]):
-        i = order[j]
-        g = gains[i]
-        value = g
-        if depth > 1:
-            apply_line(n, used, diag, lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3])
-            if has_legal_line(n, used, diag):
-                low = max(alpha, best)
-                value = g - _negamax(n, used, diag, owner, depth - 1, g - beta, g - low, budget, nodes)
-            undo_line(n, used, diag, lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3])
-        if value > best:
-            best = value
-        if best >= beta or nodes[1]:
-            break
-    return best
+    out, and the value is then unusable. The position is restored in every case."""
+    max_sp = min(depth, n * n * 2) + 1
+    cap = 1024
+    buf = np.empty((cap, 4), np.int64)
+    gain = np.empty(cap, np.int64)
+    first = np.zeros(max_sp + 1, np.int64)  # where a frame's moves start in buf
+    count = np.zeros(max_sp + 1, np.int64)
+    pos = np.zeros(max_sp + 1, np.int64)
+    lo = np.zeros(max_sp + 1, np.int64)
+    hi = np.zeros(max_sp + 1, np.int64)
+    best = np.zeros(max_sp + 1, np.int64)
+    sp = 0
+    lo[0] = alpha
+    hi[0] = beta
+    result = 0
+    entering = True
+    while True:
+        if entering:  # a new frame: its moves, best first
+            lines, gains, order = _ordered_moves(n, used, diag, owner)
+            k = lines.shape[0]
+            nodes[0] += k
+            top = first[sp]
+            while top + k > cap:
+                cap *= 2
+                bigger = np.empty((cap, 4), np.int64)
+                bigger[:top] = buf[:top]
+                buf = bigger
+                bg = np.empty(cap, np.int64)
+                bg[:top] = gain[:top]
+                gain = bg
+            for j in range(k):
+                buf[top + j] = lines[order[j]]
+                gain[top + j] = gains[order[j]]
+            count[sp] = k
+            pos[sp] = 0
+            best[sp] = -INF if k > 0 else 0
+            first[sp + 1] = top + k
+            entering = False
+        if nodes[0] > budget:  # out of budget: take back every line on the stack
+            nodes[1] = 1
+            for f in range(sp - 1, -1, -1):
+                m = first[f] + pos[f]
+                undo_line(n, used, diag, buf[m, 0], buf[m, 1], buf[m, 2], buf[m, 3])
+            return 0
+        if pos[sp] < count[sp] and best[sp] < hi[sp]:
+            m = first[sp] + pos[sp]
+            g = gain[m]
+            if sp + 1 < depth:
+                apply_line(n, used, diag, buf[m, 0], buf[m, 1], buf[m, 2], buf[m, 3])
+                if has_legal_line(n, used, diag):  # look deeper: the child's window, negated
+                    lo[sp + 1] = g - hi[sp]
+                    hi[sp + 1] = g - max(lo[sp], best[sp])
+                    sp += 1
+                    entering = True
+                    continue
+                undo_line(n, used, diag, buf[m, 0], buf[m, 1], buf[m, 2], buf[m, 3])
+            if g > best[sp]:
+                best[sp] = g
+            pos[sp] += 1
+            continue
+        # this frame is done: hand its value to the parent
+        result = best[sp]
+        if sp == 0:
+            return result
+        sp -= 1
+        m = first[sp] + pos[sp]
+        undo_line(n, used, diag, buf[m, 0], buf[m, 1], buf[m, 2], buf[m, 3])
+        value = gain[m] - result
+        if value > best[sp]:
+            best[sp] = value
+        pos[sp] += 1
 
 
 @njit(cache=True)
@@ -177,7 +226,7 @@ def search_root(n, used, diag, owner, depth, budget):
         if depth > 1:
             apply_line(n, used, diag, lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3])
             if has_legal_line(n, used, diag):
-                value = g - _negamax(n, used, diag, owner, depth - 1, -INF, g - best if best > -INF else INF,
+                value = g - _negamax(n, used, diag, owner, depth - 1, g - INF, g - best if best > -INF else INF,
                                      budget, nodes)
             undo_line(n, used, diag, lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3])
         if nodes[1]:

@@ -1,0 +1,70 @@
+"""Tournament standings: a hand-checked 6-player round robin whose order needs OMB, then
+P-Zero, then G-score; shared ranks; seniority; the tournament file."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from analyze.standings import Match, standings, standings_from_file
+from records.errors import UsageError
+
+# (first, second, first's total, second's total); margins from the first player's side
+ROUND_ROBIN = [
+    ("A", "B", 20, 20), ("A", "C", 24, 20), ("A", "D", 22, 18), ("A", "E", 17, 20), ("A", "F", 25, 20),
+    ("B", "C", 23, 20), ("B", "D", 19, 19), ("B", "E", 21, 17), ("B", "F", 18, 17),
+    ("C", "D", 20, 18), ("C", "E", 22, 18), ("C", "F", 16, 16),
+    ("D", "E", 21, 18), ("D", "F", 19, 17),
+    ("E", "F", 15, 15),
+]
+
+
+def matches():
+    return [Match(f"{i + 1}.1", (a, b), (ta, tb)) for i, (a, b, ta, tb) in enumerate(ROUND_ROBIN)]
+
+
+def test_hand_checked_round_robin():
+    table = standings(list("ABCDEF"), matches())["standings"]
+    by = {r["player"]: r for r in table}
+    # worked out by hand:
+    # A and B have 3.5 points; OMB 10 against 8 puts A first.
+    assert (by["A"]["points"], by["A"]["omb"], by["B"]["points"], by["B"]["omb"]) == (3.5, 10, 3.5, 8)
+    # C and D have 2.5 points and OMB -1; C beat D (20-18), so P-Zero 1 against 0.
+    assert (by["C"]["points"], by["C"]["omb"], by["D"]["points"], by["D"]["omb"]) == (2.5, -1, 2.5, -1)
+    assert (by["C"]["p_zero"], by["D"]["p_zero"]) == (1.0, 0.0)
+    # E and F have 1.5 points, OMB -8 and drew each other (P-Zero 0.5 each); G-score 88 against 85.
+    assert (by["E"]["omb"], by["F"]["omb"], by["E"]["p_zero"], by["F"]["p_zero"]) == (-8, -8, 0.5, 0.5)
+    assert (by["E"]["g_score"], by["F"]["g_score"]) == (88, 85)
+    assert [r["player"] for r in table] == list("ABCDEF")
+    assert [r["rank"] for r in table] == [1, 2, 3, 4, 5, 6]
+    assert by["A"]["p_zero"] == 0.0  # alone once OMB has split A from B
+
+
+def test_remaining_ties_share_a_rank_and_seniority_breaks_them_when_given():
+    m = [Match("1", ("A", "B"), (10, 10)), Match("2", ("C", "D"), (10, 10))]
+    table = standings(list("ABCD"), m)["standings"]
+    assert [r["rank"] for r in table] == [1, 1, 1, 1]
+    table = standings(list("ABCD"), m, seniority={"C": 1, "A": 2})["standings"]
+    assert [(r["player"], r["rank"]) for r in table] == [("C", 1), ("A", 2), ("B", 3), ("D", 3)]
+
+
+def test_the_chain_is_data():
+    m = matches()
+    out = standings(list("ABCDEF"), m, chain=["points", "g_score"])
+    assert out["tiebreaks"] == ["points", "g_score"] and set(out["standings"][0]) == {"rank", "player", "points",
+                                                                                         "g_score"}
+    # by G-score alone A (108) stays ahead of B (101)
+    assert [r["player"] for r in out["standings"]][:2] == ["A", "B"]
+
+
+def test_tournament_file_errors(tmp_path):
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps({"event": "x", "players": [{"name": "A"}], "tiebreaks": ["omb"]}))
+    with pytest.raises(UsageError):
+        standings_from_file(str(path))
+    path.write_text("{not json")
+    with pytest.raises(UsageError):
+        standings_from_file(str(path))
+    path.write_text(json.dumps({"event": "x", "players": [], "matches": [{"players": ["A", "B"], "file": "nope.pgn"}]}))
+    with pytest.raises(UsageError):
+        standings_from_file(str(path))
