@@ -121,3 +121,27 @@ def test_cli_play_game_of_islands(run_cli, tmp_path):
     score = triad["games"][0]["score"]
     assert [g["grid"] for g in score["games"]] == [10, 12, 14] and score["result"] in ("1-0", "0-1", "1/2-1/2")
     assert run_cli("play", "game-of-islands", "--players", "greedy,nobody").exit_code == 2
+
+
+def test_engine_agrees_with_the_plain_python_reference():
+    from engines.game_of_islands import reference as R
+    rng = np.random.default_rng(9)
+    for seed in range(60):
+        n = int(rng.integers(4, 11))
+        used, diag, owner = E.new_state(n)
+        ref = R.Grid(n)
+        np.random.seed(seed)
+        for _ in range(int(rng.integers(0, 3 * n))):
+            x1, y1, x2, y2 = E.random_line(n, used, diag)
+            if x1 < 0:
+                break
+            E.apply_line(n, used, diag, x1, y1, x2, y2)
+            ref.draw((x1, y1), (x2, y2))
+        islands = E.island_mask(n, used, diag)
+        for y in range(n):
+            for x in range(n):
+                assert bool(islands[y * n + x]) == ref.is_island((x, y)), (seed, x, y)
+        steps = {(x, y, dx, dy) for x, y, dx, dy in ref.legal_steps()}
+        jit_steps = {(x, y, dx, dy) for y in range(n) for x in range(n) for dx, dy in E.FORWARD
+                     if E.step_ok(n, used, diag, x, y, dx, dy)}
+        assert steps == jit_steps
