@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engines.game_of_islands import engine as goi_engine
 from engines.tiny_islands.metadata import COLUMN_NAMES, ROW_NAMES, SIZE, TILE_LETTERS
-from records import game_of_islands, tiny_islands
+from records import game_of_islands, iwoki, tiny_islands
 from records.formats import read_text
 
 
@@ -52,8 +52,31 @@ def goi_board(n, rows) -> str:
     return "\n".join(lines)
 
 
+def iwoki_text(s) -> str:
+    from engines.iwoki import engine as IE
+    from engines.iwoki.metadata import HAND_HEX, HAND_SMALL, N_HAND_HEX, N_HAND_SMALL, N_HEX_TILES, N_SMALL_TILES
+    small, hexes = iwoki.gap_names(s)
+    lines = [f"scores {s[IE.SCORE]}-{s[IE.SCORE + 1]}, white tokens {s[IE.WHITE]}-{s[IE.WHITE + 1]}"]
+    for p in range(2):
+        hs = " ".join(f"st{s[HAND_SMALL + p * N_SMALL_TILES + i] + 1}" for i in range(s[N_HAND_SMALL + p]))
+        hh = " ".join(f"ht{s[HAND_HEX + p * N_HEX_TILES + i] + 1}" for i in range(s[N_HAND_HEX + p]))
+        lines.append(f"seat {p}: {hs} / {hh}")
+    lines.append("open small gaps: " + (" ".join(small) or "-"))
+    lines.append("open hex gaps: " + (" ".join(hexes) or "-"))
+    return "\n".join(lines)
+
+
 def record_states(row: dict) -> list[dict]:
     """One entry per move of a stored record: ply, move text, annotation, board and state."""
+    if row["game"] == iwoki.GAME:
+        record = read_text(row["text"], "stored", "pgn")[0].record
+        out = []
+        for ply, action, s in iwoki.states(record):
+            small, hexes = iwoki.gap_names(s)
+            out.append({"ply": ply, "move": f"{ply}. seat {action.seat} {action.text()}", "annotation": action.note,
+                        "board": iwoki_text(s), "state": {"open_small": small, "open_hex": hexes,
+                                                          "scores": [int(s[0 + iwoki.SCORE]), int(s[iwoki.SCORE + 1])]}})
+        return out
     if row["game"] == game_of_islands.GAME:
         record = read_text(row["text"], "stored", "pgn")[0].record
         out = []

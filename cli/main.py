@@ -68,7 +68,7 @@ def main(ctx, db):
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--format", "fmt", default="auto", type=click.Choice(["auto", "tinybot", "pgn"]),
+@click.option("--format", "fmt", default="auto", type=click.Choice(["auto", "tinybot", "pgn", "iwoki-log"]),
               help="Force a format instead of detecting it from content.")
 @click.option("--strict", is_flag=True, help="Reject a whole file when any of its records is rejected.")
 @click.option("--lenient", is_flag=True, help="Store records whose stated score differs, with a warning.")
@@ -126,6 +126,8 @@ def _total(score) -> str:
         return "-"
     if "total" in score:
         return str(score["total"])
+    if "final" in score:
+        return f"{score['final'][0]}-{score['final'][1]}"
     if "totals" in score:
         return f"{score['totals'][0]}-{score['totals'][1]} ({score['result']})"
     if "points" in score:
@@ -191,7 +193,8 @@ def show(ctx, record_id, as_json):
 
 @main.command()
 @click.argument("record_id")
-@click.option("--format", "fmt", default="pgn", type=click.Choice(["pgn", "tinybot"]), show_default=True)
+@click.option("--format", "fmt", default="pgn", type=click.Choice(["pgn", "tinybot", "iwoki-log"]),
+              show_default=True)
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
 @output_options
 @click.pass_context

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import game_of_islands, pgn, tinybot, tiny_islands
+from . import game_of_islands, iwoki, pgn, tinybot, tiny_islands
 from .errors import ParseError, RecordRejected, UsageError
 
-FORMATS = ("tinybot", "pgn")
+FORMATS = ("tinybot", "pgn", "iwoki-log")
 
 # Game tag -> reader of one container game. Games without a reader are refused by name.
 PGN_READERS = {tiny_islands.GAME: tiny_islands.parse_game}
@@ -50,7 +50,7 @@ def detect_format(text: str) -> str | None:
         if s.startswith("[") or s.startswith("{") and not s.startswith('{"'):
             return "pgn"
         if s.startswith("{"):
-            return "iwoki-log"
+            return "iwoki-log"  # JSON Lines
         if tinybot.looks_like_tinybot(s):
             return "tinybot"
         if s[0].isdigit() and "." in s.split()[0]:
@@ -123,6 +123,12 @@ def read_text(text: str, source: str, fmt: str = "auto", *, lenient: bool = Fals
                                  line=g.line, column=1)
                 items.append(Item(g.index, fmt, None, error=err, line=g.line))
                 continue
+            if name == iwoki.GAME:
+                try:
+                    items.append(Item(g.index, fmt, name, line=g.line, record=iwoki.read_pgn_game(g, lenient=lenient)))
+                except RecordRejected as err:
+                    items.append(Item(g.index, fmt, name, error=err, line=g.line))
+                continue
             if name == game_of_islands.GAME:
                 try:
                     items.append(Item(g.index, fmt, name, line=g.line,
@@ -143,6 +149,16 @@ def read_text(text: str, source: str, fmt: str = "auto", *, lenient: bool = Fals
                 items.append(Item(g.index, fmt, name, error=err, line=g.line))
         return items
     if fmt == "iwoki-log":
-        return [Item(1, fmt, "iwoki", error=ParseError("unsupported-format", "iwoki-log/1 is not supported yet",
-                                                       line=1, column=1))]
+        # one game per header line; a file usually holds one
+        lines = text.split("\n")
+        starts = [i for i, l in enumerate(lines) if l.lstrip().startswith('{"kind":"header"')] or [0]
+        items = []
+        for k, start in enumerate(starts, 1):
+            end = starts[k] if k < len(starts) else len(lines)
+            chunk = "\n" * start + "\n".join(lines[start:end])  # keep file line numbers
+            try:
+                items.append(Item(k, fmt, iwoki.GAME, record=iwoki.parse_log(chunk, lenient=lenient), line=start + 1))
+            except RecordRejected as err:
+                items.append(Item(k, fmt, iwoki.GAME, error=err, line=start + 1))
+        return items
     raise UsageError(f"unknown format {fmt!r}; choose one of auto, {', '.join(FORMATS)}")

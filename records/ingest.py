@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import game_of_islands, tiny_islands
+from . import game_of_islands, iwoki, tiny_islands
 from .errors import RecordRejected, UsageError
 from .formats import Item, decode, read_text
 from .store import Store
@@ -24,6 +24,8 @@ def prepare(item: Item, source: str, *, lenient: bool = False) -> dict:
     """Replay one parsed record and build what the store needs; raises RecordRejected."""
     if item.game == game_of_islands.GAME:
         return _prepare_goi(item, source)
+    if item.game == iwoki.GAME:
+        return _prepare_iwoki(item, source)
     record = item.record
     result = tiny_islands.replay(record)
     warnings = []
@@ -68,6 +70,19 @@ def _prepare_goi(item: Item, source: str) -> dict:
         "warnings": record.warnings, "players": record.players,
         "moves": [(game, ply, player, move, note) for game, ply, player, move, note in rows],
         "scores": game_of_islands.score_rows(record),
+    }
+
+
+def _prepare_iwoki(item: Item, source: str) -> dict:
+    """Iwoki records were replayed while they were read."""
+    record = item.record
+    text, rows = iwoki.write_pgn(record)
+    digest = tiny_islands.content_hash(text)
+    return {
+        "id": digest[:16], "hash": digest, "game": record.game, "rules": record.rules, "deck": None,
+        "format": item.format, "source": source, "index": item.index, "text": text, "tags": record.tags,
+        "score": record.score, "recorded": record.recorded, "total": None, "finished": record.finished,
+        "warnings": record.warnings, "players": record.players, "moves": rows, "scores": iwoki.score_rows(record),
     }
 
 

@@ -1,0 +1,1 @@
+"""Iwoki ("iwoki math"): two players fit small and hexagonal number tiles together."""

@@ -1,0 +1,391 @@
+"""Iwoki rules, jitted (spec: shared/specs/iwoki.md; every rule of the game is in this file).
+
+Two rule sets, chosen by ``state[RULES]``:
+
+* ``simulator-2021`` (0): the reference simulator exactly: a matched 0 resets the points of
+  a placement; a gap stays open when placing on it wrote no new value next to it (a tile can
+  then be stacked on it); the first move is rotation 0 of either face (hex: A0); the game
+  ends after two passes in a row.
+* ``official`` (1): the paper's Appendix A with those bugs fixed: points are the plain sum
+  of matched values; a filled gap always closes; the first move may use any orientation
+  (scoring its largest result, or the hex tile's largest number); two passes in a row end
+  the game only when the last pass brought no hex tile (otherwise a blocked game never ends).
+
+An option is int64[5]: (kind, hand index, gap, orientation, points); kind 0 small tile,
+1 hex tile, 2 draw, 3 pass; a small orientation is face*3 + rotation (face 0 '+', 1 '-'),
+a hex orientation face*6 + rotation (face 0 'A', 1 'B').
+
+>>> import numpy as np
+>>> small_results(22, 0, 0).tolist(), hex_vertices(0, 1, 0).tolist()  # st23 '+' r0; ht1 face B r0
+([5, 5, 6], [6, 6, 4, 2, 5, 7])
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .metadata import (DREW, EMPTY, FIRST, FIRST_HEX_GAP, FIRST_SMALL_GAP, HAND_HEX, HAND_SMALL,
+                       HEX_NUMBERS, HEX_PILE, HEX_PILE_LEN, HEX_PILE_TOP, HEXVAL, N_HAND_HEX,
+                       N_HAND_SMALL, N_HEX_GAPS, N_HEX_TILES, N_OPEN_HEX, N_OPEN_SMALL,
+                       N_SMALL_GAPS, N_SMALL_TILES, OPEN_HEX, OPEN_SMALL, PASSES, RULES, SCORE,
+                       SLOT_VERTEX, SLOTVAL, SMALL_NUMBERS, SMALL_PENALTY, SMALL_PILE,
+                       SMALL_PILE_LEN, SMALL_PILE_TOP, STATE_SIZE, TO_MOVE, TOKENS_FOR_HEX,
+                       VERTEX_SLOT, VERTEX_SMALL, WHITE, WILD)
+
+SMALL, HEX, DRAW, PASS = 0, 1, 2, 3
+SIMULATOR, OFFICIAL = 0, 1
+MAX_OPTIONS = 2 * N_SMALL_TILES * N_SMALL_GAPS * 3 + N_HEX_TILES * N_HEX_GAPS * 12 + 2
+
+
+def new_state(hands_small, hands_hex, small_pile, hex_pile, rules: int = SIMULATOR) -> np.ndarray:
+    """The state at the start: hands in deal order, piles top first, seat 0 to move."""
+    s = np.zeros(STATE_SIZE, np.int64)
+    s[HEXVAL:HEXVAL + N_HEX_GAPS * 6] = EMPTY
+    s[SLOTVAL:SLOTVAL + N_SMALL_GAPS * 3] = EMPTY
+    for p in range(2):
+        for i, t in enumerate(hands_small[p]):
+            s[HAND_SMALL + p * N_SMALL_TILES + i] = t
+        s[N_HAND_SMALL + p] = len(hands_small[p])
+        for i, t in enumerate(hands_hex[p]):
+            s[HAND_HEX + p * N_HEX_TILES + i] = t
+        s[N_HAND_HEX + p] = len(hands_hex[p])
+    s[SMALL_PILE:SMALL_PILE + len(small_pile)] = small_pile
+    s[SMALL_PILE_LEN] = len(small_pile)
+    s[HEX_PILE:HEX_PILE + len(hex_pile)] = hex_pile
+    s[HEX_PILE_LEN] = len(hex_pile)
+    s[FIRST] = 1
+    s[RULES] = rules
+    return s
+
+
+@njit(cache=True)
+def small_corners(tile, face, rot):
+    n = SMALL_NUMBERS[tile]
+    c = np.empty(3, np.int64)
+    for j in range(3):
+        c[j] = n[(rot + j) % 3] if face == 0 else n[(rot - j) % 3]
+    return c
+
+
+@njit(cache=True)
+def small_results(tile, face, rot):
+    """What the tile writes on slots 0, 1, 2: slot j gets c_j (+ or |-|) c_(j-1)."""
+    c = small_corners(tile, face, rot)
+    r = np.empty(3, np.int64)
+    for j in range(3):
+        a, b = c[j], c[(j - 1) % 3]
+        r[j] = a + b if face == 0 else abs(a - b)
+    return r
+
+
+@njit(cache=True)
+def hex_vertices(tile, face, k):
+    n = HEX_NUMBERS[tile]
+    v = np.empty(6, np.int64)
+    for j in range(6):
+        v[j] = n[(j + k) % 6] if face == 0 else n[(5 + k - j) % 6]
+    return v
+
+
+@njit(cache=True)
+def placement_points(board, values, is_hex, rules):
+    """(legal, points) of writing ``values`` over ``board`` values (spec §5.2)."""
+    total = -1  # unset
+    matched = False
+    for j in range(values.shape[0]):
+        b = board[j]
+        p = values[j]
+        if b == EMPTY or p == WILD:
+            continue
+        if b == WILD:
+            if is_hex:
+                return False, 0  # only reachable through the re-open bug: a * must meet a *
+            continue
+        if b != p:
+            return False, 0
+        matched = True
+        if b == 0 and rules == SIMULATOR:
+            total = 0  # the simulator's reset
+        else:
+            total = b if total < 0 else total + b
+    if not matched:
+        return False, 0
+    return True, max(total, 0)
+
+
+@njit(cache=True)
+def _remove_open(s, start, count_at, gap):
+    n = s[count_at]
+    for i in range(n):
+        if s[start + i] == gap:
+            for k in range(i, n - 1):
+                s[start + k] = s[start + k + 1]
+            s[count_at] = n - 1
+            return
+
+
+@njit(cache=True)
+def _add_open(s, start, count_at, gap):
+    n = s[count_at]
+    for i in range(n):
+        if s[start + i] == gap:
+            return
+    s[start + n] = gap
+    s[count_at] = n + 1
+
+
+@njit(cache=True)
+def is_open_small(s, gap):
+    for i in range(s[N_OPEN_SMALL]):
+        if s[OPEN_SMALL + i] == gap:
+            return True
+    return False
+
+
+@njit(cache=True)
+def is_open_hex(s, gap):
+    for i in range(s[N_OPEN_HEX]):
+        if s[OPEN_HEX + i] == gap:
+            return True
+    return False
+
+
+@njit(cache=True)
+def white_token(s, p):
+    """One white token; the third draws the top hex tile. Returns the hex tile drawn or -1."""
+    s[WHITE + p] += 1
+    if s[WHITE + p] < TOKENS_FOR_HEX:
+        return -1
+    s[WHITE + p] = 0
+    if s[HEX_PILE_TOP] >= s[HEX_PILE_LEN]:
+        return -1
+    t = s[HEX_PILE + s[HEX_PILE_TOP]]
+    s[HEX_PILE_TOP] += 1
+    s[HAND_HEX + p * N_HEX_TILES + s[N_HAND_HEX + p]] = t
+    s[N_HAND_HEX + p] += 1
+    return t
+
+
+@njit(cache=True)
+def _end_turn(s, p):
+    s[DREW] = 0
+    s[FIRST] = 0
+    s[TO_MOVE] = 1 - p
+
+
+@njit(cache=True)
+def first_move_points(kind, tile, orient):
+    """Points of the fixed first move: the largest result, or the hex tile's largest number."""
+    if kind == SMALL:
+        r = small_results(tile, orient // 3, orient % 3)
+        return max(r[0], max(r[1], r[2]))
+    best = 0
+    for v in HEX_NUMBERS[tile]:
+        if v != WILD and v > best:
+            best = v
+    return best
+
+
+@njit(cache=True)
+def evaluate(s, kind, tile, gap, orient):
+    """(legal, points) of placing a tile (not the first move)."""
+    if kind == SMALL:
+        values = small_results(tile, orient // 3, orient % 3)
+        board = np.empty(3, np.int64)
+        for j in range(3):
+            board[j] = s[SLOTVAL + gap * 3 + j]
+        return placement_points(board, values, False, s[RULES])
+    values = hex_vertices(tile, orient // 6, orient % 6)
+    return placement_points(s[HEXVAL + gap * 6:HEXVAL + gap * 6 + 6], values, True, s[RULES])
+
+
+@njit(cache=True)
+def place(s, kind, hand_index, gap, orient, points):
+    """Apply a placement by the player to move (legality checked before). Returns the hex
+    tile a third white token drew, or -1."""
+    p = s[TO_MOVE]
+    official = s[RULES] == OFFICIAL
+    if kind == SMALL:
+        tile = s[HAND_SMALL + p * N_SMALL_TILES + hand_index]
+        r = small_results(tile, orient // 3, orient % 3)
+        wrote_new = False
+        for j in range(3):
+            s[SLOTVAL + gap * 3 + j] = r[j]
+            vtx = SLOT_VERTEX[gap, j]
+            if s[HEXVAL + vtx] == EMPTY:
+                s[HEXVAL + vtx] = r[j]
+                _add_open(s, OPEN_HEX, N_OPEN_HEX, vtx // 6)
+                wrote_new = True
+        if wrote_new or official:
+            _remove_open(s, OPEN_SMALL, N_OPEN_SMALL, gap)
+        n = s[N_HAND_SMALL + p]
+        base = HAND_SMALL + p * N_SMALL_TILES
+        for k in range(hand_index, n - 1):
+            s[base + k] = s[base + k + 1]
+        s[N_HAND_SMALL + p] = n - 1
+    else:
+        tile = s[HAND_HEX + p * N_HEX_TILES + hand_index]
+        v = hex_vertices(tile, orient // 6, orient % 6)
+        wrote_new = False
+        for j in range(6):
+            vtx = gap * 6 + j
+            s[HEXVAL + vtx] = v[j]
+            sg = VERTEX_SMALL[vtx]
+            if sg >= 0:
+                slot = VERTEX_SLOT[vtx]
+                if s[SLOTVAL + sg * 3 + slot] == EMPTY:
+                    s[SLOTVAL + sg * 3 + slot] = v[j]
+                    _add_open(s, OPEN_SMALL, N_OPEN_SMALL, sg)
+                    wrote_new = True
+        if wrote_new or official:
+            _remove_open(s, OPEN_HEX, N_OPEN_HEX, gap)
+        n = s[N_HAND_HEX + p]
+        base = HAND_HEX + p * N_HEX_TILES
+        for k in range(hand_index, n - 1):
+            s[base + k] = s[base + k + 1]
+        s[N_HAND_HEX + p] = n - 1
+    s[SCORE + p] += points
+    drawn = -1
+    if kind == SMALL and orient // 3 == 1:
+        drawn = white_token(s, p)
+    s[PASSES] = 0
+    _end_turn(s, p)
+    return drawn
+
+
+@njit(cache=True)
+def draw(s):
+    """The player to move takes the top small tile and moves again. Returns the hex tile a
+    third white token drew, or -1."""
+    p = s[TO_MOVE]
+    t = s[SMALL_PILE + s[SMALL_PILE_TOP]]
+    s[SMALL_PILE_TOP] += 1
+    s[HAND_SMALL + p * N_SMALL_TILES + s[N_HAND_SMALL + p]] = t
+    s[N_HAND_SMALL + p] += 1
+    drawn = white_token(s, p)
+    s[PASSES] = 0
+    s[DREW] = 1
+    return drawn
+
+
+@njit(cache=True)
+def pass_turn(s):
+    p = s[TO_MOVE]
+    drawn = white_token(s, p)
+    s[PASSES] += 1
+    if drawn >= 0 and s[RULES] == OFFICIAL:
+        s[PASSES] = 0  # the new hex tile may unblock the game
+    _end_turn(s, p)
+    return drawn
+
+
+@njit(cache=True)
+def can_draw(s):
+    return s[FIRST] == 0 and s[DREW] == 0 and s[SMALL_PILE_TOP] < s[SMALL_PILE_LEN]
+
+
+@njit(cache=True)
+def game_over(s):
+    """Checked when a player is about to move (spec §5.6)."""
+    return s[N_HAND_SMALL + s[TO_MOVE]] == 0 or s[PASSES] >= 2
+
+
+@njit(cache=True)
+def options(s):
+    """The option list in the simulator's order (spec §7); int64[k, 5]."""
+    p = s[TO_MOVE]
+    out = np.empty((MAX_OPTIONS, 5), np.int64)
+    k = 0
+    n_small = s[N_HAND_SMALL + p]
+    n_hex = s[N_HAND_HEX + p]
+    official = s[RULES] == OFFICIAL
+    if s[FIRST]:
+        rotations = 3 if official else 1
+        for face in (1, 0):
+            for i in range(n_small):
+                tile = s[HAND_SMALL + p * N_SMALL_TILES + i]
+                for rot in range(rotations):
+                    o = face * 3 + rot
+                    out[k, 0] = SMALL
+                    out[k, 1] = i
+                    out[k, 2] = FIRST_SMALL_GAP
+                    out[k, 3] = o
+                    out[k, 4] = first_move_points(SMALL, tile, o)
+                    k += 1
+        for i in range(n_hex):
+            tile = s[HAND_HEX + p * N_HEX_TILES + i]
+            for o in range(12 if official else 1):
+                out[k, 0] = HEX
+                out[k, 1] = i
+                out[k, 2] = FIRST_HEX_GAP
+                out[k, 3] = o
+                out[k, 4] = first_move_points(HEX, tile, o)
+                k += 1
+        return out[:k]
+    board = np.empty(3, np.int64)
+    for face in (1, 0):
+        for i in range(n_small):
+            tile = s[HAND_SMALL + p * N_SMALL_TILES + i]
+            for g in range(s[N_OPEN_SMALL]):
+                gap = s[OPEN_SMALL + g]
+                for j in range(3):
+                    board[j] = s[SLOTVAL + gap * 3 + j]
+                for rot in range(3):
+                    legal, pts = placement_points(board, small_results(tile, face, rot), False, s[RULES])
+                    if legal:
+                        out[k, 0] = SMALL
+                        out[k, 1] = i
+                        out[k, 2] = gap
+                        out[k, 3] = face * 3 + rot
+                        out[k, 4] = pts
+                        k += 1
+    for i in range(n_hex):
+        tile = s[HAND_HEX + p * N_HEX_TILES + i]
+        for g in range(s[N_OPEN_HEX]):
+            gap = s[OPEN_HEX + g]
+            hb = s[HEXVAL + gap * 6:HEXVAL + gap * 6 + 6]
+            for o in range(12):
+                legal, pts = placement_points(hb, hex_vertices(tile, o // 6, o % 6), True, s[RULES])
+                if legal:
+                    out[k, 0] = HEX
+                    out[k, 1] = i
+                    out[k, 2] = gap
+                    out[k, 3] = o
+                    out[k, 4] = pts
+                    k += 1
+    if can_draw(s):
+        out[k, 0] = DRAW
+        out[k, 1:] = 0
+        k += 1
+    if k == 0:
+        out[k, 0] = PASS
+        out[k, 1:] = 0
+        k += 1
+    return out[:k]
+
+
+@njit(cache=True)
+def apply_option(s, option):
+    """Play one option for the player to move; returns the hex tile drawn by a third token or -1."""
+    kind = option[0]
+    if kind == DRAW:
+        return draw(s)
+    if kind == PASS:
+        return pass_turn(s)
+    return place(s, kind, option[1], option[2], option[3], option[4])
+
+
+@njit(cache=True)
+def penalties(s):
+    out = np.zeros(2, np.int64)
+    for p in range(2):
+        for i in range(s[N_HAND_SMALL + p]):
+            out[p] += SMALL_PENALTY[s[HAND_SMALL + p * N_SMALL_TILES + i]]
+    return out
+
+
+@njit(cache=True)
+def tally_margin(s, player):
+    """(own score - own hand penalty) - (opponent's likewise): the final tally as if it ended now."""
+    pen = penalties(s)
+    return (s[SCORE + player] - pen[player]) - (s[SCORE + 1 - player] - pen[1 - player])
