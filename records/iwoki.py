@@ -133,6 +133,12 @@ def _initial_state(header: dict, rules: str, where: _Where) -> np.ndarray:
         hex_pile = _tiles(header["hex_pile"], "hex", where, "hex_pile")
     except (KeyError, IndexError, TypeError) as exc:
         raise ParseError("bad-header", f"the header lacks {exc}", line=where.header[0], column=1) from None
+    variant = header.get("variant") or {}
+    for p in range(2):
+        for kind, hand, key in (("small", hands_small[p], "initial_small"), ("hex", hands_hex[p], "initial_hex")):
+            if key in variant and len(hand) != variant[key]:
+                raise ParseError("bad-header", f"seat {p} is dealt {len(hand)} {kind} tiles, the variant says "
+                                 f"{variant[key]}", line=where.header[0], column=1)
     all_small = sorted(sum(hands_small, []) + small_pile)
     all_hex = sorted(sum(hands_hex, []) + hex_pile)
     if all_small != list(range(N_SMALL_TILES)) or all_hex != list(range(N_HEX_TILES)):
