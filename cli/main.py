@@ -221,7 +221,9 @@ def export(ctx, record_id, fmt, out_path, as_json):
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option("--deck", default="two-deck", show_default=True, type=click.Choice(["two-deck", "one-deck"]),
               help="Tiny Islands deck model for new shuffles.")
-@click.option("--rules", default="published", show_default=True, type=click.Choice(["published", "tinybot"]))
+@click.option("--rules", default=None, help="Rule set: tiny-islands published|tinybot (default published); "
+              "iwoki simulator-2021|official (default simulator-2021).")
+@click.option("--time-limit", type=float, default=None, help="Iwoki minimax: seconds per decision (iterative deepening).")
 @click.option("--shuffles", type=click.Path(exists=True, dir_okay=False),
               help="Tiny Islands: take the deck orders from these records (TinyBot lines or Scorebook notation).")
 @click.option("--grid", default=10, show_default=True, type=int, help="Game of Islands grid size.")
@@ -233,12 +235,18 @@ def export(ctx, record_id, fmt, out_path, as_json):
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Also write each record to this folder.")
 @output_options
 @click.pass_context
-def play(ctx, game, players, n_games, seed, deck, rules, shuffles, grid, triad, depth, budget, out_dir, as_json):
+def play(ctx, game, players, n_games, seed, deck, rules, time_limit, shuffles, grid, triad, depth, budget, out_dir,
+         as_json):
     """Let bots play; their records go to the database."""
+    if game == "iwoki":
+        return _play_iwoki(ctx, players, n_games, seed, rules or "simulator-2021", time_limit, out_dir, as_json)
     if game == "game-of-islands":
         return _play_goi(ctx, players, n_games, seed, grid, triad, depth, budget, out_dir, as_json)
     if game != "tiny-islands":
         raise UsageError(f"play {game} is not supported yet")
+    rules = rules or "published"
+    if rules not in ("published", "tinybot"):
+        raise UsageError("--rules for tiny-islands: published or tinybot")
     from records.formats import decode
     from records.play import play_tiny_islands, shuffles_from
     orders = None
@@ -323,3 +331,36 @@ def _play_goi(ctx, players, n_games, seed, grid, triad, depth, budget, out_dir, 
     if mean is not None:
         click.echo(f"{names[0]} vs {names[1]}: {wins[names[0]]} wins, {wins[names[1]]} losses, {wins['draws']} draws; "
                    f"mean margin {mean:+.2f}" + (f" ± {stderr:.2f}" if stderr is not None else ""))
+
+
+def _play_iwoki(ctx, players, n_games, seed, rules, time_limit, out_dir, as_json):
+    from records.play import play_iwoki
+    specs = players.split(",")
+    store = _store(ctx)
+    show_bar = not as_json and sys.stderr.isatty() and n_games > 1
+    with click.progressbar(length=n_games, label="playing", file=sys.stderr) if show_bar else _nullbar(None) as bar:
+        results = play_iwoki(store, specs, games=n_games, seed=seed, rules=rules, time_limit=time_limit,
+                             out_dir=out_dir, progress=bar.update if bar else None)
+    names = results[0]["players"]
+    diffs = [r["difference"] for r in results]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    stderr = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else None
+    times = [r["decision_seconds"][0] for r in results if r["decision_seconds"][0] is not None]
+    summary = {"players": names, "games": n, "wins": sum(d > 0 for d in diffs), "losses": sum(d < 0 for d in diffs),
+               "draws": sum(d == 0 for d in diffs), "mean_difference": mean, "stderr": stderr,
+               "mean_decision_seconds": sum(times) / len(times) if times else None,
+               "mean_nodes_per_game": sum(r["nodes"][0] for r in results) / n}
+    if as_json:
+        _emit_json({"games": [{"id": r.get("id"), "status": r["status"], "score": r.get("score"),
+                               "difference": r["difference"], "seconds": r["decision_seconds"],
+                               "nodes": r["nodes"]} for r in results],
+                    "mean": mean, "stderr": stderr, "summary": summary})
+        return
+    click.echo(_table(["game", "id", "status", "final", f"difference ({names[0]})"],
+                      [[i + 1, r.get("id") or "-", r["status"], _total(r.get("score")), r["difference"]]
+                       for i, r in enumerate(results)]))
+    click.echo(f"{names[0]} vs {names[1]}: {summary['wins']} wins, {summary['losses']} losses, {summary['draws']} "
+               f"draws; mean difference {mean:+.2f}" + (f" ± {stderr:.2f}" if stderr is not None else "")
+               + (f"; {summary['mean_decision_seconds']:.4f} s a decision" if times else "")
+               + f"; {summary['mean_nodes_per_game']:.0f} nodes a game")

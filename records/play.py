@@ -164,3 +164,135 @@ def pgn_games(text: str):
     from . import pgn as container
     return container.split_games(text)
 
+
+
+def parse_agent(spec: str) -> tuple[str, int]:
+    """'minimax:3' -> ('minimax', 3); 'sampler:32' -> ('sampler', 32); 'greedy' -> ('greedy', 0)."""
+    from engines.iwoki.agents import AGENT_NAMES
+    name, _, arg = spec.strip().partition(":")
+    if name not in AGENT_NAMES or (arg and not arg.isdigit()):
+        raise UsageError(f"unknown Iwoki agent {spec!r}; use random, greedy, minimax:DEPTH, minimax-sim:DEPTH "
+                         "or sampler:SAMPLES")
+    default = {"minimax": 2, "minimax-sim": 2, "sampler": 16}.get(name, 0)
+    return name, int(arg) if arg else default
+
+
+def play_iwoki(store: Store, specs: list[str], *, games: int = 1, seed: int = 0, rules: str = "simulator-2021",
+               time_limit: float | None = None, out_dir: str | None = None, progress=None) -> list[dict]:
+    """Agents play Iwoki (seats alternate game by game); each game is stored as a record
+    through the normal ingest path. Decisions are timed one by one."""
+    from engines.iwoki import agents as A
+    from engines.iwoki import engine as IE
+    from engines.iwoki.metadata import (HAND_HEX, HAND_SMALL, HEX_GAP_NAMES, N_HEX_TILES, N_SMALL_TILES,
+                                        RULE_SETS, SMALL_GAP_NAMES, hex_name, small_name)
+    from . import iwoki as IW
+    if len(specs) != 2:
+        raise UsageError("iwoki needs two agents, e.g. --players minimax:3,greedy")
+    if rules not in RULE_SETS:
+        raise UsageError(f"--rules for iwoki: {', '.join(RULE_SETS)}")
+    agents = [parse_agent(s) for s in specs]
+    names = [s.strip() for s in specs] if specs[0].strip() != specs[1].strip() else [f"{specs[0]}-1", f"{specs[1]}-2"]
+    rule_code = RULE_SETS.index(rules)
+    warm = A.deal(np.random.default_rng(0), rule_code)
+    A.choose(warm, A.AGENT_NAMES["greedy"], 1, 10, 1, np.zeros(2, np.int64))  # load the compiled code
+    results = []
+    for g in range(games):
+        rng = np.random.default_rng([seed, g])
+        s = A.deal(rng, rule_code)
+        header_state = s.copy()
+        seat_of = [g % 2, 1 - g % 2]  # agent i sits in seat_of[i]
+        by_seat = [None, None]
+        for i in range(2):
+            by_seat[seat_of[i]] = i
+        A.seed_numba(int(rng.integers(2**31)))
+        actions = []
+        times = [[], []]
+        nodes = [0, 0]
+        while not IE.game_over(s) and len(actions) < 400:
+            seat = int(s[IE.TO_MOVE])
+            name, arg = agents[by_seat[seat]]
+            code = A.AGENT_NAMES[name]
+            stats = np.zeros(2, np.int64)
+            start = time.perf_counter()
+            if code in (A.MINIMAX, A.MINIMAX_SIM) and time_limit:
+                opt = _minimax_timed(s, arg, time_limit, stats)
+            else:
+                opt = A.choose(s, code, arg, 1 << 40, arg if code == A.SAMPLER else 16, stats)
+            times[by_seat[seat]].append(time.perf_counter() - start)
+            nodes[by_seat[seat]] += int(stats[0])
+            kind = int(opt[0])
+            if kind == IE.SMALL:
+                tile = small_name(int(s[HAND_SMALL + seat * N_SMALL_TILES + opt[1]]))
+                actions.append(IW.Action("place-small", seat, tile, "+-"[opt[3] // 3], int(opt[3] % 3),
+                                         SMALL_GAP_NAMES[int(opt[2])]))
+            elif kind == IE.HEX:
+                tile = hex_name(int(s[HAND_HEX + seat * N_HEX_TILES + opt[1]]))
+                actions.append(IW.Action("place-hex", seat, tile, "AB"[opt[3] // 6], int(opt[3] % 6),
+                                         HEX_GAP_NAMES[int(opt[2])]))
+            elif kind == IE.DRAW:
+                actions.append(IW.Action("draw", seat, small_name(int(s[IE.SMALL_PILE + s[IE.SMALL_PILE_TOP]]))))
+            else:
+                actions.append(IW.Action("pass", seat))
+            IE.apply_option(s, opt)
+        header = _iwoki_header(header_state, seed, g, names, agents, seat_of)
+        record = IW.IwokiRecord(header, actions, None, rules, {"Event": f"scorebook play seed {seed}",
+                                                                "Round": str(g + 1)}, [])
+        IW.replay(record, IW._Where())
+        text, _ = IW.write_pgn(record)
+        source = f"play:{'-'.join(names)}:seed={seed}:game={g + 1}"
+        if out_dir:
+            path = Path(out_dir) / f"iwoki-{'-'.join(n.replace(':', '') for n in names)}-s{seed}-{g + 1:04d}.pgn"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+            source = str(path)
+        outcome = ingest_text(store, text, source, "pgn")[0]
+        final = record.score["final"]
+        outcome["difference"] = final[seat_of[0]] - final[seat_of[1]]
+        outcome["decisions"] = [len(t) for t in times]
+        outcome["decision_seconds"] = [sum(t) / len(t) if t else None for t in times]
+        outcome["nodes"] = nodes
+        outcome["players"] = names
+        results.append(outcome)
+        if progress:
+            progress(1)
+    return results
+
+
+def _minimax_timed(s, depth: int, limit: float, stats) -> np.ndarray:
+    """Iterative deepening within a time limit per decision (the deepest finished search)."""
+    from engines.iwoki import agents as A
+    from engines.iwoki import engine as IE
+    opts = IE.options(s)
+    best = opts[A.greedy_index(opts)]
+    start = time.perf_counter()
+    for d in range(1, depth + 1):
+        i, _ = A.minimax(s, d, 1 << 40, stats)
+        best = opts[i]
+        if time.perf_counter() - start >= limit:
+            break
+    return best
+
+
+def _iwoki_header(s, seed, g, names, agents, seat_of) -> dict:
+    from engines.iwoki.metadata import (HAND_HEX, HAND_SMALL, HEX_PILE, HEX_PILE_LEN, N_HAND_HEX, N_HAND_SMALL,
+                                        N_HEX_TILES, N_SMALL_TILES, SMALL_PILE, SMALL_PILE_LEN, hex_name,
+                                        small_name)
+    players = [None, None]
+    for i, (name, arg) in enumerate(agents):
+        entry = {"seat": seat_of[i], "name": names[i], "type": name}
+        if name.startswith("minimax"):
+            entry.update({"depth": arg, "max_time_ms": None})
+        if name == "sampler":
+            entry["samples"] = arg
+        players[seat_of[i]] = entry
+    perfect = any(name.startswith("minimax") for name, _ in agents)
+    deal = [{"small": [small_name(int(s[HAND_SMALL + p * N_SMALL_TILES + i])) for i in range(s[N_HAND_SMALL + p])],
+             "hex": [hex_name(int(s[HAND_HEX + p * N_HEX_TILES + i])) for i in range(s[N_HAND_HEX + p])]}
+            for p in range(2)]
+    return {"kind": "header", "format": "iwoki-log/1", "game": "iwoki", "seed": seed * 100000 + g,
+            "reference": {"simulator": "scorebook engines/iwoki", "recorder": "scorebook play"},
+            "variant": {"perfect_information": perfect, "players": 2, "initial_small": len(deal[0]["small"]),
+                        "initial_hex": len(deal[0]["hex"]), "draw_seed": None},
+            "players": players, "initial_deal": deal,
+            "small_pile": [small_name(int(s[SMALL_PILE + i])) for i in range(s[SMALL_PILE_LEN])],
+            "hex_pile": [hex_name(int(s[HEX_PILE + i])) for i in range(s[HEX_PILE_LEN])]}

@@ -34,7 +34,6 @@ from .metadata import (DREW, EMPTY, FIRST, FIRST_HEX_GAP, FIRST_SMALL_GAP, HAND_
 
 SMALL, HEX, DRAW, PASS = 0, 1, 2, 3
 SIMULATOR, OFFICIAL = 0, 1
-MAX_OPTIONS = 2 * N_SMALL_TILES * N_SMALL_GAPS * 3 + N_HEX_TILES * N_HEX_GAPS * 12 + 2
 
 
 def new_state(hands_small, hands_hex, small_pile, hex_pile, rules: int = SIMULATOR) -> np.ndarray:
@@ -85,6 +84,44 @@ def hex_vertices(tile, face, k):
     for j in range(6):
         v[j] = n[(j + k) % 6] if face == 0 else n[(5 + k - j) % 6]
     return v
+
+
+def _tables():
+    res = np.empty((SMALL_NUMBERS.shape[0], 6, 3), np.int64)
+    for t in range(SMALL_NUMBERS.shape[0]):
+        for o in range(6):
+            res[t, o] = small_results(t, o // 3, o % 3)
+    verts = np.empty((HEX_NUMBERS.shape[0], 12, 6), np.int64)
+    for t in range(HEX_NUMBERS.shape[0]):
+        for o in range(12):
+            verts[t, o] = hex_vertices(t, o // 6, o % 6)
+    return res, verts
+
+
+@njit(cache=True)
+def _points_at(s, base, values, n, is_hex, rules):
+    """placement_points against the board values s[base : base + n] (no temporary arrays)."""
+    total = -1
+    matched = False
+    for j in range(n):
+        b = s[base + j]
+        p = values[j]
+        if b == EMPTY or p == WILD:
+            continue
+        if b == WILD:
+            if is_hex:
+                return False, 0
+            continue
+        if b != p:
+            return False, 0
+        matched = True
+        if b == 0 and rules == SIMULATOR:
+            total = 0
+        else:
+            total = b if total < 0 else total + b
+    if not matched:
+        return False, 0
+    return True, max(total, 0)
 
 
 @njit(cache=True)
@@ -177,7 +214,7 @@ def _end_turn(s, p):
 def first_move_points(kind, tile, orient):
     """Points of the fixed first move: the largest result, or the hex tile's largest number."""
     if kind == SMALL:
-        r = small_results(tile, orient // 3, orient % 3)
+        r = SMALL_RESULTS[tile, orient]
         return max(r[0], max(r[1], r[2]))
     best = 0
     for v in HEX_NUMBERS[tile]:
@@ -207,7 +244,7 @@ def place(s, kind, hand_index, gap, orient, points):
     official = s[RULES] == OFFICIAL
     if kind == SMALL:
         tile = s[HAND_SMALL + p * N_SMALL_TILES + hand_index]
-        r = small_results(tile, orient // 3, orient % 3)
+        r = SMALL_RESULTS[tile, orient]
         wrote_new = False
         for j in range(3):
             s[SLOTVAL + gap * 3 + j] = r[j]
@@ -225,7 +262,7 @@ def place(s, kind, hand_index, gap, orient, points):
         s[N_HAND_SMALL + p] = n - 1
     else:
         tile = s[HAND_HEX + p * N_HEX_TILES + hand_index]
-        v = hex_vertices(tile, orient // 6, orient % 6)
+        v = HEX_VERTICES[tile, orient]
         wrote_new = False
         for j in range(6):
             vtx = gap * 6 + j
@@ -291,10 +328,19 @@ def game_over(s):
 
 
 @njit(cache=True)
+def _grow(out, k):
+    if k < out.shape[0]:
+        return out
+    bigger = np.empty((out.shape[0] * 2, 5), np.int64)
+    bigger[:k] = out[:k]
+    return bigger
+
+
+@njit(cache=True)
 def options(s):
     """The option list in the simulator's order (spec §7); int64[k, 5]."""
     p = s[TO_MOVE]
-    out = np.empty((MAX_OPTIONS, 5), np.int64)
+    out = np.empty((128, 5), np.int64)
     k = 0
     n_small = s[N_HAND_SMALL + p]
     n_hex = s[N_HAND_HEX + p]
@@ -306,6 +352,7 @@ def options(s):
                 tile = s[HAND_SMALL + p * N_SMALL_TILES + i]
                 for rot in range(rotations):
                     o = face * 3 + rot
+                    out = _grow(out, k)
                     out[k, 0] = SMALL
                     out[k, 1] = i
                     out[k, 2] = FIRST_SMALL_GAP
@@ -315,6 +362,7 @@ def options(s):
         for i in range(n_hex):
             tile = s[HAND_HEX + p * N_HEX_TILES + i]
             for o in range(12 if official else 1):
+                out = _grow(out, k)
                 out[k, 0] = HEX
                 out[k, 1] = i
                 out[k, 2] = FIRST_HEX_GAP
@@ -322,17 +370,16 @@ def options(s):
                 out[k, 4] = first_move_points(HEX, tile, o)
                 k += 1
         return out[:k]
-    board = np.empty(3, np.int64)
+    rules = s[RULES]
     for face in (1, 0):
         for i in range(n_small):
             tile = s[HAND_SMALL + p * N_SMALL_TILES + i]
             for g in range(s[N_OPEN_SMALL]):
                 gap = s[OPEN_SMALL + g]
-                for j in range(3):
-                    board[j] = s[SLOTVAL + gap * 3 + j]
                 for rot in range(3):
-                    legal, pts = placement_points(board, small_results(tile, face, rot), False, s[RULES])
+                    legal, pts = _points_at(s, SLOTVAL + gap * 3, SMALL_RESULTS[tile, face * 3 + rot], 3, False, rules)
                     if legal:
+                        out = _grow(out, k)
                         out[k, 0] = SMALL
                         out[k, 1] = i
                         out[k, 2] = gap
@@ -343,10 +390,10 @@ def options(s):
         tile = s[HAND_HEX + p * N_HEX_TILES + i]
         for g in range(s[N_OPEN_HEX]):
             gap = s[OPEN_HEX + g]
-            hb = s[HEXVAL + gap * 6:HEXVAL + gap * 6 + 6]
             for o in range(12):
-                legal, pts = placement_points(hb, hex_vertices(tile, o // 6, o % 6), True, s[RULES])
+                legal, pts = _points_at(s, HEXVAL + gap * 6, HEX_VERTICES[tile, o], 6, True, rules)
                 if legal:
+                    out = _grow(out, k)
                     out[k, 0] = HEX
                     out[k, 1] = i
                     out[k, 2] = gap
@@ -354,10 +401,12 @@ def options(s):
                     out[k, 4] = pts
                     k += 1
     if can_draw(s):
+        out = _grow(out, k)
         out[k, 0] = DRAW
         out[k, 1:] = 0
         k += 1
     if k == 0:
+        out = _grow(out, k)
         out[k, 0] = PASS
         out[k, 1:] = 0
         k += 1
@@ -389,3 +438,7 @@ def tally_margin(s, player):
     """(own score - own hand penalty) - (opponent's likewise): the final tally as if it ended now."""
     pen = penalties(s)
     return (s[SCORE + player] - pen[player]) - (s[SCORE + 1 - player] - pen[1 - player])
+
+
+# what each tile writes in each orientation: small [tile, face*3+rot, slot], hex [tile, face*6+rot, vertex]
+SMALL_RESULTS, HEX_VERTICES = _tables()

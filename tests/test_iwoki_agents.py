@@ -1,0 +1,78 @@
+"""Iwoki agents: Greedy's tie order, Minimax against a plain minimax without pruning, play."""
+from __future__ import annotations
+
+import numpy as np
+
+from engines.iwoki import agents as A
+from engines.iwoki import engine as E
+
+from .conftest import cli_json
+
+
+def plain_minimax(s, depth, root):
+    """Exhaustive minimax without pruning, in plain Python over the same rules."""
+    if depth == 0 or E.game_over(s):
+        return int(E.tally_margin(s, root))
+    values = []
+    for opt in E.options(s):
+        child = s.copy()
+        E.apply_option(child, opt)
+        values.append(plain_minimax(child, depth - 1, root) if not E.game_over(child) and depth > 1
+                      else int(E.tally_margin(child, root)))
+    return max(values) if s[E.TO_MOVE] == root else min(values)
+
+
+def positions(count=6, moves=5):
+    out = []
+    for g in range(count):
+        s = A.deal(np.random.default_rng([3, g]))
+        acts, _ = A.play_game(s, A.GREEDY, A.RANDOM, 0, 0, g)
+        for o in acts[:moves + g % 4]:
+            E.apply_option(s, o[:5])
+        out.append(s)
+    return out
+
+
+def test_alpha_beta_equals_plain_minimax():
+    for s in positions():
+        root = int(s[E.TO_MOVE])
+        for depth in (1, 2, 3):
+            stats = np.zeros(2, np.int64)
+            i, value = A.minimax(s, depth, 1 << 40, stats)
+            assert value == plain_minimax(s, depth, root)
+            # the chosen option reaches that value, and no earlier option does
+            opts = E.options(s)
+            reach = []
+            for opt in opts[: i + 1]:
+                child = s.copy()
+                E.apply_option(child, opt)
+                reach.append(plain_minimax(child, depth - 1, root) if depth > 1 and not E.game_over(child)
+                             else int(E.tally_margin(child, root)))
+            assert reach[-1] == value and all(r < value for r in reach[:-1])
+
+
+def test_greedy_takes_the_first_highest_option():
+    for s in positions(4, 3):
+        opts = E.options(s)
+        i = A.greedy_index(opts)
+        assert opts[i, 4] == opts[:, 4].max() and (opts[:i, 4] < opts[i, 4]).all()
+
+
+def test_agents_beat_random():
+    diffs = []
+    for g in range(10):
+        s = A.deal(np.random.default_rng([9, g]))
+        _, stats = A.play_game(s, A.GREEDY, A.RANDOM, 0, 0, g)
+        diffs.append(stats[0, 2] - stats[1, 2])
+    assert np.mean(diffs) > 10
+
+
+def test_cli_play_iwoki(run_cli):
+    doc = cli_json(run_cli("play", "iwoki", "--players", "minimax:2,random", "--games", "2", "--seed", "3",
+                           "--json"))
+    assert [g["status"] for g in doc["games"]] == ["ingested", "ingested"]
+    s = doc["summary"]
+    assert s["games"] == 2 and s["wins"] + s["losses"] + s["draws"] == 2 and s["mean_nodes_per_game"] > 0
+    again = cli_json(run_cli("play", "iwoki", "--players", "minimax:2,random", "--games", "2", "--seed", "3",
+                             "--json"))
+    assert [g["status"] for g in again["games"]] == ["duplicate", "duplicate"]  # same seed, same games
