@@ -60,6 +60,7 @@ def measure(jit_games: int, depths: list[int], python_budget: float) -> dict:
         if time.perf_counter() - start > python_budget / 4:
             break
     out["games_per_s"] = n / (time.perf_counter() - start)
+    A.minimax(positions(1)[0], 2, 1 << 40, np.zeros(2, np.int64))  # load the compiled search first
     for d in depths:
         times, nodes = [], []
         start = time.perf_counter()
