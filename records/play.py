@@ -21,7 +21,22 @@ from .formats import read_text
 from .ingest import ingest_text
 from .store import Store
 
-TINY_ISLANDS_BOTS = {"random": random_game}
+TINY_ISLANDS_BOTS = ("random", "heuristic", "mc")
+
+
+def tiny_islands_player(spec: str, rules: str):
+    """A function (offers, seed) -> (placements, traces or regions, lengths, as_regions)."""
+    from engines.tiny_islands import bots
+    name, _, arg = spec.partition(":")
+    if name not in TINY_ISLANDS_BOTS or (arg and not arg.isdigit()) or (arg and name != "mc"):
+        raise UsageError(f"unknown Tiny Islands bot {spec!r}; choose random, heuristic or mc:ROLLOUTS")
+    wave_rule = 1 if rules == "tinybot" else 0
+    if name == "random":
+        return lambda offers, seed: (*random_game(offers, seed), False)
+    if name == "heuristic":
+        return lambda offers, seed: (*bots.play(offers, bots.HEURISTIC, 0, seed, wave_rule), True)
+    rollouts = int(arg) if arg else 8
+    return lambda offers, seed: (*bots.play(offers, bots.MC, rollouts, seed, wave_rule), True)
 
 
 def shuffles_from(text: str, source: str) -> list[np.ndarray]:
@@ -42,20 +57,19 @@ def play_tiny_islands(store: Store, bot: str, *, games: int = 1, seed: int = 0, 
                       rules: str = "published", shuffles: list[np.ndarray] | None = None,
                       out_dir: str | None = None, progress=None) -> list[dict]:
     """Play ``games`` games (one per shuffle when ``shuffles`` is given); store each record."""
-    if bot not in TINY_ISLANDS_BOTS:
-        raise UsageError(f"unknown Tiny Islands bot {bot!r}; choose one of {', '.join(TINY_ISLANDS_BOTS)}")
-    player = TINY_ISLANDS_BOTS[bot]
+    player = tiny_islands_player(bot, rules)
     count = len(shuffles) if shuffles is not None else games
     results = []
-    player(offers_for(deck, np.random.default_rng(0)), 0)  # load the compiled bot before timing
+    if not bot.startswith("mc"):
+        player(offers_for(deck, np.random.default_rng(0)), 0)  # load the compiled bot before timing
     for g in range(count):
         rng = np.random.default_rng([seed, g])
         offers = shuffles[g] if shuffles is not None else offers_for(deck, rng)
         start = time.perf_counter()
         # the bot gets the whole array but reads offers[t] only at turn t (see players.py)
-        placements, traces, lens = player(offers, int(rng.integers(2**31)))
+        placements, traces, lens, as_regions = player(offers, int(rng.integers(2**31)))
         seconds = time.perf_counter() - start
-        record = tiny_islands.from_arrays(offers, placements, traces, lens, rules=rules,
+        record = tiny_islands.from_arrays(offers, placements, traces, lens, rules=rules, regions=as_regions,
                                           deck=None if shuffles is not None else deck,
                                           tags={"Event": f"scorebook play seed {seed}", "Round": str(g + 1),
                                                 "Player": bot})
@@ -64,7 +78,7 @@ def play_tiny_islands(store: Store, bot: str, *, games: int = 1, seed: int = 0, 
         text = tiny_islands.write_pgn(record, result)
         source = f"play:{bot}:seed={seed}:game={g + 1}"
         if out_dir:
-            path = Path(out_dir) / f"tiny-islands-{bot}-s{seed}-{g + 1:04d}.pgn"
+            path = Path(out_dir) / f"tiny-islands-{bot.replace(':', '')}-s{seed}-{g + 1:04d}.pgn"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
             source = str(path)

@@ -556,14 +556,16 @@ def content_hash(canonical_text: str) -> str:
 
 
 def from_arrays(offers, placements, traces, lens, *, tags: dict[str, str] | None = None,
-                rules: str = "published", deck: str | None = None) -> TinyIslandsRecord:
-    """A record from engine arrays (a bot's game); drawings keep the bot's traces."""
+                rules: str = "published", deck: str | None = None, regions: bool = False) -> TinyIslandsRecord:
+    """A record from engine arrays (a bot's game): drawings are TinyBot-style traces, or the
+    enclosed regions themselves when ``regions``."""
     n = int((np.asarray(placements)[:, 0] >= 0).sum())
     record = TinyIslandsRecord(
         tags=tags or {}, rules=rules, deck=deck,
         offers=[Offer(tile1=int(o[0]), zone1=int(o[1]), tile2=int(o[2]), zone2=int(o[3])) for o in offers[:n]],
         placements=[Placement(tile=int(p[0]), cell=int(p[1])) for p in placements[:n]],
-        drawings=[Drawing(trace=[int(z) for z in traces[d, :lens[d]]])
+        drawings=[Drawing(region=[int(z) for z in traces[d, :lens[d]]]) if regions else
+                  Drawing(trace=[int(z) for z in traces[d, :lens[d]]])
                   for d in range(len(lens)) if lens[d] > 0 and DRAWING_AFTER_TURN[d] <= n],
         finished=n == TURNS)
     return record

@@ -1,0 +1,379 @@
+"""Tiny Islands bots, jitted: a heuristic player, a shoreline planner and Monte-Carlo search.
+
+* ``plan_drawing``: hill-climbs a legal region (<= 24 edges, no shared point with earlier
+  shorelines) from several seeds, maximising the board's score once the region flips, plus,
+  before the last drawing, room for the land and water tiles still to come.
+* ``heuristic``: each placement by its gain in an "optimistic" score (every tile valid
+  where the land tiles stand, the land so far kept) plus a compactness term: land tiles near
+  land tiles, water tiles away from them, so that shorelines can separate them later.
+* ``mc:N``: the heuristic's best K placements, each played out N times to the end (heuristic
+  placements, planned drawings) over futures drawn from the cards not seen yet, with the
+  same futures for every candidate; the best mean wins. Drawings are planned.
+
+The bots see an offer only when it is drawn: at turn t they read ``offers[t]`` and the
+counts of cards already seen, never later offers.
+
+>>> import numpy as np
+>>> from engines.tiny_islands.deck import two_deck_offers
+>>> placements, traces, lens = play(two_deck_offers(np.random.default_rng(0)), HEURISTIC, 0, 1, 0)
+>>> bool((lens > 0).all()), placements.shape
+(True, (26, 2))
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .engine import (OK, check_region, drawing_region, listed_region, score_board)
+from .metadata import (BOAT, CELLS, FOREST, SIZE, TILE_COUNT, TILE_IS_LAND, TURNS, WAVE, ZONE_COPIES,
+                       ZONE_MASK)
+
+HEURISTIC, MC = 0, 1
+BOT_NAMES = {"heuristic": HEURISTIC, "mc": MC}
+N_ZONES = ZONE_MASK.shape[0]
+
+
+@njit(cache=True)
+def _optimistic_land(tiles, land, drawings_left):
+    """Land as if the drawings to come enclose every land tile standing on water."""
+    out = land.copy()
+    if drawings_left > 0:
+        for z in range(CELLS):
+            t = tiles[z]
+            if t != 0:
+                out[z] = TILE_IS_LAND[t]
+    return out
+
+
+@njit(cache=True)
+def _compactness(tiles, tile, cell):
+    r, c = divmod(cell, SIZE)
+    land = TILE_IS_LAND[tile]
+    v = 0.0
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            if dr == 0 and dc == 0:
+                continue
+            rr, cc = r + dr, c + dc
+            if 0 <= rr < SIZE and 0 <= cc < SIZE:
+                t = tiles[rr * SIZE + cc]
+                if t != 0:
+                    same = TILE_IS_LAND[t] == land
+                    v += 0.6 if same else -0.4
+    if tile == BOAT:  # boats like the rim, far from everything
+        v += 0.5 * (min(min(r, SIZE - 1 - r), min(c, SIZE - 1 - c)) == 0)
+    return v
+
+
+@njit(cache=True)
+def placement_value(tiles, land, tile, cell, drawings_left, wave_rule):
+    """Heuristic value of putting ``tile`` on ``cell``."""
+    before = score_board(tiles, _optimistic_land(tiles, land, drawings_left), wave_rule)[8]
+    tiles[cell] = tile
+    after_land = _optimistic_land(tiles, land, drawings_left)
+    after = score_board(tiles, after_land, wave_rule)[8]
+    tiles[cell] = 0
+    v = float(after - before)
+    if drawings_left > 0:
+        v += _compactness(tiles, tile, cell)
+        if drawings_left < 3:  # land is drawn already: where it stands is surer
+            if TILE_IS_LAND[tile] and land[cell]:
+                v += 1.0
+            elif not TILE_IS_LAND[tile] and land[cell]:
+                v -= 3.0  # needs a lake
+            elif TILE_IS_LAND[tile]:
+                v -= 1.0  # needs a new island
+    elif TILE_IS_LAND[tile] != land[cell]:
+        v -= 5.0
+    return v
+
+
+@njit(cache=True)
+def heuristic_placement(tiles, land, offer, drawings_left, wave_rule):
+    best = -1e18
+    bt, bc = -1, -1
+    for k in range(2):
+        t = offer[2 * k]
+        for z in range(CELLS):
+            if tiles[z] == 0 and ZONE_MASK[offer[2 * k + 1], z]:
+                v = placement_value(tiles, land, t, z, drawings_left, wave_rule)
+                if v > best:
+                    best = v
+                    bt, bc = t, z
+    return bt, bc
+
+
+@njit(cache=True)
+def _future_room(tiles, land, left_land, left_water):
+    empty_land = 0
+    empty_water = 0
+    for z in range(CELLS):
+        if tiles[z] == 0:
+            if land[z]:
+                empty_land += 1
+            else:
+                empty_water += 1
+    return 0.8 * min(empty_land, left_land) + 0.4 * min(empty_water, left_water)
+
+
+@njit(cache=True)
+def _objective(tiles, land, region, wave_rule, left_land, left_water):
+    after = land ^ region
+    v = float(score_board(tiles, after, wave_rule)[8])
+    if left_land + left_water > 0:
+        v += _future_room(tiles, after, left_land, left_water)
+    return v
+
+
+@njit(cache=True)
+def _climb(tiles, land, region, value, wave_rule, left_land, left_water):
+    """Single-cell additions and removals while one improves the objective."""
+    improved = True
+    while improved:
+        improved = False
+        move = -1
+        move_value = value
+        for z in range(CELLS):
+            r, c = divmod(z, SIZE)
+            if not region[z]:
+                near = ((r > 0 and region[z - SIZE]) or (r < SIZE - 1 and region[z + SIZE])
+                        or (c > 0 and region[z - 1]) or (c < SIZE - 1 and region[z + 1]))
+                if not near:
+                    continue
+            region[z] = not region[z]
+            if check_region(land, region) == OK:
+                v = _objective(tiles, land, region, wave_rule, left_land, left_water)
+                if v > move_value + 1e-9:
+                    move_value = v
+                    move = z
+            region[z] = not region[z]
+        if move >= 0:
+            region[move] = not region[move]
+            value = move_value
+            improved = True
+    return value
+
+
+@njit(cache=True)
+def plan_drawing(tiles, land, wave_rule, left_land, left_water, effort):
+    """A good legal region: every rectangle within the 24-edge budget (every ``effort``-th
+    when effort > 1, for speed), the best few refined by hill climbing. Returns its cells
+    (read them as a region: ``listed_region``) and their count."""
+    region = np.zeros(CELLS, np.bool_)
+    top_n = 3
+    top_v = np.full(top_n, -1e18)
+    top_r = np.zeros((top_n, 4), np.int64)
+    stride = max(effort, 1)
+    k = 0
+    for h in range(1, SIZE + 1):
+        for w in range(1, SIZE + 1):
+            if 2 * (h + w) > 24:
+                continue
+            for r0 in range(SIZE - h + 1):
+                for c0 in range(SIZE - w + 1):
+                    k += 1
+                    if stride > 1 and (k + np.random.randint(stride)) % stride != 0:
+                        continue
+                    region[:] = False
+                    for r in range(r0, r0 + h):
+                        for c in range(c0, c0 + w):
+                            region[r * SIZE + c] = True
+                    if check_region(land, region) != OK:
+                        continue
+                    v = _objective(tiles, land, region, wave_rule, left_land, left_water)
+                    worst = 0
+                    for i in range(1, top_n):
+                        if top_v[i] < top_v[worst]:
+                            worst = i
+                    if v > top_v[worst]:
+                        top_v[worst] = v
+                        top_r[worst, 0] = r0
+                        top_r[worst, 1] = c0
+                        top_r[worst, 2] = h
+                        top_r[worst, 3] = w
+    best_region = np.zeros(CELLS, np.bool_)
+    best_value = -1e18
+    for i in range(top_n):
+        if top_v[i] <= -1e17:
+            continue
+        region[:] = False
+        for r in range(top_r[i, 0], top_r[i, 0] + top_r[i, 2]):
+            for c in range(top_r[i, 1], top_r[i, 1] + top_r[i, 3]):
+                region[r * SIZE + c] = True
+        v = _climb(tiles, land, region, top_v[i], wave_rule, left_land, left_water)
+        if v > best_value:
+            best_value = v
+            best_region[:] = region
+    if best_value <= -1e17:  # no rectangle fits: any single legal cell
+        for z in range(CELLS):
+            region[:] = False
+            region[z] = True
+            if check_region(land, region) == OK:
+                best_region[:] = region
+                break
+    cells = np.zeros(CELLS, np.int64)
+    n = 0
+    for z in range(CELLS):
+        if best_region[z]:
+            cells[n] = z
+            n += 1
+    return cells, n
+
+
+@njit(cache=True)
+def _left_counts(offers, t):
+    """Land and water tiles still to come after turn t, from the tiles seen so far (a bot
+    knows the deck, not the order): one tile of each later offer is placed, so about half."""
+    seen = np.zeros(8, np.int64)
+    for k in range(t + 1):
+        seen[offers[k, 0]] += 1
+        seen[offers[k, 2]] += 1
+    land_left = 0
+    water_left = 0
+    for tile in range(1, 8):
+        rest = TILE_COUNT[tile] - seen[tile]
+        if TILE_IS_LAND[tile]:
+            land_left += rest
+        else:
+            water_left += rest
+    turns_left = TURNS - 1 - t
+    total = land_left + water_left
+    if total == 0:
+        return 0, 0
+    return turns_left * land_left // total, turns_left * water_left // total
+
+
+@njit(cache=True)
+def _sample_future(offers, t, out):
+    """Offers for turns after t drawn from the tiles and zones not seen yet (two-deck model)."""
+    out[:t + 1] = offers[:t + 1]
+    tiles_left = np.empty(64, np.int64)
+    zones_left = np.empty(64, np.int64)
+    seen_t = np.zeros(8, np.int64)
+    seen_z = np.zeros(N_ZONES, np.int64)
+    for k in range(t + 1):
+        seen_t[offers[k, 0]] += 1
+        seen_t[offers[k, 2]] += 1
+        seen_z[offers[k, 1]] += 1
+        seen_z[offers[k, 3]] += 1
+    nt = 0
+    for tile in range(1, 8):
+        for _ in range(TILE_COUNT[tile] - seen_t[tile]):
+            tiles_left[nt] = tile
+            nt += 1
+    nz = 0
+    for zone in range(N_ZONES):
+        for _ in range(ZONE_COPIES - seen_z[zone]):
+            zones_left[nz] = zone
+            nz += 1
+    pt = np.random.permutation(tiles_left[:nt])
+    pz = np.random.permutation(zones_left[:nz])
+    i = 0
+    for k in range(t + 1, TURNS):
+        out[k, 0] = pt[i]
+        out[k, 1] = pz[i]
+        out[k, 2] = pt[i + 1]
+        out[k, 3] = pz[i + 1]
+        i += 2
+
+
+@njit(cache=True)
+def _draw_now(tiles, land, offers, t, wave_rule, effort):
+    left_land, left_water = _left_counts(offers, t)
+    cells, n = plan_drawing(tiles, land, wave_rule, left_land, left_water, effort)
+    return cells, n
+
+
+@njit(cache=True)
+def rollout(tiles, land, offers, t_next, drawings_done, wave_rule, restarts):
+    """Play turns t_next.. with the heuristic and planned drawings; returns the final total."""
+    tiles = tiles.copy()
+    land = land.copy()
+    d = drawings_done
+    for t in range(t_next, TURNS):
+        tile, cell = heuristic_placement(tiles, land, offers[t], 3 - d, wave_rule)
+        if tile < 0:
+            return -100
+        tiles[cell] = tile
+        if t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS:
+            cells, n = _draw_now(tiles, land, offers, t, wave_rule, restarts)
+            _, region = listed_region(land, cells, n)
+            land ^= region
+            d += 1
+    return score_board(tiles, land, wave_rule)[8]
+
+
+@njit(cache=True)
+def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_k):
+    """The best of the heuristic's top-k placements by mean rollout total (same futures for all)."""
+    offer = offers[t]
+    cand = np.empty((2 * CELLS, 2), np.int64)
+    vals = np.empty(2 * CELLS, np.float64)
+    n = 0
+    for k in range(2):
+        tile = offer[2 * k]
+        for z in range(CELLS):
+            if tiles[z] == 0 and ZONE_MASK[offer[2 * k + 1], z]:
+                cand[n, 0] = tile
+                cand[n, 1] = z
+                vals[n] = placement_value(tiles, land, tile, z, 3 - drawings_done, wave_rule)
+                n += 1
+    if n == 0:
+        return -1, -1
+    order = np.argsort(-vals[:n])
+    k = min(top_k, n)
+    totals = np.zeros(k, np.float64)
+    future = offers.copy()
+    for r in range(rollouts):
+        _sample_future(offers, t, future)
+        seed = np.random.randint(1 << 30)
+        for j in range(k):
+            i = order[j]
+            tiles[cand[i, 1]] = cand[i, 0]
+            np.random.seed(seed)  # common random numbers: the same drawing restarts for all
+            if t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS:
+                cells, nn = _draw_now(tiles, land, future, t, wave_rule, 4)
+                _, region = listed_region(land, cells, nn)
+                after = land ^ region
+                totals[j] += rollout(tiles, after, future, t + 1, drawings_done + 1, wave_rule, 4)
+            else:
+                totals[j] += rollout(tiles, land, future, t + 1, drawings_done, wave_rule, 4)
+            tiles[cand[i, 1]] = 0
+        np.random.seed(seed + 1)
+    best = 0
+    for j in range(1, k):
+        if totals[j] > totals[best]:
+            best = j
+    i = order[best]
+    return cand[i, 0], cand[i, 1]
+
+
+@njit(cache=True)
+def play(offers, bot, rollouts, seed, wave_rule):
+    """A whole game; returns (placements, traces, lengths) like players.random_game. Drawings
+    are written as regions (the cells they enclose)."""
+    np.random.seed(seed)
+    tiles = np.zeros(CELLS, np.int64)
+    land = np.zeros(CELLS, np.bool_)
+    placements = np.full((TURNS, 2), -1, np.int64)
+    traces = np.zeros((3, CELLS), np.int64)
+    lens = np.zeros(3, np.int64)
+    d = 0
+    for t in range(TURNS):
+        if bot == MC and rollouts > 0:
+            tile, cell = mc_placement(tiles, land, offers, t, d, wave_rule, rollouts, 6)
+        else:
+            tile, cell = heuristic_placement(tiles, land, offers[t], 3 - d, wave_rule)
+        if tile < 0:
+            break
+        placements[t, 0] = tile
+        placements[t, 1] = cell
+        tiles[cell] = tile
+        if t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS:
+            cells, n = _draw_now(tiles, land, offers, t, wave_rule, 1)
+            traces[d, :n] = cells[:n]
+            lens[d] = n
+            _, region = listed_region(land, cells, n)
+            land ^= region
+            d += 1
+    return placements, traces, lens
