@@ -366,3 +366,71 @@ def _play_iwoki(ctx, players, n_games, seed, rules, time_limit, out_dir, as_json
                f"draws; mean difference {mean:+.2f}" + (f" ± {stderr:.2f}" if stderr is not None else "")
                + (f"; {summary['mean_decision_seconds']:.4f} s a decision" if times else "")
                + f"; {summary['mean_nodes_per_game']:.0f} nodes a game")
+
+
+# ------------------------------------------------------------------ analyze
+
+@main.command()
+@click.argument("record_id", required=False)
+@click.option("--all", "all_", is_flag=True, help="Analyse every record not analysed yet (in parallel, resumable).")
+@click.option("--bot", "bot", default=None, help="Bot settings, e.g. rollouts:32 (tiny-islands), depth:3 "
+              "(game-of-islands), samples:48 (iwoki).")
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Worker processes for --all (default: cores).")
+@click.option("--force", is_flag=True, help="Analyse again even when a stored analysis exists.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), help="Write a self-contained HTML report.")
+@output_options
+@click.pass_context
+def analyze(ctx, record_id, all_, bot, seed, jobs, force, html_path, as_json):
+    """Per-move expected-score loss against the bot, stored with the record."""
+    from analyze.run import analyze_all, analyze_one
+    store = _store(ctx)
+    if all_ == bool(record_id):
+        raise UsageError("give a record id or --all")
+    if all_:
+        bar = None
+        state = {"bar": None}
+
+        def progress(step, total):
+            if not as_json and sys.stderr.isatty():
+                if state["bar"] is None:
+                    state["bar"] = click.progressbar(length=total, label="analysing", file=sys.stderr)
+                    state["bar"].__enter__()
+                state["bar"].update(step)
+        reports = analyze_all(store, bot, seed, jobs=jobs, progress=progress)
+        if state["bar"] is not None:
+            state["bar"].__exit__(None, None, None)
+        if as_json:
+            _emit_json({"analyses": reports})
+            return
+        click.echo(_table(["id", "game", "bot", "moves", "players (mean loss, accuracy)"],
+                          [[r["id"], r["game"], r["bot"], len(r["moves"]),
+                            "; ".join(f"{n} {s['mean_loss']}, {s['accuracy']}%" for n, s in r["summary"].items())]
+                           for r in reports]))
+        click.echo(f"{len(reports)} records analysed")
+        return
+    show_bar = not as_json and sys.stderr.isatty()
+    row = store.get(record_id)
+    with click.progressbar(length=len(store.moves(row["id"])), label="analysing", file=sys.stderr) if show_bar \
+            else _nullbar(None) as bar:
+        report = analyze_one(store, record_id, bot, seed, force=force, progress=(lambda: bar.update(1)) if bar else None)
+    if html_path:
+        from analyze.html import render
+        with open(html_path, "w") as fh:
+            fh.write(render(row, report))
+    if as_json:
+        _emit_json({"id": report["id"], "bot": report["bot"], "seed": report["seed"], "game": report["game"],
+                    "engine_version": report["engine_version"], "settings": report["settings"],
+                    "thresholds": report["thresholds"], "moves": report["moves"], "summary": report["summary"]})
+        return
+    click.echo(f"{report['id']}  {report['game']}  bot {report['bot']}  seed {report['seed']}")
+    click.echo(_table(["ply", "player", "played", "best", "value best", "value played", "loss", "stderr", "class"],
+                      [[(f"{m['game']}." if "game" in m else "") + str(m["ply"]), m["player"], m["played"], m["best"],
+                        m["value_best"], m["value_played"], m["loss"], "-" if m["stderr"] is None else m["stderr"],
+                        m["class"]] for m in report["moves"]]))
+    for name, s in report["summary"].items():
+        click.echo(f"{name}: mean loss {s['mean_loss']} over {s['moves']} moves, total {s['total_loss']}, "
+                   f"accuracy {s['accuracy']}%, best move {s['best_move_rate']}%, "
+                   + ", ".join(f"{k} {v}" for k, v in s["classes"].items()))
+    if html_path:
+        click.echo(f"report written to {html_path}")

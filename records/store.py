@@ -69,6 +69,38 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (record_key, seat, category)
     ) WITHOUT ROWID;
     """,
+    # 2: per-move analyses
+    """
+    CREATE TABLE analyses (
+        id INTEGER PRIMARY KEY,
+        record_key INTEGER NOT NULL REFERENCES records(key) ON DELETE CASCADE,
+        bot TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        engine_version TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        thresholds TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (record_key, bot, seed, engine_version)
+    );
+    CREATE TABLE analysis_moves (
+        analysis_id INTEGER NOT NULL REFERENCES analyses(id) ON DELETE CASCADE,
+        game INTEGER NOT NULL,
+        ply INTEGER NOT NULL,
+        player INTEGER NOT NULL,
+        played TEXT NOT NULL,
+        best TEXT NOT NULL,
+        value_best REAL NOT NULL,
+        value_played REAL NOT NULL,
+        loss REAL NOT NULL,
+        stderr REAL,
+        class TEXT NOT NULL,
+        rank INTEGER NOT NULL,
+        candidates INTEGER NOT NULL,
+        exact INTEGER,
+        PRIMARY KEY (analysis_id, game, ply)
+    ) WITHOUT ROWID;
+    """,
 ]
 
 ENGINE_VERSION = "0.1.0"
@@ -207,6 +239,59 @@ class Store:
 
     def count(self) -> int:
         return self.db["records"].count
+
+    def record_key(self, record_id: str) -> int:
+        return self.db.execute("SELECT key FROM records WHERE id = ?", [record_id]).fetchone()[0]
+
+    def find_analysis(self, record_id: str, bot: str, seed: int, engine_version: str) -> dict | None:
+        row = self.db.execute("SELECT a.id, a.settings, a.thresholds, a.summary FROM analyses a JOIN records r "
+                              "ON r.key = a.record_key WHERE r.id = ? AND a.bot = ? AND a.seed = ? AND "
+                              "a.engine_version = ?", [record_id, bot, seed, engine_version]).fetchone()
+        if row is None:
+            return None
+        moves = []
+        for m in self.db.query("SELECT * FROM analysis_moves WHERE analysis_id = ? ORDER BY game, ply", [row[0]]):
+            move = {"ply": m["ply"], "player": m["player"], "played": m["played"], "best": m["best"],
+                    "value_best": m["value_best"], "value_played": m["value_played"], "loss": m["loss"],
+                    "stderr": m["stderr"], "class": m["class"], "rank": m["rank"], "candidates": m["candidates"]}
+            if m["game"] != 1:
+                move["game"] = m["game"]
+            if m["exact"] is not None:
+                move["exact"] = bool(m["exact"])
+            moves.append(move)
+        return {"bot": bot, "seed": seed, "engine_version": engine_version, "settings": json.loads(row[1]),
+                "thresholds": json.loads(row[2]), "summary": json.loads(row[3]), "moves": moves}
+
+    def save_analysis(self, record_id: str, report: dict) -> None:
+        """Store one analysis in its own transaction (so ``analyze --all`` resumes after an interruption)."""
+        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        with self.atomic():
+            key = self.record_key(record_id)
+            self.db.execute("DELETE FROM analyses WHERE record_key = ? AND bot = ? AND seed = ? AND engine_version = ?",
+                            [key, report["bot"], report["seed"], report["engine_version"]])
+            cur = self.db.execute(
+                "INSERT INTO analyses (record_key, bot, seed, engine_version, settings, thresholds, summary, created_at) "
+                "VALUES (?,?,?,?,?,?,?,?)", [key, report["bot"], report["seed"], report["engine_version"],
+                                             json.dumps(report["settings"]), json.dumps(report["thresholds"]),
+                                             json.dumps(report["summary"]), now])
+            aid = cur.lastrowid
+            self.db.conn.executemany(
+                "INSERT INTO analysis_moves VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                [(aid, m.get("game", 1), m["ply"], m["player"], m["played"], m["best"], m["value_best"],
+                  m["value_played"], m["loss"], m["stderr"], m["class"], m["rank"], m["candidates"],
+                  None if "exact" not in m else int(m["exact"])) for m in report["moves"]])
+
+    def unanalysed(self, bot_for_game: dict[str, str], seed: int, engine_version: str) -> list[str]:
+        out = []
+        for rid, game in self.db.execute("SELECT id, game FROM records ORDER BY key").fetchall():
+            bot = bot_for_game.get(game)
+            if bot is None:
+                continue
+            if self.db.execute("SELECT 1 FROM analyses a JOIN records r ON r.key = a.record_key WHERE r.id = ? AND "
+                               "a.bot = ? AND a.seed = ? AND a.engine_version = ?",
+                               [rid, bot, seed, engine_version]).fetchone() is None:
+                out.append(rid)
+        return out
 
 
 def _decode(row: dict) -> dict:

@@ -299,3 +299,44 @@ def play_game(n, bot_first, bot_second, seed, depth, budget):
             break
         player = 1 - player
     return out[:k]
+
+
+@njit(cache=True)
+def line_values(n, used, diag, owner, depth, budget):
+    """Every legal line with its value for the mover: islands it creates (plus the bonus if it
+    is the last line) minus the opponent's best margin after it, searched ``depth`` lines
+    deep in all (exact when the search reached the end everywhere). Returns (lines, values,
+    exact)."""
+    lines, gains, order = _ordered_moves(n, used, diag, owner)
+    k = lines.shape[0]
+    values = np.empty(k, np.int64)
+    exact = True
+    for i in range(k):
+        g = gains[i]
+        values[i] = g
+        apply_line(n, used, diag, lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3])
+        if has_legal_line(n, used, diag):
+            if depth > 1:
+                nodes = np.zeros(2, np.int64)
+                reply = _negamax(n, used, diag, owner, depth - 1, -INF, INF, budget, nodes)
+                if nodes[1]:  # out of budget: the gain alone
+                    exact = False
+                else:
+                    values[i] = g - reply
+                    if depth - 1 < n * n:  # a depth limit, not the end, may have stopped it
+                        exact = exact and _reached_end(n, used, diag, owner, depth - 1)
+            else:
+                exact = False
+        undo_line(n, used, diag, lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3])
+    return lines, values, exact
+
+
+@njit(cache=True)
+def _reached_end(n, used, diag, owner, depth):
+    """Can every line sequence end within ``depth`` more lines? (Then a search that deep is exact.)"""
+    from_here = 0
+    # each line uses at least two dots: the game lasts at most (unused dots) / 2 more lines
+    for d in range(n * n):
+        if not used[d]:
+            from_here += 1
+    return from_here // 2 <= depth

@@ -279,3 +279,34 @@ def _fill(s, small, hexes, rules):
 def seed_numba(seed):
     """Numba keeps its own random generator: seed it for reproducible Random and Sampler agents."""
     np.random.seed(seed)
+
+
+@njit(cache=True)
+def option_values(s, samples, seed):
+    """Expected final-tally margin of each option for the player to move: the unseen small
+    tiles (opponent's hand, pile order) redealt ``samples`` times, each option followed by a
+    Greedy-vs-Greedy game to the end; the same redeals for every option.
+    Returns (options, float64[k, samples])."""
+    np.random.seed(seed)
+    opts = E.options(s)
+    k = opts.shape[0]
+    out = np.zeros((k, samples), np.float64)
+    p = s[TO_MOVE]
+    other = 1 - p
+    unseen = _unseen_small(s, p)
+    n_hand = s[N_HAND_SMALL + other]
+    guess = s.copy()
+    child = s.copy()
+    for r in range(samples):
+        perm = np.random.permutation(unseen)
+        guess[:] = s
+        for i in range(n_hand):
+            guess[HAND_SMALL + other * N_SMALL_TILES + i] = perm[i]
+        for i in range(perm.shape[0] - n_hand):
+            guess[SMALL_PILE + s[SMALL_PILE_TOP] + i] = perm[n_hand + i]
+        for j in range(k):
+            child[:] = guess
+            E.apply_option(child, opts[j])
+            _, st = play_game(child, GREEDY, GREEDY, 0, 0, seed + r)
+            out[j, r] = (st[p, 2] - st[other, 2])
+    return opts, out

@@ -377,3 +377,60 @@ def play(offers, bot, rollouts, seed, wave_rule):
             land ^= region
             d += 1
     return placements, traces, lens
+
+
+@njit(cache=True)
+def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, seed):
+    """Final totals of playing each candidate (tile, cell) at turn t, then the heuristic bot
+    with planned drawings, over ``rollouts`` futures drawn from the unseen cards; the same
+    futures and random numbers for every candidate. Returns float64[k, rollouts]."""
+    np.random.seed(seed)
+    k = cands.shape[0]
+    out = np.zeros((k, rollouts), np.float64)
+    future = offers.copy()
+    due = t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS
+    for r in range(rollouts):
+        _sample_future(offers, t, future)
+        sub = np.random.randint(1 << 30)
+        for j in range(k):
+            np.random.seed(sub)
+            tiles[cands[j, 1]] = cands[j, 0]
+            if due:
+                cells, n = _draw_now(tiles, land, future, t, wave_rule, 4)
+                _, region = listed_region(land, cells, n)
+                out[j, r] = rollout(tiles, land ^ region, future, t + 1, drawings_done + 1, wave_rule, 4)
+            else:
+                out[j, r] = rollout(tiles, land, future, t + 1, drawings_done, wave_rule, 4)
+            tiles[cands[j, 1]] = 0
+        np.random.seed(sub + 1)
+    return out
+
+
+@njit(cache=True)
+def eval_regions(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, seed):
+    """Final totals of drawing each candidate region after turn t, then the heuristic bot;
+    exact (one future) after the last turn. Returns float64[k, rollouts]."""
+    np.random.seed(seed)
+    k = regions.shape[0]
+    out = np.zeros((k, rollouts), np.float64)
+    future = offers.copy()
+    for r in range(rollouts):
+        _sample_future(offers, t, future)
+        sub = np.random.randint(1 << 30)
+        for j in range(k):
+            np.random.seed(sub)
+            after = land ^ regions[j]
+            if t + 1 >= TURNS:
+                out[j, r] = score_board(tiles, after, wave_rule)[8]
+            else:
+                out[j, r] = rollout(tiles, after, future, t + 1, drawings_done + 1, wave_rule, 4)
+        np.random.seed(sub + 1)
+    return out
+
+
+@njit(cache=True)
+def planned_region(tiles, land, offers, t, wave_rule):
+    """The bot's own drawing after turn t, as a region mask."""
+    cells, n = _draw_now(tiles, land, offers, t, wave_rule, 1)
+    _, region = listed_region(land, cells, n)
+    return region

@@ -1,0 +1,120 @@
+"""Running analyses against the store: one record, or every record not analysed yet, in
+parallel over the cores; each finished record is committed at once, so an interrupted
+``analyze --all`` resumes where it stopped. The same seed gives the same numbers.
+
+>>> resolve("game-of-islands", "depth:3")
+('search depth:3', {'depth': 3})
+"""
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor, as_completed
+
+from records.errors import UsageError
+from records.formats import read_text
+
+from .loss import ENGINE_VERSION, analyze_record
+
+# option name -> (game, the bot description it goes into)
+OPTIONS = {
+    "tiny-islands": {"rollouts": 24, "candidates": 8},
+    "game-of-islands": {"depth": 2},
+    "iwoki": {"samples": 24},
+}
+
+
+def resolve(game: str, spec: str | None) -> tuple[str, dict]:
+    """A bot spec such as ``rollouts:32`` or ``depth:3,budget:500000`` -> (bot name, options)."""
+    if game not in OPTIONS:
+        raise UsageError(f"analysis of {game} records is not available")
+    options: dict = {}
+    for part in (spec or "").replace(",", " ").split():
+        key, _, value = part.partition(":") if ":" in part else part.partition("=")
+        allowed = set(OPTIONS[game]) | ({"budget"} if game == "game-of-islands" else set())
+        if key not in allowed or not value.isdigit() or int(value) < 1:
+            raise UsageError(f"--bot for {game}: options {', '.join(sorted(allowed))} with whole numbers, "
+                             f"e.g. {next(iter(OPTIONS[game]))}:{next(iter(OPTIONS[game].values()))}")
+        options[key] = int(value)
+    full = dict(OPTIONS[game], **options)
+    if game == "tiny-islands":
+        name = f"heuristic rollouts:{full['rollouts']} candidates:{full['candidates']}"
+    elif game == "game-of-islands":
+        name = f"search depth:{full['depth']}"
+    else:
+        name = f"greedy rollouts:{full['samples']}"
+    return name, options
+
+
+def _record_of(row: dict):
+    item = read_text(row["text"], "stored", "pgn")[0]
+    if item.record is None:
+        raise UsageError(f"stored record {row['id']} no longer reads: {item.error.describe()}")
+    return item.record
+
+
+def _players(row: dict, record) -> list[str]:
+    return list(getattr(record, "players", [])) or ["player"]
+
+
+def compute(row: dict, spec: str | None, seed: int, progress=None) -> dict:
+    game = row["game"]
+    name, options = resolve(game, spec)
+    record = _record_of(row)
+    report = analyze_record(game, record, _players(row, record), seed=seed, options=options, progress=progress)
+    report["bot"] = name
+    report["id"] = row["id"]
+    report["game"] = game
+    return report
+
+
+def analyze_one(store, record_id: str, spec: str | None, seed: int, *, force: bool = False, progress=None) -> dict:
+    row = store.get(record_id)
+    name, _ = resolve(row["game"], spec)
+    found = None if force else store.find_analysis(row["id"], name, seed, ENGINE_VERSION)
+    if found is not None:
+        found.update({"id": row["id"], "game": row["game"]})
+        return found
+    report = compute(row, spec, seed, progress)
+    store.save_analysis(row["id"], report)
+    return report
+
+
+def _worker(args):
+    row, spec, seed = args
+    return compute(row, spec, seed)
+
+
+def analyze_all(store, spec: str | None, seed: int, *, jobs: int | None = None, progress=None) -> list[dict]:
+    """Every record without an analysis by this bot and seed; returns the new reports."""
+    bots = {}
+    for game in OPTIONS:
+        try:
+            bots[game] = resolve(game, spec)[0]
+        except UsageError:
+            if spec:
+                continue
+    todo = store.unanalysed(bots, seed, ENGINE_VERSION)
+    rows = [store.get(rid) for rid in todo]
+    rows = [r for r in rows if r["game"] in bots]
+    reports = []
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    if progress:
+        progress(0, len(rows))
+    if jobs == 1 or len(rows) <= 1:
+        for row in rows:
+            report = compute(row, spec, seed)
+            store.save_analysis(row["id"], report)
+            reports.append(report)
+            if progress:
+                progress(1, len(rows))
+        return reports
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(_worker, (row, spec if row["game"] in bots else None, seed)) for row in rows]
+        for future in as_completed(futures):
+            report = future.result()
+            store.save_analysis(report["id"], report)  # committed one by one: a restart skips these
+            reports.append(report)
+            if progress:
+                progress(1, len(rows))
+    reports.sort(key=lambda r: todo.index(r["id"]))
+    return reports
