@@ -107,8 +107,6 @@ def _boards(row: dict, moves: list[dict]) -> list[str]:
                 out.append(_tiny_islands_svg(tiles, land, cell(m["played"]), cell(m["best"])))
             tiles, land = new_tiles, new_land
     elif game == "game-of-islands":
-        from engines.game_of_islands import engine as G
-        from records import game_of_islands as goi
         for number, g in enumerate(record.games, 1):
             n = g.grid
             drawn = []

@@ -19,6 +19,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from _report import write_section  # noqa: E402
 
 from engines.game_of_islands import engine as E  # noqa: E402
 from engines.game_of_islands import reference as R  # noqa: E402
@@ -106,14 +109,7 @@ def main():
     report = "\n".join(out) + "\n"
     print(report)
     if args.write:
-        path = ROOT / "BENCHMARKS.md"
-        text = path.read_text() if path.exists() else "# Benchmarks\n"
-        marker = "### Game of Islands ("
-        if marker in text:
-            before, _, after = text.partition(marker)
-            rest = after.split("\n### ", 1)
-            text = before + (("### " + rest[1]) if len(rest) > 1 else "")
-        path.write_text(text.rstrip() + "\n\n" + report)
+        write_section("### Game of Islands (", report)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from _report import write_section  # noqa: E402
 
 from engines.tiny_islands import reference  # noqa: E402
 from engines.tiny_islands.metadata import CELLS, TILE_LETTERS, ZONE_CELLS  # noqa: E402
@@ -172,14 +175,7 @@ CLI start (`scorebook ingest` of a 4-record file, whole process): cold, numba ca
 """
     print(report)
     if args.write:
-        path = ROOT / "BENCHMARKS.md"
-        head = path.read_text() if path.exists() else "# Benchmarks\n\nFigures written by the scripts in `benchmarks/`.\n"
-        marker = "### Tiny Islands ingest"
-        if marker in head:
-            before, _, after = head.partition(marker)
-            rest = after.split("\n### ", 1)
-            head = before + (("### " + rest[1]) if len(rest) > 1 else "")
-        path.write_text(head.rstrip() + "\n\n" + report)
+        write_section("### Tiny Islands ingest", report)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from _report import write_section  # noqa: E402
 
 REFERENCE_GAMES_PER_S = 11.8
 REFERENCE_DEPTH3_S = 13.2
@@ -148,14 +151,7 @@ def main():
     report = "\n".join(out) + "\n"
     print(report)
     if args.write:
-        path = ROOT / "BENCHMARKS.md"
-        text = path.read_text()
-        marker = "### Iwoki ("
-        if marker in text:
-            before, _, after = text.partition(marker)
-            rest = after.split("\n### ", 1)
-            text = before + (("### " + rest[1]) if len(rest) > 1 else "")
-        path.write_text(text.rstrip() + "\n\n" + report)
+        write_section("### Iwoki (", report)
 
 
 if __name__ == "__main__":

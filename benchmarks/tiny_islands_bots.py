@@ -18,6 +18,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from _report import write_section  # noqa: E402
 
 from engines.tiny_islands import bots, engine as E  # noqa: E402
 from engines.tiny_islands.deck import two_deck_offers  # noqa: E402
@@ -66,14 +69,7 @@ def main():
     report = "\n".join(out) + "\n"
     print(report)
     if args.write:
-        path = ROOT / "BENCHMARKS.md"
-        text = path.read_text()
-        marker = "### Tiny Islands bots ("
-        if marker in text:
-            before, _, after = text.partition(marker)
-            rest = after.split("\n### ", 1)
-            text = before + (("### " + rest[1]) if len(rest) > 1 else "")
-        path.write_text(text.rstrip() + "\n\n" + report)
+        write_section("### Tiny Islands bots (", report)
 
 
 if __name__ == "__main__":

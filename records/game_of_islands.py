@@ -363,8 +363,8 @@ def _check_game(pg: pgn.PgnGame, *, expected_grid: int | None = None, triad_play
         else:
             line, col = result_part.line, result_part.column
         if not stopped:
-            raise ParseError("missing-final-move", f"the result says the grid ended, but legal lines remain "
-                             f"and no timeout is recorded", line=line, column=col, token=stated)
+            raise ParseError("missing-final-move", "the result says the grid ended, but legal lines remain "
+                             "and no timeout is recorded", line=line, column=col, token=stated)
         if stated != computed:
             errors.append(ScoreMismatch("score-mismatch", f"the stated result {stated} differs from the replay "
                                         f"{computed}", line=line, column=col, token=stated))

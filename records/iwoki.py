@@ -37,7 +37,7 @@ from engines.iwoki.metadata import (HAND_HEX, HAND_SMALL, HEX_GAP_INDEX, HEX_GAP
                                     small_name)
 
 from . import pgn
-from .errors import IllegalMove, ParseError, RecordRejected, ScoreMismatch
+from .errors import IllegalMove, ParseError, ScoreMismatch
 
 GAME = "iwoki"
 FORMAT = "iwoki-log/1"
@@ -492,7 +492,6 @@ def read_pgn_game(game: pgn.PgnGame, *, lenient: bool = False) -> IwokiRecord:
     result_tag = t.pop("Result", None)
     actions: list[Action] = []
     result_tok = None
-    s_seat = 0
     for tok in game.tokens:
         if tok.kind == pgn.COMMENT:
             cmds, rest = pgn.comment_commands(tok.text)

@@ -12,8 +12,7 @@ from engines.iwoki import agents as A
 from engines.iwoki import engine as IE
 from engines.tiny_islands import bots as TB
 from engines.tiny_islands.deck import two_deck_offers
-from engines.tiny_islands.metadata import CELLS, FOREST, TILE_LETTERS, ZONE_MASK, cell_name
-from records import iwoki as IW
+from engines.tiny_islands.metadata import CELLS, FOREST, ZONE_MASK
 from records import tiny_islands
 from records.errors import UsageError
 from records.formats import read_text

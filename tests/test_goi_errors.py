@@ -1,7 +1,6 @@
 """One test per Game of Islands error code, each asserting the code and its position."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from engines.game_of_islands.bots import GREEDY, RANDOM, play_game

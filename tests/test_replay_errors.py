@@ -1,7 +1,6 @@
 """Replay rejects illegal records with a stable code and the position of the token."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from engines.tiny_islands.metadata import TILE_LETTERS, ZONE_MASK, cell_name

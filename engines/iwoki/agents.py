@@ -148,6 +148,19 @@ def _unseen_small(s, player):
 
 
 @njit(cache=True)
+def _redeal(s, p, unseen, guess):
+    """``guess`` := ``s`` with the unseen small tiles shuffled into the opponent's hand and the pile."""
+    other = 1 - p
+    n_hand = s[N_HAND_SMALL + other]
+    perm = np.random.permutation(unseen)
+    guess[:] = s
+    for i in range(n_hand):
+        guess[HAND_SMALL + other * N_SMALL_TILES + i] = perm[i]
+    for i in range(perm.shape[0] - n_hand):
+        guess[SMALL_PILE + s[SMALL_PILE_TOP] + i] = perm[n_hand + i]
+
+
+@njit(cache=True)
 def sampler_index(s, samples, depth, budget, stats):
     """Mean Minimax value of each root option over ``samples`` redeals of the unseen tiles."""
     opts = E.options(s)
@@ -155,19 +168,12 @@ def sampler_index(s, samples, depth, budget, stats):
     if k == 1:
         return 0
     p = s[TO_MOVE]
-    other = 1 - p
     unseen = _unseen_small(s, p)
-    n_hand = s[N_HAND_SMALL + other]
     totals = np.zeros(k, np.float64)
     guess = s.copy()
     child = s.copy()
     for _ in range(samples):
-        perm = np.random.permutation(unseen)
-        guess[:] = s
-        for i in range(n_hand):
-            guess[HAND_SMALL + other * N_SMALL_TILES + i] = perm[i]
-        for i in range(perm.shape[0] - n_hand):
-            guess[SMALL_PILE + s[SMALL_PILE_TOP] + i] = perm[n_hand + i]
+        _redeal(s, p, unseen, guess)
         for j in range(k):
             child[:] = guess
             E.apply_option(child, opts[j])
@@ -294,16 +300,10 @@ def option_values(s, samples, seed):
     p = s[TO_MOVE]
     other = 1 - p
     unseen = _unseen_small(s, p)
-    n_hand = s[N_HAND_SMALL + other]
     guess = s.copy()
     child = s.copy()
     for r in range(samples):
-        perm = np.random.permutation(unseen)
-        guess[:] = s
-        for i in range(n_hand):
-            guess[HAND_SMALL + other * N_SMALL_TILES + i] = perm[i]
-        for i in range(perm.shape[0] - n_hand):
-            guess[SMALL_PILE + s[SMALL_PILE_TOP] + i] = perm[n_hand + i]
+        _redeal(s, p, unseen, guess)
         for j in range(k):
             child[:] = guess
             E.apply_option(child, opts[j])

@@ -24,8 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .engine import (OK, check_region, drawing_region, listed_region, score_board)
-from .metadata import (BOAT, CELLS, FOREST, SIZE, TILE_COUNT, TILE_IS_LAND, TURNS, WAVE, ZONE_COPIES,
+from .engine import (OK, check_region, listed_region, score_board)
+from .metadata import (BOAT, CELLS, SIZE, TILE_COUNT, TILE_IS_LAND, TURNS, ZONE_COPIES,
                        ZONE_MASK)
 
 HEURISTIC, MC = 0, 1

@@ -1,0 +1,100 @@
+"""Analysis figures: on the 4 TinyBot sample games (../shared), how often the bot's best
+placement is TinyBot's, TinyBot's mean loss per placement, and the same for a random-move
+game over the same shuffle; wall time to analyse one game of each kind and the standard
+errors reached.
+
+    python benchmarks/analysis.py [--rollouts 16] [--write]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from _report import write_section  # noqa: E402
+SHARED = ROOT.parent / "shared" / "data"
+
+from analyze.loss import analyze_record  # noqa: E402
+from engines.tiny_islands.players import random_game  # noqa: E402
+from records import tiny_islands, tinybot  # noqa: E402
+from records.formats import read_text  # noqa: E402
+
+
+def placement_stats(report) -> tuple[float, float, float, float]:
+    placements = [m for m in report["moves"] if not m["played"].startswith("(")]
+    agree = np.mean([m["rank"] == 1 for m in placements])
+    loss = np.mean([m["loss"] for m in placements])
+    se = [m["stderr"] for m in report["moves"] if m["stderr"] is not None]
+    return 100 * agree, loss, float(np.mean(se)) if se else 0.0, float(np.max(se)) if se else 0.0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rollouts", type=int, default=16)
+    parser.add_argument("--write", action="store_true")
+    args = parser.parse_args()
+    opts = {"rollouts": args.rollouts, "candidates": 8}
+    out = []
+    lines = (SHARED / "tinyislands" / "tinybot-samples.txt").read_text().splitlines()
+    # warm up (compile) on a random game
+    first = tinybot.parse_line(lines[0])
+    offers = np.array([(o.tile1, o.zone1, o.tile2, o.zone2) for o in first.offers], np.int64)
+    warm = tiny_islands.from_arrays(offers, *random_game(offers, 0))
+    analyze_record("tiny-islands", warm, ["x"], options={"rollouts": 1, "candidates": 1})
+    rows = []
+    times = []
+    for n, line in enumerate(lines, 1):
+        rec = tinybot.parse_line(line, n)
+        start = time.perf_counter()
+        rep = analyze_record("tiny-islands", rec, ["TinyBot"], seed=n, options=opts)
+        times.append(time.perf_counter() - start)
+        offers = np.array([(o.tile1, o.zone1, o.tile2, o.zone2) for o in rec.offers], np.int64)
+        rnd = tiny_islands.from_arrays(offers, *random_game(offers, n), rules="tinybot")
+        rrep = analyze_record("tiny-islands", rnd, ["random"], seed=n, options=opts)
+        rows.append((n, rec.recorded["total"], placement_stats(rep), tiny_islands.replay(rnd).score["total"],
+                     placement_stats(rrep)))
+    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    out += [f"### Analysis ({date.today().isoformat()}, {machine})", "",
+            f"`python benchmarks/analysis.py --rollouts {args.rollouts}` — Tiny Islands: the heuristic bot, "
+            f"{args.rollouts} futures per candidate, 8 candidates plus the move played.", "",
+            "| sample | TinyBot total | agreement | TinyBot mean loss | mean / max s.e. | random total | random agreement "
+            "| random mean loss |", "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for n, total, (ag, loss, se, mx), rtotal, (rag, rloss, _, _) in rows:
+        out.append(f"| {n} | {total} | {ag:.0f}% | {loss:.2f} | {se:.2f} / {mx:.2f} | {rtotal} | {rag:.0f}% | {rloss:.2f} |")
+    ag = np.mean([r[2][0] for r in rows])
+    out += ["", f"Mean agreement with TinyBot {ag:.0f}%, TinyBot's mean loss {np.mean([r[2][1] for r in rows]):.2f} "
+            f"points a placement against {np.mean([r[4][1] for r in rows]):.2f} for the random games; "
+            f"{np.mean(times):.1f} s to analyse one TinyBot game."]
+    # one game of each other kind
+    for label, path, fmt in (("Game of Islands 10 x 10", SHARED / "goi" / "greedy-10x10.pgn", "pgn"),
+                             ("Game of Islands triad", SHARED / "goi" / "triad-clocks.pgn", "pgn"),
+                             ("Iwoki", SHARED / "iwoki" / "samples" / "iwoki_gr_60069.jsonl", "iwoki-log")):
+        item = read_text(path.read_text(), str(path), fmt)[0]
+        game = item.game
+        analyze_record(game, item.record, item.record.players)  # compile
+        start = time.perf_counter()
+        rep = analyze_record(game, item.record, item.record.players, seed=1)
+        took = time.perf_counter() - start
+        se = [m["stderr"] for m in rep["moves"] if m["stderr"] is not None]
+        exact = [m.get("exact") for m in rep["moves"] if "exact" in m]
+        extra = (f", standard error mean {np.mean(se):.2f} / max {np.max(se):.2f}" if se else "") + (
+            f", exact on {sum(exact)} of {len(exact)} moves" if exact else "")
+        out.append(f"- {label}: {took:.1f} s for {len(rep['moves'])} moves{extra}.")
+    report = "\n".join(out) + "\n"
+    print(report)
+    if args.write:
+        write_section("### Analysis (", report)
+
+
+if __name__ == "__main__":
+    main()
