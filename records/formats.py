@@ -110,6 +110,10 @@ def read_text(text: str, source: str, fmt: str = "auto", *, lenient: bool = Fals
         for entry in entries:
             if isinstance(entry, str):
                 group = triads[entry]
+                broken = next((g.error for g in group if g.error is not None), None)
+                if broken is not None:
+                    items.append(Item(group[0].index, fmt, game_of_islands.GAME, error=broken, line=group[0].line))
+                    continue
                 try:
                     items.append(Item(group[0].index, fmt, game_of_islands.GAME, line=group[0].line,
                                       record=game_of_islands.read_group(group, lenient=lenient)))
@@ -118,6 +122,9 @@ def read_text(text: str, source: str, fmt: str = "auto", *, lenient: bool = Fals
                 continue
             g = entry
             name = game_of(g)
+            if g.error is not None:
+                items.append(Item(g.index, fmt, name, error=g.error, line=g.line))
+                continue
             if name is None:
                 err = ParseError("missing-game-tag", 'the record needs a tag naming its game, e.g. [Game "tiny-islands"]',
                                  line=g.line, column=1)

@@ -38,10 +38,12 @@ class PgnGame:
     tags: dict[str, str] = field(default_factory=dict)
     tag_tokens: dict[str, Token] = field(default_factory=dict)
     tokens: list[Token] = field(default_factory=list)
+    error: ParseError | None = None  # the first container error of this game (a bad tag or comment)
 
 
 def split_games(text: str) -> list[PgnGame]:
-    """Split PGN-style text into games; raises ParseError (bad-tag, bad-comment)."""
+    """Split PGN-style text into games. A malformed tag or comment is kept as the error of
+    its own game (``PgnGame.error``), so the other games of the file still read."""
     games: list[PgnGame] = []
     current: PgnGame | None = None
     in_movetext = False
@@ -59,12 +61,14 @@ def split_games(text: str) -> list[PgnGame]:
                 col = line.index("[") + 1
                 m = _TAG_RE.match(stripped)
                 if not m:
-                    raise ParseError("bad-tag", 'a tag pair must read [Name "value"]',
-                                     line=line_no, column=col, token=stripped)
+                    current.error = current.error or ParseError(
+                        "bad-tag", 'a tag pair must read [Name "value"]', line=line_no, column=col, token=stripped)
+                    continue
                 name, value = m.group(1), re.sub(r"\\(.)", r"\1", m.group(2))
                 if name in current.tags:
-                    raise ParseError("bad-tag", f"tag {name} appears twice",
-                                     line=line_no, column=col, token=value)
+                    current.error = current.error or ParseError(
+                        "bad-tag", f"tag {name} appears twice", line=line_no, column=col, token=value)
+                    continue
                 current.tags[name] = value
                 current.tag_tokens[name] = Token(value, line_no, col)
                 continue
@@ -99,8 +103,10 @@ def split_games(text: str) -> list[PgnGame]:
                 i += 1
                 continue
             if ch == "}":
-                raise ParseError("bad-comment", "a comment closes without opening",
-                                 line=line_no, column=i + 1, token="}")
+                current.error = current.error or ParseError("bad-comment", "a comment closes without opening",
+                                                            line=line_no, column=i + 1, token="}")
+                i += 1
+                continue
             if ch in "()":
                 current.tokens.append(Token(ch, line_no, i + 1, OPEN if ch == "(" else CLOSE))
                 i += 1
@@ -113,8 +119,8 @@ def split_games(text: str) -> list[PgnGame]:
         if comment is not None:
             comment.append("\n")
     if comment is not None:
-        raise ParseError("bad-comment", "a comment is never closed",
-                         line=comment_start[0], column=comment_start[1], token="{")
+        current.error = current.error or ParseError("bad-comment", "a comment is never closed",
+                                                    line=comment_start[0], column=comment_start[1], token="{")
     return games
 
 

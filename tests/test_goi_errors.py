@@ -187,3 +187,12 @@ def test_a_player_out_of_time_stays_out_for_the_rest_of_the_triad():
     bad = first_game + "\n[Event" + games[1] + "\n\n[Event" + games[2]
     err = error(bad)
     assert err["code"] == "move-after-timeout" and err["ply"] == 1  # Bob is First of game 2
+
+
+def test_a_bad_tag_rejects_its_own_game_only():
+    good = game("1. I1-J2, J1")
+    bad = game("1. A1-A2").replace('[Grid "10"]', "[Grid 10]")
+    items = read_text(good + "\n" + bad + "\n" + good.replace('"t"', '"u"'), "t.pgn", "pgn")
+    assert [i.error is None for i in items] == [True, False, True]
+    err = items[1].error.as_dict()
+    assert (err["code"], err["line"], err["column"]) == ("bad-tag", 10, 1)

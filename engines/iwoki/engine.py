@@ -17,7 +17,7 @@ a hex orientation face*6 + rotation (face 0 'A', 1 'B').
 
 >>> import numpy as np
 >>> small_results(22, 0, 0).tolist(), hex_vertices(0, 1, 0).tolist()  # st23 '+' r0; ht1 face B r0
-([5, 5, 6], [6, 6, 4, 2, 5, 7])
+([5, 5, 6], [6, 6, 4, 2, 5, 9])
 """
 from __future__ import annotations
 
@@ -442,3 +442,4 @@ def tally_margin(s, player):
 
 # what each tile writes in each orientation: small [tile, face*3+rot, slot], hex [tile, face*6+rot, vertex]
 SMALL_RESULTS, HEX_VERTICES = _tables()
+assert SMALL_RESULTS.max() < WILD and HEX_NUMBERS[HEX_NUMBERS != WILD].max() < WILD  # no number reads as a '*'

@@ -16,7 +16,7 @@ import numpy as np
 
 _DATA = json.loads(resources.files(__package__).joinpath("iwoki.json").read_text())
 
-WILD = 7
+WILD = 9  # the wildcard: out of the range of every number a tile can put down (0-6)
 EMPTY = -1
 N_SMALL_TILES = len(_DATA["small_tiles"])
 N_HEX_TILES = len(_DATA["hex_tiles"])
