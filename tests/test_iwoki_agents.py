@@ -76,3 +76,49 @@ def test_cli_play_iwoki(run_cli):
     again = cli_json(run_cli("play", "iwoki", "--players", "minimax:2,random", "--games", "2", "--seed", "3",
                              "--json"))
     assert [g["status"] for g in again["games"]] == ["duplicate", "duplicate"]  # same seed, same games
+
+
+def plain_options(s):
+    """The option list of spec §7, enumerated slot by slot in plain Python (later moves)."""
+    from engines.iwoki.metadata import (HAND_HEX, HAND_SMALL, N_HAND_HEX, N_HAND_SMALL, N_HEX_TILES, N_SMALL_TILES)
+    p = int(s[E.TO_MOVE])
+    out = []
+    rules = int(s[E.RULES])
+    for face in (1, 0):
+        for i in range(int(s[N_HAND_SMALL + p])):
+            tile = int(s[HAND_SMALL + p * N_SMALL_TILES + i])
+            for g in range(int(s[E.N_OPEN_SMALL])):
+                gap = int(s[E.OPEN_SMALL + g])
+                board = np.array([s[E.SLOTVAL + gap * 3 + j] for j in range(3)])
+                for rot in range(3):
+                    legal, pts = E.placement_points(board, E.small_results(tile, face, rot), False, rules)
+                    if legal:
+                        out.append((E.SMALL, i, gap, face * 3 + rot, int(pts)))
+    for i in range(int(s[N_HAND_HEX + p])):
+        tile = int(s[HAND_HEX + p * N_HEX_TILES + i])
+        for g in range(int(s[E.N_OPEN_HEX])):
+            gap = int(s[E.OPEN_HEX + g])
+            board = np.array([s[E.HEXVAL + gap * 6 + j] for j in range(6)])
+            for o in range(12):
+                legal, pts = E.placement_points(board, E.hex_vertices(tile, o // 6, o % 6), True, rules)
+                if legal:
+                    out.append((E.HEX, i, gap, o, int(pts)))
+    if E.can_draw(s):
+        out.append((E.DRAW, 0, 0, 0, 0))
+    if not out:
+        out.append((E.PASS, 0, 0, 0, 0))
+    return out
+
+
+def test_option_list_equals_a_plain_enumeration():
+    checked = 0
+    for g in range(12):
+        for rules in (E.SIMULATOR, E.OFFICIAL):
+            s = A.deal(np.random.default_rng([4, g]), rules)
+            acts, _ = A.play_game(s, A.RANDOM, A.GREEDY, 0, 0, g)
+            for o in acts[:-1]:
+                E.apply_option(s, o[:5])
+                if not s[E.FIRST] and not E.game_over(s):
+                    assert [tuple(int(v) for v in row) for row in E.options(s)] == plain_options(s)
+                    checked += 1
+    assert checked > 300

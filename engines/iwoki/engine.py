@@ -371,35 +371,72 @@ def options(s):
                 k += 1
         return out[:k]
     rules = s[RULES]
+    # which (tile, orientation) fit each open gap: the AND of the masks of its filled values
+    n_os = s[N_OPEN_SMALL]
+    small_fit = np.empty((n_os, SMALL_WORDS), np.uint64)
+    small_any = np.zeros(n_os, np.bool_)
+    for g in range(n_os):
+        gap = s[OPEN_SMALL + g]
+        small_fit[g, :] = ALL_BITS
+        for j in range(3):
+            b = s[SLOTVAL + gap * 3 + j]
+            if b == EMPTY or b == WILD:
+                continue
+            small_any[g] = True
+            for w in range(SMALL_WORDS):
+                small_fit[g, w] &= SMALL_MASK[j, b, w]
     for face in (1, 0):
         for i in range(n_small):
             tile = s[HAND_SMALL + p * N_SMALL_TILES + i]
-            for g in range(s[N_OPEN_SMALL]):
+            for g in range(n_os):
+                if not small_any[g]:
+                    continue
                 gap = s[OPEN_SMALL + g]
                 for rot in range(3):
-                    legal, pts = _points_at(s, SLOTVAL + gap * 3, SMALL_RESULTS[tile, face * 3 + rot], 3, False, rules)
-                    if legal:
-                        out = _grow(out, k)
-                        out[k, 0] = SMALL
-                        out[k, 1] = i
-                        out[k, 2] = gap
-                        out[k, 3] = face * 3 + rot
-                        out[k, 4] = pts
-                        k += 1
+                    bit = tile * 6 + face * 3 + rot
+                    if (small_fit[g, bit >> 6] >> np.uint64(bit & 63)) & np.uint64(1):
+                        legal, pts = _points_at(s, SLOTVAL + gap * 3, SMALL_RESULTS[tile, face * 3 + rot], 3, False,
+                                                rules)
+                        if legal:
+                            out = _grow(out, k)
+                            out[k, 0] = SMALL
+                            out[k, 1] = i
+                            out[k, 2] = gap
+                            out[k, 3] = face * 3 + rot
+                            out[k, 4] = pts
+                            k += 1
+    n_oh = s[N_OPEN_HEX]
+    hex_fit = np.empty((n_oh, HEX_WORDS), np.uint64)
+    hex_any = np.zeros(n_oh, np.bool_)
+    for g in range(n_oh):
+        gap = s[OPEN_HEX + g]
+        hex_fit[g, :] = ALL_BITS
+        for j in range(6):
+            b = s[HEXVAL + gap * 6 + j]
+            if b == EMPTY:
+                continue
+            if b != WILD:
+                hex_any[g] = True
+            for w in range(HEX_WORDS):
+                hex_fit[g, w] &= HEX_MASK[j, b, w]
     for i in range(n_hex):
         tile = s[HAND_HEX + p * N_HEX_TILES + i]
-        for g in range(s[N_OPEN_HEX]):
+        for g in range(n_oh):
+            if not hex_any[g]:
+                continue
             gap = s[OPEN_HEX + g]
             for o in range(12):
-                legal, pts = _points_at(s, HEXVAL + gap * 6, HEX_VERTICES[tile, o], 6, True, rules)
-                if legal:
-                    out = _grow(out, k)
-                    out[k, 0] = HEX
-                    out[k, 1] = i
-                    out[k, 2] = gap
-                    out[k, 3] = o
-                    out[k, 4] = pts
-                    k += 1
+                bit = tile * 12 + o
+                if (hex_fit[g, bit >> 6] >> np.uint64(bit & 63)) & np.uint64(1):
+                    legal, pts = _points_at(s, HEXVAL + gap * 6, HEX_VERTICES[tile, o], 6, True, rules)
+                    if legal:
+                        out = _grow(out, k)
+                        out[k, 0] = HEX
+                        out[k, 1] = i
+                        out[k, 2] = gap
+                        out[k, 3] = o
+                        out[k, 4] = pts
+                        k += 1
     if can_draw(s):
         out = _grow(out, k)
         out[k, 0] = DRAW
@@ -442,4 +479,32 @@ def tally_margin(s, player):
 
 # what each tile writes in each orientation: small [tile, face*3+rot, slot], hex [tile, face*6+rot, vertex]
 SMALL_RESULTS, HEX_VERTICES = _tables()
+
+
+def _masks():
+    """Bit (tile*6 + orientation) of SMALL_MASK[slot, value] is set when that small tile in that
+    orientation puts ``value`` on ``slot``; bit (tile*12 + orientation) of HEX_MASK[vertex, value]
+    when the hex tile puts ``value`` or its own '*' there (a '*' on the board only meets a '*')."""
+    small_words = (SMALL_RESULTS.shape[0] * 6 + 63) // 64
+    hex_words = (HEX_VERTICES.shape[0] * 12 + 63) // 64
+    small = np.zeros((3, WILD + 1, small_words), np.uint64)
+    for t in range(SMALL_RESULTS.shape[0]):
+        for o in range(6):
+            bit = t * 6 + o
+            for j in range(3):
+                small[j, SMALL_RESULTS[t, o, j], bit >> 6] |= np.uint64(1) << np.uint64(bit & 63)
+    hexes = np.zeros((6, WILD + 1, hex_words), np.uint64)
+    for t in range(HEX_VERTICES.shape[0]):
+        for o in range(12):
+            bit = t * 12 + o
+            for j in range(6):
+                v = HEX_VERTICES[t, o, j]
+                for b in range(WILD + 1):
+                    if v == b or (v == WILD and b != WILD):
+                        hexes[j, b, bit >> 6] |= np.uint64(1) << np.uint64(bit & 63)
+    return small, hexes, small_words, hex_words
+
+
+SMALL_MASK, HEX_MASK, SMALL_WORDS, HEX_WORDS = _masks()
+ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 assert SMALL_RESULTS.max() < WILD and HEX_NUMBERS[HEX_NUMBERS != WILD].max() < WILD  # no number reads as a '*'
