@@ -11,8 +11,8 @@ hidden-information game. A whole game between two agents runs inside numba.
 * Minimax-sim: the same search with the simulator's tree: levels alternate MAX/min strictly,
   even after a draw (in the game the drawer moves again), to replicate the paper's figures.
 * Sampler: for the hidden game. It sees only its own hand and what is on the table: it deals
-  the unseen small tiles into many possible opponent hands and pile orders, scores each
-  option by a depth-2 Minimax on every sample, and plays the best mean.
+  the unseen small tiles into many possible opponent hands and pile orders, plays every
+  option out Greedy against Greedy on each, and plays the best mean final margin.
 
 >>> import numpy as np
 >>> from engines.iwoki.engine import new_state
@@ -161,8 +161,18 @@ def _redeal(s, p, unseen, guess):
 
 
 @njit(cache=True)
-def sampler_index(s, samples, depth, budget, stats):
-    """Mean Minimax value of each root option over ``samples`` redeals of the unseen tiles."""
+def greedy_to_end(s, player):
+    """Greedy against Greedy from ``s`` (changed in place) to the end; the final-tally margin of ``player``."""
+    while not E.game_over(s):
+        opts = E.options(s)
+        E.apply_option(s, opts[greedy_index(opts)])
+    return E.tally_margin(s, player)
+
+
+@njit(cache=True)
+def sampler_index(s, samples, stats):
+    """The option with the best mean final margin over ``samples`` redeals of the unseen
+    small tiles, each option played out Greedy against Greedy (the same redeals for all)."""
     opts = E.options(s)
     k = opts.shape[0]
     if k == 1:
@@ -177,14 +187,8 @@ def sampler_index(s, samples, depth, budget, stats):
         for j in range(k):
             child[:] = guess
             E.apply_option(child, opts[j])
-            if depth <= 1 or E.game_over(child):
-                totals[j] += E.tally_margin(child, p)
-            else:
-                sub = np.zeros(2, np.int64)
-                _, v = minimax(child, depth - 1, budget, sub)
-                stats[0] += sub[0]
-                # minimax values are from the side of the child's mover
-                totals[j] += v if child[TO_MOVE] == p else -v
+            totals[j] += greedy_to_end(child, p)
+            stats[0] += 1
     best = 0
     for j in range(1, k):
         if totals[j] > totals[best]:
@@ -202,7 +206,7 @@ def choose(s, agent, depth, budget, samples, stats):
     if agent == MINIMAX or agent == MINIMAX_SIM:
         i, _ = minimax(s, depth, budget, stats, agent == MINIMAX_SIM)
         return opts[i]
-    return opts[sampler_index(s, samples, 2, budget, stats)]
+    return opts[sampler_index(s, samples, stats)]
 
 
 @njit(cache=True)
@@ -298,7 +302,6 @@ def option_values(s, samples, seed):
     k = opts.shape[0]
     out = np.zeros((k, samples), np.float64)
     p = s[TO_MOVE]
-    other = 1 - p
     unseen = _unseen_small(s, p)
     guess = s.copy()
     child = s.copy()
@@ -307,6 +310,5 @@ def option_values(s, samples, seed):
         for j in range(k):
             child[:] = guess
             E.apply_option(child, opts[j])
-            _, st = play_game(child, GREEDY, GREEDY, 0, 0, seed + r)
-            out[j, r] = (st[p, 2] - st[other, 2])
+            out[j, r] = greedy_to_end(child, p)
     return opts, out
