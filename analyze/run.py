@@ -80,12 +80,17 @@ def analyze_one(store, record_id: str, spec: str | None, seed: int, *, force: bo
 
 
 def _worker(args):
+    """One record in a worker process; a failure comes back as {"id", "error"} (the batch goes on)."""
     row, spec, seed = args
-    return compute(row, spec, seed)
+    try:
+        return compute(row, spec, seed)
+    except Exception as exc:  # noqa: BLE001 - reported per record, never a traceback
+        return {"id": row["id"], "game": row["game"], "error": f"{type(exc).__name__}: {exc}"}
 
 
 def analyze_all(store, spec: str | None, seed: int, *, jobs: int | None = None, progress=None) -> list[dict]:
-    """Every record without an analysis by this bot and seed; returns the new reports."""
+    """Every record without an analysis by this bot and seed; returns the new reports (and
+    ``{"id", "error"}`` for a record whose analysis failed: it stays unanalysed)."""
     bots = {}
     for game in OPTIONS:
         try:
@@ -102,8 +107,9 @@ def analyze_all(store, spec: str | None, seed: int, *, jobs: int | None = None, 
         progress(0, len(rows))
     if jobs == 1 or len(rows) <= 1:
         for row in rows:
-            report = compute(row, spec, seed)
-            store.save_analysis(row["id"], report)
+            report = _worker((row, spec, seed))
+            if "error" not in report:
+                store.save_analysis(row["id"], report)
             reports.append(report)
             if progress:
                 progress(1, len(rows))
@@ -112,7 +118,8 @@ def analyze_all(store, spec: str | None, seed: int, *, jobs: int | None = None, 
         futures = [pool.submit(_worker, (row, spec if row["game"] in bots else None, seed)) for row in rows]
         for future in as_completed(futures):
             report = future.result()
-            store.save_analysis(report["id"], report)  # committed one by one: a restart skips these
+            if "error" not in report:
+                store.save_analysis(report["id"], report)  # committed one by one: a restart skips these
             reports.append(report)
             if progress:
                 progress(1, len(rows))

@@ -400,14 +400,20 @@ def analyze(ctx, record_id, all_, bot, seed, jobs, force, html_path, as_json):
         reports = analyze_all(store, bot, seed, jobs=jobs, progress=progress)
         if state["bar"] is not None:
             state["bar"].__exit__(None, None, None)
+        failed = [r for r in reports if "error" in r]
+        done = [r for r in reports if "error" not in r]
         if as_json:
-            _emit_json({"analyses": reports})
-            return
-        click.echo(_table(["id", "game", "bot", "moves", "players (mean loss, accuracy)"],
-                          [[r["id"], r["game"], r["bot"], len(r["moves"]),
-                            "; ".join(f"{n} {s['mean_loss']}, {s['accuracy']}%" for n, s in r["summary"].items())]
-                           for r in reports]))
-        click.echo(f"{len(reports)} records analysed")
+            _emit_json({"analyses": done, "errors": failed})
+        else:
+            click.echo(_table(["id", "game", "bot", "moves", "players (mean loss, accuracy)"],
+                              [[r["id"], r["game"], r["bot"], len(r["moves"]),
+                                "; ".join(f"{n} {s['mean_loss']}, {s['accuracy']}%" for n, s in r["summary"].items())]
+                               for r in done]))
+            click.echo(f"{len(done)} records analysed, {len(failed)} failed")
+        for r in failed:
+            click.echo(f"scorebook: analysis of {r['id']} failed: {r['error']}", err=True)
+        if failed:
+            sys.exit(1)
         return
     show_bar = not as_json and sys.stderr.isatty()
     row = store.get(record_id)

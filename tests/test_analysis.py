@@ -132,3 +132,23 @@ def test_cli_analyze_json_contract(run_cli, tmp_path):
     page = (tmp_path / "r.html").read_text()
     assert page.count("<svg") == len(doc["moves"]) + 1 and "id='summary'" in page
     assert run_cli("analyze").exit_code == 2
+
+
+def test_a_failing_record_does_not_stop_the_batch(store, monkeypatch):
+    import analyze.run as run
+    for seed in (1, 2):
+        lines = goi_play(6, GOI_GREEDY, GOI_GREEDY, seed, 2, 1000)
+        text, _ = _goi_game_text(6, lines, {"Grid": "6", "First": "A", "Second": "B"})
+        ingest_text(store, text, f"g{seed}.pgn")
+    real = run.compute
+    calls = []
+
+    def flaky(row, spec, seed, progress=None):
+        calls.append(row["id"])
+        if len(calls) == 1:
+            raise RuntimeError("boom")
+        return real(row, spec, seed, progress)
+    monkeypatch.setattr(run, "compute", flaky)
+    out = analyze_all(store, None, 0, jobs=1)
+    assert [("error" in r) for r in out] == [True, False]
+    assert len(analyze_all(store, None, 0, jobs=1)) == 1  # the failed one is still to do
