@@ -59,7 +59,7 @@ def _compactness(tiles, tile, cell):
                 t = tiles[rr * SIZE + cc]
                 if t != 0:
                     same = TILE_IS_LAND[t] == land
-                    v += 0.6 if same else -0.4
+                    v += 0.4 if same else -0.2
     if tile == BOAT:  # boats like the rim, far from everything
         v += 0.5 * (min(min(r, SIZE - 1 - r), min(c, SIZE - 1 - c)) == 0)
     return v
@@ -80,9 +80,9 @@ def placement_value(tiles, land, tile, cell, drawings_left, wave_rule):
             if TILE_IS_LAND[tile] and land[cell]:
                 v += 1.0
             elif not TILE_IS_LAND[tile] and land[cell]:
-                v -= 3.0  # needs a lake
+                v -= 4.0  # needs a lake
             elif TILE_IS_LAND[tile]:
-                v -= 1.0  # needs a new island
+                v -= 1.0 if drawings_left == 2 else 2.5  # needs a new island (the last drawing: one only)
     elif TILE_IS_LAND[tile] != land[cell]:
         v -= 5.0
     return v
@@ -113,7 +113,7 @@ def _future_room(tiles, land, left_land, left_water):
                 empty_land += 1
             else:
                 empty_water += 1
-    return 0.8 * min(empty_land, left_land) + 0.4 * min(empty_water, left_water)
+    return 1.3 * min(empty_land, left_land) + 0.4 * min(empty_water, left_water)
 
 
 @njit(cache=True)
