@@ -5,7 +5,7 @@ an export read back in stores as the same record (same hash: a duplicate).
 """
 from __future__ import annotations
 
-from . import iwoki, pgn, tinybot, tiny_islands
+from . import pgn, tinybot, tiny_islands
 from .errors import UsageError
 
 EXPORT_FORMATS = {"tiny-islands": ("pgn", "tinybot"), "game-of-islands": ("pgn",), "iwoki": ("pgn", "iwoki-log")}
@@ -19,6 +19,7 @@ def export_record(row: dict, fmt: str) -> str:
     if fmt == "pgn":
         return row["text"]
     if fmt == "iwoki-log":
+        from . import iwoki
         return iwoki.write_log(iwoki.read_pgn_game(pgn.split_games(row["text"])[0]))
     record = tiny_islands.parse_pgn(row["text"])[0]
     return tinybot.write_line(record) + "\n"

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import game_of_islands, iwoki, pgn, tinybot, tiny_islands
+from . import pgn, tinybot, tiny_islands
+
+# each game's module (and its jitted engine) is imported only when a record of it turns up
+GOI, IWOKI = "game-of-islands", "iwoki"
 from .errors import ParseError, RecordRejected, UsageError
 
 FORMATS = ("tinybot", "pgn", "iwoki-log")
@@ -61,7 +64,7 @@ def detect_format(text: str) -> str | None:
 
 def game_of(game: pgn.PgnGame) -> str | None:
     """The game a container record is of: its Game tag, or a Grid tag for The Game of Islands."""
-    return game.tags.get("Game") or (game_of_islands.GAME if "Grid" in game.tags else None)
+    return game.tags.get("Game") or (GOI if "Grid" in game.tags else None)
 
 
 def read_text(text: str, source: str, fmt: str = "auto", *, lenient: bool = False) -> list[Item]:
@@ -99,7 +102,7 @@ def read_text(text: str, source: str, fmt: str = "auto", *, lenient: bool = Fals
         triads: dict[str, list[pgn.PgnGame]] = {}
         entries: list = []  # a game, or the key of a triad at the place of its first game
         for g in games:
-            if game_of(g) == game_of_islands.GAME and g.tags.get("Match") is not None:
+            if game_of(g) == GOI and g.tags.get("Match") is not None:
                 key = g.tags["Match"]
                 if key not in triads:
                     triads[key] = []
@@ -109,6 +112,7 @@ def read_text(text: str, source: str, fmt: str = "auto", *, lenient: bool = Fals
                 entries.append(g)
         for entry in entries:
             if isinstance(entry, str):
+                from . import game_of_islands
                 group = triads[entry]
                 broken = next((g.error for g in group if g.error is not None), None)
                 if broken is not None:
@@ -130,13 +134,15 @@ def read_text(text: str, source: str, fmt: str = "auto", *, lenient: bool = Fals
                                  line=g.line, column=1)
                 items.append(Item(g.index, fmt, None, error=err, line=g.line))
                 continue
-            if name == iwoki.GAME:
+            if name == IWOKI:
+                from . import iwoki
                 try:
                     items.append(Item(g.index, fmt, name, line=g.line, record=iwoki.read_pgn_game(g, lenient=lenient)))
                 except RecordRejected as err:
                     items.append(Item(g.index, fmt, name, error=err, line=g.line))
                 continue
-            if name == game_of_islands.GAME:
+            if name == GOI:
+                from . import game_of_islands
                 try:
                     items.append(Item(g.index, fmt, name, line=g.line,
                                       record=game_of_islands.read_group([g], lenient=lenient)))
@@ -156,6 +162,7 @@ def read_text(text: str, source: str, fmt: str = "auto", *, lenient: bool = Fals
                 items.append(Item(g.index, fmt, name, error=err, line=g.line))
         return items
     if fmt == "iwoki-log":
+        from . import iwoki
         # one game per header line; a file usually holds one
         lines = text.split("\n")
         starts = [i for i, l in enumerate(lines) if l.lstrip().startswith('{"kind":"header"')] or [0]

@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import game_of_islands, iwoki, tiny_islands
+from . import tiny_islands
 from .errors import RecordRejected, UsageError
 from .formats import Item, decode, read_text
 from .store import Store
@@ -22,9 +22,9 @@ GAME_FILES = (".txt", ".pgn", ".sbn", ".jsonl", ".tbt")
 
 def prepare(item: Item, source: str, *, lenient: bool = False) -> dict:
     """Replay one parsed record and build what the store needs; raises RecordRejected."""
-    if item.game == game_of_islands.GAME:
+    if item.game == "game-of-islands":
         return _prepare_goi(item, source)
-    if item.game == iwoki.GAME:
+    if item.game == "iwoki":
         return _prepare_iwoki(item, source)
     record = item.record
     result = tiny_islands.replay(record)
@@ -50,6 +50,7 @@ def prepare(item: Item, source: str, *, lenient: bool = False) -> dict:
 
 def _prepare_goi(item: Item, source: str) -> dict:
     """Game of Islands records were replayed while they were read (first error in reading order)."""
+    from . import game_of_islands
     record = item.record
     text, rows = game_of_islands.render(record)
     digest = tiny_islands.content_hash(text)
@@ -75,6 +76,7 @@ def _prepare_goi(item: Item, source: str) -> dict:
 
 def _prepare_iwoki(item: Item, source: str) -> dict:
     """Iwoki records were replayed while they were read."""
+    from . import iwoki
     record = item.record
     text, rows = iwoki.write_pgn(record)
     digest = tiny_islands.content_hash(text)
