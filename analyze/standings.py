@@ -21,7 +21,7 @@ from records.errors import RecordRejected, UsageError
 from records.formats import decode, read_text
 
 TIEBREAKS = ("points", "omb", "p_zero", "g_score", "seniority")
-DEFAULT_CHAIN = list(game_of_islands._FACTS["default_tiebreaks"])
+DEFAULT_CHAIN = game_of_islands.DEFAULT_TIEBREAKS
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ MIN_GRID, MAX_GRID = _FACTS["grid_sizes"]["min"], _FACTS["grid_sizes"]["max"]
 TRIAD_GRIDS = tuple(_FACTS["grid_sizes"]["tournament"])
 BONUS = _FACTS["last_line_bonus"]
 WIN_MARGIN = _FACTS["match_win_margin"]
+DEFAULT_TIEBREAKS: list[str] = list(_FACTS["default_tiebreaks"])
 
 DOT_RE = re.compile(r"^([A-Za-z])(\d{1,3})$")
 LINE_RE = re.compile(r"^([A-Za-z]\d{1,3})-([A-Za-z]\d{1,3})$")

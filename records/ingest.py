@@ -8,6 +8,7 @@
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from pathlib import Path
@@ -18,6 +19,11 @@ from .formats import Item, decode, read_text
 from .store import Store
 
 GAME_FILES = (".txt", ".pgn", ".sbn", ".jsonl", ".tbt")
+
+
+def content_hash(canonical_text: str) -> str:
+    """A record's identity: the SHA-256 of its normalised Scorebook text (its id is the first 16 hex digits)."""
+    return hashlib.sha256(canonical_text.encode()).hexdigest()
 
 
 def prepare(item: Item, source: str, *, lenient: bool = False) -> dict:
@@ -36,7 +42,7 @@ def prepare(item: Item, source: str, *, lenient: bool = False) -> dict:
         warnings.append(mismatch.describe())
     record.deck = result.deck
     text, rows = tiny_islands.render(record, result)
-    digest = tiny_islands.content_hash(text)
+    digest = content_hash(text)
     moves = [(1, ply, 0, move, note) for ply, move, note in rows]
     score = result.score
     return {
@@ -53,7 +59,7 @@ def _prepare_goi(item: Item, source: str) -> dict:
     from . import game_of_islands
     record = item.record
     text, rows = game_of_islands.render(record)
-    digest = tiny_islands.content_hash(text)
+    digest = content_hash(text)
     if record.match is None:
         g = record.games[0]
         stated = g.result if g.result != "*" else None
@@ -79,7 +85,7 @@ def _prepare_iwoki(item: Item, source: str) -> dict:
     from . import iwoki
     record = item.record
     text, rows = iwoki.write_pgn(record)
-    digest = tiny_islands.content_hash(text)
+    digest = content_hash(text)
     return {
         "id": digest[:16], "hash": digest, "game": record.game, "rules": record.rules, "deck": None,
         "format": item.format, "source": source, "index": item.index, "text": text, "tags": record.tags,

@@ -32,7 +32,6 @@ True
 """
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import Literal
@@ -549,10 +548,6 @@ def render(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -
 def write_pgn(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -> str:
     """Scorebook notation, canonical."""
     return render(record, result)[0]
-
-
-def content_hash(canonical_text: str) -> str:
-    return hashlib.sha256(canonical_text.encode()).hexdigest()
 
 
 def from_arrays(offers, placements, traces, lens, *, tags: dict[str, str] | None = None,
