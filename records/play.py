@@ -39,6 +39,16 @@ def tiny_islands_player(spec: str, rules: str):
     return lambda offers, seed: (*bots.play(offers, bots.MC, rollouts, seed, wave_rule), True)
 
 
+def _store_game(store: Store, text: str, source: str, out_dir: str | None, filename: str) -> dict:
+    """Write a bot's record to ``out_dir`` (when given) and ingest it like any other record."""
+    if out_dir:
+        path = Path(out_dir) / filename
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        source = str(path)
+    return ingest_text(store, text, source, "pgn")[0]
+
+
 def shuffles_from(text: str, source: str) -> list[np.ndarray]:
     """Deck orders (offers) of every readable Tiny Islands record in a file."""
     out = []
@@ -76,13 +86,8 @@ def play_tiny_islands(store: Store, bot: str, *, games: int = 1, seed: int = 0, 
         result = tiny_islands.replay(record)
         record.recorded = result.score if record.finished else None
         text = tiny_islands.write_pgn(record, result)
-        source = f"play:{bot}:seed={seed}:game={g + 1}"
-        if out_dir:
-            path = Path(out_dir) / f"tiny-islands-{bot.replace(':', '')}-s{seed}-{g + 1:04d}.pgn"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
-            source = str(path)
-        outcome = ingest_text(store, text, source, "pgn")[0]
+        outcome = _store_game(store, text, f"play:{bot}:seed={seed}:game={g + 1}", out_dir,
+                              f"tiny-islands-{bot.replace(':', '')}-s{seed}-{g + 1:04d}.pgn")
         outcome["seconds"] = round(seconds, 4)
         results.append(outcome)
         if progress:
@@ -138,6 +143,7 @@ def play_game_of_islands(store: Store, bots: list[str], *, grid: int = 10, games
         rng = np.random.default_rng([seed, g])
         grids = list(goi.TRIAD_GRIDS) if triad else [grid]
         texts = []
+        totals = [0, 0]  # from the side of game 1's First, as the triad's score is
         start = time.perf_counter()
         for k, n in enumerate(grids):
             first = (g + k) % 2  # alternate who moves first, game by game and grid by grid
@@ -147,20 +153,18 @@ def play_game_of_islands(store: Store, bots: list[str], *, grid: int = 10, games
             if triad:
                 tags["Match"] = f"{seed}.{g + 1}"
             tags.update({"Grid": str(n), "First": names[first], "Second": names[1 - first]})
-            text, _ = _goi_game_text(n, lines, tags)
+            text, points = _goi_game_text(n, lines, tags)
             texts.append(text)
+            same_side = first == g % 2  # this game's First is game 1's First
+            totals[0] += points[0] if same_side else points[1]
+            totals[1] += points[1] if same_side else points[0]
         seconds = time.perf_counter() - start
         text = "\n".join(texts)
         if triad:  # state the match result on the last game, as tournament records do
-            record = goi.read_group(pgn_games(text))
-            text = text.replace(f'[Grid "{grids[-1]}"]', f'[Grid "{grids[-1]}"]\n[MatchResult "{record.score["result"]}"]')
-        source = f"play:{'-'.join(bots)}:seed={seed}:game={g + 1}"
-        if out_dir:
-            path = Path(out_dir) / f"game-of-islands-{'-'.join(bots)}-{'triad' if triad else grid}-s{seed}-{g + 1:04d}.pgn"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
-            source = str(path)
-        outcome = ingest_text(store, text, source, "pgn")[0]
+            result = goi.match_result(totals[0] - totals[1])
+            text = text.replace(f'[Grid "{grids[-1]}"]', f'[Grid "{grids[-1]}"]\n[MatchResult "{result}"]')
+        outcome = _store_game(store, text, f"play:{'-'.join(bots)}:seed={seed}:game={g + 1}", out_dir,
+                              f"game-of-islands-{'-'.join(bots)}-{'triad' if triad else grid}-s{seed}-{g + 1:04d}.pgn")
         outcome["seconds"] = round(seconds, 4)
         score = outcome.get("score") or {}
         pair = score.get("totals") or score.get("points")  # from the side of game 1's First
@@ -172,11 +176,6 @@ def play_game_of_islands(store: Store, bots: list[str], *, grid: int = 10, games
         if progress:
             progress(1)
     return results
-
-
-def pgn_games(text: str):
-    from . import pgn as container
-    return container.split_games(text)
 
 
 
@@ -253,13 +252,8 @@ def play_iwoki(store: Store, specs: list[str], *, games: int = 1, seed: int = 0,
                                                                 "Round": str(g + 1)}, [])
         IW.replay(record, IW._Where())
         text, _ = IW.write_pgn(record)
-        source = f"play:{'-'.join(names)}:seed={seed}:game={g + 1}"
-        if out_dir:
-            path = Path(out_dir) / f"iwoki-{'-'.join(n.replace(':', '') for n in names)}-s{seed}-{g + 1:04d}.pgn"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
-            source = str(path)
-        outcome = ingest_text(store, text, source, "pgn")[0]
+        outcome = _store_game(store, text, f"play:{'-'.join(names)}:seed={seed}:game={g + 1}", out_dir,
+                              f"iwoki-{'-'.join(n.replace(':', '') for n in names)}-s{seed}-{g + 1:04d}.pgn")
         final = record.score["final"]
         outcome["difference"] = final[seat_of[0]] - final[seat_of[1]]
         outcome["decisions"] = [len(t) for t in times]

@@ -170,6 +170,25 @@ def greedy_to_end(s, player):
 
 
 @njit(cache=True)
+def _playout_values(s, opts, samples):
+    """float64[k, samples]: the mover's final margin after each option, on ``samples`` redeals
+    of the unseen small tiles (the same redeals for every option), Greedy against Greedy."""
+    k = opts.shape[0]
+    out = np.zeros((k, samples), np.float64)
+    p = s[TO_MOVE]
+    unseen = _unseen_small(s, p)
+    guess = s.copy()
+    child = s.copy()
+    for r in range(samples):
+        _redeal(s, p, unseen, guess)
+        for j in range(k):
+            child[:] = guess
+            E.apply_option(child, opts[j])
+            out[j, r] = greedy_to_end(child, p)
+    return out
+
+
+@njit(cache=True)
 def sampler_index(s, samples, stats):
     """The option with the best mean final margin over ``samples`` redeals of the unseen
     small tiles, each option played out Greedy against Greedy (the same redeals for all)."""
@@ -177,18 +196,8 @@ def sampler_index(s, samples, stats):
     k = opts.shape[0]
     if k == 1:
         return 0
-    p = s[TO_MOVE]
-    unseen = _unseen_small(s, p)
-    totals = np.zeros(k, np.float64)
-    guess = s.copy()
-    child = s.copy()
-    for _ in range(samples):
-        _redeal(s, p, unseen, guess)
-        for j in range(k):
-            child[:] = guess
-            E.apply_option(child, opts[j])
-            totals[j] += greedy_to_end(child, p)
-            stats[0] += 1
+    totals = _playout_values(s, opts, samples).sum(axis=1)
+    stats[0] += k * samples
     best = 0
     for j in range(1, k):
         if totals[j] > totals[best]:
@@ -299,16 +308,4 @@ def option_values(s, samples, seed):
     Returns (options, float64[k, samples])."""
     np.random.seed(seed)
     opts = E.options(s)
-    k = opts.shape[0]
-    out = np.zeros((k, samples), np.float64)
-    p = s[TO_MOVE]
-    unseen = _unseen_small(s, p)
-    guess = s.copy()
-    child = s.copy()
-    for r in range(samples):
-        _redeal(s, p, unseen, guess)
-        for j in range(k):
-            child[:] = guess
-            E.apply_option(child, opts[j])
-            out[j, r] = greedy_to_end(child, p)
-    return opts, out
+    return opts, _playout_values(s, opts, samples)

@@ -151,6 +151,14 @@ def placement_points(board, values, is_hex, rules):
 
 
 @njit(cache=True)
+def _is_open(s, start, count_at, gap):
+    for i in range(s[count_at]):
+        if s[start + i] == gap:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _remove_open(s, start, count_at, gap):
     n = s[count_at]
     for i in range(n):
@@ -164,27 +172,20 @@ def _remove_open(s, start, count_at, gap):
 @njit(cache=True)
 def _add_open(s, start, count_at, gap):
     n = s[count_at]
-    for i in range(n):
-        if s[start + i] == gap:
-            return
+    if _is_open(s, start, count_at, gap):
+        return
     s[start + n] = gap
     s[count_at] = n + 1
 
 
 @njit(cache=True)
 def is_open_small(s, gap):
-    for i in range(s[N_OPEN_SMALL]):
-        if s[OPEN_SMALL + i] == gap:
-            return True
-    return False
+    return _is_open(s, OPEN_SMALL, N_OPEN_SMALL, gap)
 
 
 @njit(cache=True)
 def is_open_hex(s, gap):
-    for i in range(s[N_OPEN_HEX]):
-        if s[OPEN_HEX + i] == gap:
-            return True
-    return False
+    return _is_open(s, OPEN_HEX, N_OPEN_HEX, gap)
 
 
 @njit(cache=True)
