@@ -99,13 +99,14 @@ def _tables():
 
 
 @njit(cache=True)
-def _points_at(s, base, values, n, is_hex, rules):
-    """placement_points against the board values s[base : base + n] (no temporary arrays)."""
+def _points_at(s, base, table, tile, orient, n, is_hex, rules):
+    """placement_points of ``table[tile, orient]`` against the board values s[base : base + n],
+    read in place: no views or temporary arrays in the option generator's inner loop."""
     total = -1
     matched = False
     for j in range(n):
         b = s[base + j]
-        p = values[j]
+        p = table[tile, orient, j]
         if b == EMPTY or p == WILD:
             continue
         if b == WILD:
@@ -329,22 +330,15 @@ def game_over(s):
 
 
 @njit(cache=True)
-def _grow(out, k):
-    if k < out.shape[0]:
-        return out
-    bigger = np.empty((out.shape[0] * 2, 5), np.int64)
-    bigger[:k] = out[:k]
-    return bigger
-
-
-@njit(cache=True)
 def options(s):
     """The option list in the simulator's order (spec §7); int64[k, 5]."""
     p = s[TO_MOVE]
-    out = np.empty((128, 5), np.int64)
-    k = 0
     n_small = s[N_HAND_SMALL + p]
     n_hex = s[N_HAND_HEX + p]
+    # room for every option there could be, so the loops below never check for space
+    most = max(n_small * max(s[N_OPEN_SMALL], 1) * 6 + n_hex * max(s[N_OPEN_HEX], 1) * 12, 1) + 1
+    out = np.empty((most, 5), np.int64)
+    k = 0
     official = s[RULES] == OFFICIAL
     if s[FIRST]:
         rotations = 3 if official else 1
@@ -353,7 +347,6 @@ def options(s):
                 tile = s[HAND_SMALL + p * N_SMALL_TILES + i]
                 for rot in range(rotations):
                     o = face * 3 + rot
-                    out = _grow(out, k)
                     out[k, 0] = SMALL
                     out[k, 1] = i
                     out[k, 2] = FIRST_SMALL_GAP
@@ -363,7 +356,6 @@ def options(s):
         for i in range(n_hex):
             tile = s[HAND_HEX + p * N_HEX_TILES + i]
             for o in range(12 if official else 1):
-                out = _grow(out, k)
                 out[k, 0] = HEX
                 out[k, 1] = i
                 out[k, 2] = FIRST_HEX_GAP
@@ -396,10 +388,9 @@ def options(s):
                 for rot in range(3):
                     bit = tile * 6 + face * 3 + rot
                     if (small_fit[g, bit >> 6] >> np.uint64(bit & 63)) & np.uint64(1):
-                        legal, pts = _points_at(s, SLOTVAL + gap * 3, SMALL_RESULTS[tile, face * 3 + rot], 3, False,
+                        legal, pts = _points_at(s, SLOTVAL + gap * 3, SMALL_RESULTS, tile, face * 3 + rot, 3, False,
                                                 rules)
                         if legal:
-                            out = _grow(out, k)
                             out[k, 0] = SMALL
                             out[k, 1] = i
                             out[k, 2] = gap
@@ -429,9 +420,8 @@ def options(s):
             for o in range(12):
                 bit = tile * 12 + o
                 if (hex_fit[g, bit >> 6] >> np.uint64(bit & 63)) & np.uint64(1):
-                    legal, pts = _points_at(s, HEXVAL + gap * 6, HEX_VERTICES[tile, o], 6, True, rules)
+                    legal, pts = _points_at(s, HEXVAL + gap * 6, HEX_VERTICES, tile, o, 6, True, rules)
                     if legal:
-                        out = _grow(out, k)
                         out[k, 0] = HEX
                         out[k, 1] = i
                         out[k, 2] = gap
@@ -439,12 +429,10 @@ def options(s):
                         out[k, 4] = pts
                         k += 1
     if can_draw(s):
-        out = _grow(out, k)
         out[k, 0] = DRAW
         out[k, 1:] = 0
         k += 1
     if k == 0:
-        out = _grow(out, k)
         out[k, 0] = PASS
         out[k, 1:] = 0
         k += 1
