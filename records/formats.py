@@ -67,6 +67,19 @@ def game_of(game: pgn.PgnGame) -> str | None:
     return game.tags.get("Game") or (GOI if "Grid" in game.tags else None)
 
 
+def read_tinybot_lines(lines: list[str], first: int = 1) -> list[Item]:
+    """One item per non-blank line; ``first`` is the file line number of ``lines[0]``."""
+    items = []
+    for n, line in enumerate(lines, start=first):
+        if not line.strip():
+            continue
+        try:
+            items.append(Item(n, "tinybot", tiny_islands.GAME, record=tinybot.parse_line(line, n), line=n))
+        except RecordRejected as err:
+            items.append(Item(n, "tinybot", tiny_islands.GAME, error=err, line=n))
+    return items
+
+
 def read_text(text: str, source: str, fmt: str = "auto", *, lenient: bool = False) -> list[Item]:
     """Split text into records; never raises for bad content (errors go into the items).
 
@@ -84,15 +97,7 @@ def read_text(text: str, source: str, fmt: str = "auto", *, lenient: bool = Fals
                 "unknown-format", "neither a TinyBot line nor a PGN-style record (tags in [brackets])",
                 line=first, column=len(line) - len(line.lstrip()) + 1, token=line.split()[0][:40]))]
     if fmt == "tinybot":
-        items = []
-        for n, line in enumerate(text.split("\n"), start=1):
-            if not line.strip():
-                continue
-            try:
-                items.append(Item(n, fmt, tiny_islands.GAME, record=tinybot.parse_line(line, n), line=n))
-            except RecordRejected as err:
-                items.append(Item(n, fmt, tiny_islands.GAME, error=err, line=n))
-        return items
+        return read_tinybot_lines(text.split("\n"))
     if fmt == "pgn":
         try:
             games = pgn.split_games(text)

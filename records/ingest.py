@@ -8,14 +8,18 @@
 """
 from __future__ import annotations
 
+import gc
 import hashlib
+import multiprocessing
 import os
 import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from . import tiny_islands
 from .errors import RecordRejected, UsageError
-from .formats import Item, decode, read_text
+from .formats import Item, decode, detect_format, read_text, read_tinybot_lines
 from .store import Store
 
 GAME_FILES = (".txt", ".pgn", ".sbn", ".jsonl", ".tbt")
@@ -98,44 +102,116 @@ def _outcome(item: Item, source: str) -> dict:
     return {"source": source, "index": item.index, "status": None, "game": item.game}
 
 
-def ingest_text(store: Store, text: str, source: str, fmt: str = "auto", *,
-                strict: bool = False, lenient: bool = False) -> list[dict]:
-    """Ingest every record of one text atomically; returns one outcome dict per record."""
-    items = read_text(text, source, fmt, lenient=lenient)
-    outcomes: list[dict] = []
-    prepared: list[tuple[dict, dict]] = []
+def _prepare_items(items: list[Item], source: str, lenient: bool) -> list[tuple[dict, dict | None]]:
+    """(outcome, prepared record or None when rejected) for each item."""
+    pairs = []
     for item in items:
         out = _outcome(item, source)
-        outcomes.append(out)
         if item.error is None:
             try:
-                prepared.append((out, prepare(item, source, lenient=lenient)))
+                pairs.append((out, prepare(item, source, lenient=lenient)))
                 continue
             except RecordRejected as err:
                 item.error = err
         out["status"] = "rejected"
         out["errors"] = [item.error.as_dict()]
-    if strict and any(o["status"] == "rejected" for o in outcomes):
-        for out, _ in prepared:
-            out["status"] = "rejected"
-            out["errors"] = [{"line": None, "column": None, "ply": None, "token": None, "code": "file-rejected",
-                              "message": "another record of this file was rejected and --strict is on"}]
+        pairs.append((out, None))
+    return pairs
+
+
+# Large TinyBot files are read and replayed by forked workers while this process writes.
+PARALLEL_MIN_LINES = 2000
+_BATCH_LINES = 250
+_shared_lines: list[str] = []  # the file's lines, inherited by the forked workers
+
+
+def _prepare_line_batch(job: tuple[int, int, str, bool]) -> list[tuple[dict, dict | None]]:
+    start, end, source, lenient = job
+    return _prepare_items(read_tinybot_lines(_shared_lines[start:end], start + 1), source, lenient)
+
+
+def _workers() -> int:
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return min(cores, 8)
+
+
+def _prepared_batches(text: str, source: str, fmt: str, lenient: bool) -> Iterator[list[tuple[dict, dict | None]]]:
+    """Batches of (outcome, prepared) in file order."""
+    resolved = detect_format(text) if fmt == "auto" and text.strip() else fmt
+    lines = text.split("\n") if resolved == "tinybot" else []
+    if (len(lines) < PARALLEL_MIN_LINES or _workers() < 2
+            or "fork" not in multiprocessing.get_all_start_methods()):
+        yield _prepare_items(read_text(text, source, fmt, lenient=lenient), source, lenient)
+        return
+    global _shared_lines
+    _shared_lines = lines
+    jobs = [(i, min(i + _BATCH_LINES, len(lines)), source, lenient) for i in range(0, len(lines), _BATCH_LINES)]
+    pool = multiprocessing.get_context("fork").Pool(_workers())
+    try:
+        yield from pool.imap(_prepare_line_batch, jobs)
+    finally:
+        pool.terminate()
+        _shared_lines = []
+
+
+@contextmanager
+def _gc_paused():
+    """Reading builds many small objects and no cycles: the cyclic collector would only slow it."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _store_batch(store: Store, batch: list[tuple[dict, dict | None]], seen: set[str]) -> None:
+    """Write the new records of a batch (inside the file's transaction); mark the duplicates."""
+    prepared = [(out, p) for out, p in batch if p is not None]
+    existing = store.existing_hashes([p["hash"] for _, p in prepared])
+    fresh = []
+    for out, p in prepared:
+        out.update({"id": p["id"], "score": p["score"], "recorded": p["recorded"], "finished": p["finished"]})
+        if p["hash"] in existing or p["hash"] in seen:
+            out["status"] = "duplicate"
+            continue
+        seen.add(p["hash"])
+        out["status"] = "ingested"
+        if p["warnings"]:
+            out["warnings"] = p["warnings"]
+        fresh.append(p)
+    store.add_records(fresh)
+
+
+def ingest_text(store: Store, text: str, source: str, fmt: str = "auto", *,
+                strict: bool = False, lenient: bool = False) -> list[dict]:
+    """Ingest every record of one text atomically; returns one outcome dict per record."""
+    with _gc_paused():
+        if strict:  # read everything first: one rejection and nothing is written
+            pairs = [pair for batch in _prepared_batches(text, source, fmt, lenient) for pair in batch]
+            if any(p is None for _, p in pairs):
+                for out, p in pairs:
+                    if p is not None:
+                        out["status"] = "rejected"
+                        out["errors"] = [{"line": None, "column": None, "ply": None, "token": None,
+                                          "code": "file-rejected",
+                                          "message": "another record of this file was rejected and --strict is on"}]
+                return [out for out, _ in pairs]
+            batches: Iterable = [pairs]
+        else:
+            batches = _prepared_batches(text, source, fmt, lenient)
+        outcomes: list[dict] = []
+        seen: set[str] = set()
+        try:
+            with store.atomic():
+                for batch in batches:
+                    outcomes.extend(out for out, _ in batch)
+                    _store_batch(store, batch, seen)
+        finally:
+            if hasattr(batches, "close"):
+                batches.close()  # stops the workers at once if writing failed
         return outcomes
-    with store.atomic():
-        existing = store.existing_hashes([p["hash"] for _, p in prepared])
-        fresh = []
-        for out, p in prepared:
-            out.update({"id": p["id"], "score": p["score"], "recorded": p["recorded"], "finished": p["finished"]})
-            if p["hash"] in existing:
-                out["status"] = "duplicate"
-                continue
-            existing.add(p["hash"])
-            out["status"] = "ingested"
-            if p["warnings"]:
-                out["warnings"] = p["warnings"]
-            fresh.append(p)
-        store.add_records(fresh)
-    return outcomes
 
 
 def expand_paths(paths: list[str]) -> list[str]:

@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import attrgetter
 from typing import Literal
 
 import numpy as np
@@ -56,6 +58,10 @@ PLACEMENT_RE = re.compile(rf"^([{_T}])([a-i][1-9])$")
 CELL_RE = re.compile(r"^[a-i][1-9]$")
 MOVE_NUMBER_RE = re.compile(r"^(\d+)\.$")
 VISITS_RE = re.compile(r"^(\d+:\d+(,\d+:\d+)*)?$")
+# the text of every (tile, zone) pair and every placement, made once
+_PAIR_TEXT = [[tile + zone for zone in ZONE_LETTERS] for tile in TILE_LETTERS]
+CELL_NAMES = [cell_name(z) for z in range(CELLS)]
+_PLACEMENT_TEXT = [[tile + name for name in CELL_NAMES] for tile in TILE_LETTERS]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +73,7 @@ class Offer:
     zone2: int
 
     def text(self) -> str:
-        return (TILE_LETTERS[self.tile1] + ZONE_LETTERS[self.zone1] + "+"
-                + TILE_LETTERS[self.tile2] + ZONE_LETTERS[self.zone2])
+        return _PAIR_TEXT[self.tile1][self.zone1] + "+" + _PAIR_TEXT[self.tile2][self.zone2]
 
 
 @dataclass(slots=True)
@@ -79,7 +84,7 @@ class Placement:
     note: str | None = None
 
     def text(self) -> str:
-        return TILE_LETTERS[self.tile] + cell_name(self.cell)
+        return _PLACEMENT_TEXT[self.tile][self.cell]
 
 
 @dataclass(slots=True)
@@ -169,11 +174,17 @@ class TinyIslandsReplay:
         return {k: int(v) for k, v in zip(CATEGORIES, self.breakdown)}
 
 
+_OFFER_FIELDS = attrgetter("tile1", "zone1", "tile2", "zone2")
+_PLACEMENT_FIELDS = attrgetter("tile", "cell")
+
+
 def _arrays(record: TinyIslandsRecord):
     """Engine arrays; out-of-range values are refused here (the jitted code does not check)."""
     n = len(record.placements)
-    offers = np.array([(o.tile1, o.zone1, o.tile2, o.zone2) for o in record.offers], np.int64).reshape(-1, 4)
-    placements = np.array([(p.tile, p.cell) for p in record.placements], np.int64).reshape(-1, 2)
+    offers = np.fromiter(chain.from_iterable(map(_OFFER_FIELDS, record.offers)), np.int64,
+                         4 * len(record.offers)).reshape(-1, 4)
+    placements = np.fromiter(chain.from_iterable(map(_PLACEMENT_FIELDS, record.placements)), np.int64,
+                             2 * n).reshape(-1, 2)
     traces = np.zeros((3, CELLS), np.int64)
     lens = np.zeros(3, np.int64)
     as_region = np.zeros(3, np.bool_)
@@ -185,17 +196,14 @@ def _arrays(record: TinyIslandsRecord):
         as_region[d] = dr.trace is None
         traces[d, :len(cells)] = cells
         lens[d] = len(cells)
-    if (offers.size and (offers[:, ::2].min() < 1 or offers[:, ::2].max() > 7 or offers[:, 1::2].min() < 0
-                         or offers[:, 1::2].max() >= len(ZONE_LETTERS))) or (placements.size and (
-            placements[:, 0].min() < 1 or placements[:, 0].max() > 7 or placements[:, 1].min() < 0
-            or placements[:, 1].max() >= CELLS)) or traces.min() < 0 or traces.max() >= CELLS:
+    if not E.values_in_range(offers, placements, traces, len(ZONE_LETTERS)):
         raise ParseError("bad-token", "a tile, zone or cell number is out of range")
     return offers, placements, traces, lens, as_region, n
 
 
-def resolve_deck(record: TinyIslandsRecord) -> str:
+def resolve_deck(record: TinyIslandsRecord, offers: np.ndarray | None = None) -> str:
     """The stated deck model, checked; or the one the offers fit when none is stated."""
-    ok, bad_turn = one_deck_consistent([(o.tile1, o.zone1, o.tile2, o.zone2) for o in record.offers])
+    ok, bad_turn = one_deck_consistent(_arrays(record)[0] if offers is None else offers)
     if record.deck is None:
         return "one-deck" if ok and len(record.offers) == TURNS else "two-deck"
     if record.deck == "one-deck" and not ok:
@@ -209,8 +217,8 @@ def resolve_deck(record: TinyIslandsRecord) -> str:
 def replay(record: TinyIslandsRecord) -> TinyIslandsReplay:
     """Replay every action through the jitted engine; raises IllegalMove with its position."""
     _check_shape(record)
-    deck = resolve_deck(record)
     offers, placements, traces, lens, as_region, n = _arrays(record)
+    deck = resolve_deck(record, offers)
     code, action, at, tiles, land, regions, indirect, breakdown = E.replay(
         offers, placements, traces, lens, as_region, n, RULE_SETS.index(record.rules))
     if code != E.OK:
@@ -481,15 +489,16 @@ def parse_game(game: pgn.PgnGame) -> TinyIslandsRecord:
 def _drawing_text(drawing: Drawing, region: np.ndarray | None) -> tuple[str, str]:
     """(line, move): the cells in parentheses, with %trace when TinyBot's trace is not the
     region itself, and %visits."""
+    names = CELL_NAMES
     if drawing.region is not None:
         cells = drawing.region
     else:
         enclosed = np.flatnonzero(region).tolist()
         cells = drawing.trace if sorted(drawing.trace) == enclosed else enclosed
-    move = "(" + " ".join([cell_name(c) for c in cells]) + ")"
+    move = "(" + " ".join([names[c] for c in cells]) + ")"
     line = move
-    if drawing.trace is not None and list(cells) != list(drawing.trace):
-        line += " {[%trace " + " ".join([cell_name(c) for c in drawing.trace]) + "]}"
+    if drawing.trace is not None and cells is not drawing.trace and list(cells) != list(drawing.trace):
+        line += " {[%trace " + " ".join([names[c] for c in drawing.trace]) + "]}"
     if drawing.visits is not None:
         line += " {[%visits " + _join_visits(drawing.visits) + "]}"
     if drawing.note:
@@ -526,21 +535,25 @@ def render(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -
     rows = []
     d = 0
     n_drawings = len(record.drawings)
-    for t, (offer, placement) in enumerate(zip(record.offers, record.placements)):
-        move = offer.text() + " " + placement.text()
-        line = f"{t + 1}. {move}"
-        if placement.visits is not None:
-            line += " {[%visits " + placement.visits + "]}"
-        if placement.note:
-            line += " " + pgn.wrap_comment(placement.note)
-        lines.append(line)
-        rows.append((ply_of_turn(t), move, placement.note))
-        if d < n_drawings and t + 1 == DRAWING_AFTER_TURN[d]:
+    next_drawing = DRAWING_AFTER_TURN[0] if n_drawings else -1
+    pair, place = _PAIR_TEXT, _PLACEMENT_TEXT
+    for t, (o, p) in enumerate(zip(record.offers, record.placements)):
+        move = f"{pair[o.tile1][o.zone1]}+{pair[o.tile2][o.zone2]} {place[p.tile][p.cell]}"
+        if p.note:
+            line = f"{t + 1}. {move}" + ("" if p.visits is None else f" {{[%visits {p.visits}]}}")
+            lines.append(line + " " + pgn.wrap_comment(p.note))
+        elif p.visits is not None:
+            lines.append(f"{t + 1}. {move} {{[%visits {p.visits}]}}")
+        else:
+            lines.append(f"{t + 1}. {move}")
+        rows.append((_PLY_OF_TURN[t], move, p.note))
+        if t + 1 == next_drawing:
             drawing = record.drawings[d]
             line, move = _drawing_text(drawing, None if result is None else result.regions[d])
             lines.append(line)
             rows.append((ply_of_drawing(d), move, drawing.note))
             d += 1
+            next_drawing = DRAWING_AFTER_TURN[d] if d < n_drawings else -1
     lines.append(final)
     return "\n".join(lines) + "\n", rows
 

@@ -32,6 +32,15 @@ _DRAWING_RE = re.compile(r"(?:\{(?:\d+:\d+,)*\}|[a-i][1-9])+")
 _DRAWING_PART_RE = re.compile(r"(\{(?:\d+:\d+,)*\})|([a-i][1-9])")
 CELL_INDEX = {cell_name(z): z for z in range(81)}
 
+# The whole grammar of a well-formed line with single spaces, checked by one regular expression
+# (the token-by-token path below only runs for lines it refuses, to say where and why).
+_O = r"[fhswMCB][1-9a-iQWEASDZXC][fhswMCB][1-9a-iQWEASDZXC]"
+_D = r"\{(?:\d+:\d+,)*\}"
+_P = rf"(?:{_D})?[fhswMCB][a-i][1-9]"
+_DR = rf"(?:(?:{_D})?[a-i][1-9])+(?:{_D})?"
+_LINE_RE = re.compile(rf"(?:{_O} {_P} ){{9}}{_DR} (?:{_O} {_P} ){{9}}{_DR} (?:{_O} {_P} ){{8}}{_DR}"
+                      r"((?: -?\d+){9,10})?(?: #(.*))?")
+
 # Token position -> ("offer"|"placement"|"drawing", turn or drawing index), spec §3.
 LAYOUT: list[tuple[str, int]] = []
 for _turn in range(26):
@@ -41,6 +50,9 @@ for _turn in range(26):
     if _turn + 1 in DRAWING_AFTER_TURN:
         LAYOUT.append(("drawing", DRAWING_AFTER_TURN.index(_turn + 1)))
 assert len(LAYOUT) == GAME_TOKENS
+_OFFER_AT = [i for i, (kind, _) in enumerate(LAYOUT) if kind == "offer"]
+_PLACEMENT_AT = [i for i, (kind, _) in enumerate(LAYOUT) if kind == "placement"]
+_DRAWING_AT = [i for i, (kind, _) in enumerate(LAYOUT) if kind == "drawing"]
 
 
 def looks_like_tinybot(line: str) -> bool:
@@ -99,9 +111,63 @@ class _Positions:
         return (self.line_no, col, text)
 
 
+_CELL_SPLIT_RE = re.compile(r"([a-i][1-9])")  # visit lists hold only digits, ':' and ','
+
+
+def _drawing_of(text: str) -> Drawing:
+    """A drawing token already checked by _LINE_RE: cells, each after an optional visit list.
+    Split at the cells, the pieces alternate: list before cell 1, cell 1, list before cell 2, ..."""
+    parts = _CELL_SPLIT_RE.split(text)
+    cells = [CELL_INDEX[c] for c in parts[1::2]]
+    lists = parts[0::2]
+    if not any(lists):
+        return Drawing(trace=cells)
+    return Drawing(trace=cells, visits=[(d[1:-2] if len(d) > 2 else "") if d else None for d in lists])
+
+
+_OFFERS: dict[str, Offer] = {}  # offers are immutable: one object per token text
+
+
+def _offer(w: str) -> Offer:
+    offer = _OFFERS.get(w)
+    if offer is None:
+        offer = _OFFERS[w] = Offer(TILE_INDEX[w[0]], ZONE_INDEX[w[1]], TILE_INDEX[w[2]], ZONE_INDEX[w[3]])
+    return offer
+
+
+def _parse_checked(line: str, line_no: int, ints: str | None, label: str | None) -> TinyIslandsRecord:
+    """The fast path: a line _LINE_RE accepted is read by position, with no further checks."""
+    words = line.split(" ", GAME_TOKENS)[:GAME_TOKENS]
+    ti, ci = TILE_INDEX, CELL_INDEX
+    offers = [_OFFERS.get(w) or _offer(w) for w in [words[i] for i in _OFFER_AT]]
+    # "{1:2,3:4,}hc8": the list without its braces and last comma is w[1:-5] ("" for "{}hc8")
+    placements = [Placement(ti[w[-3]], ci[w[-2:]], w[1:-5] if w[0] == "{" else None)
+                  for w in [words[i] for i in _PLACEMENT_AT]]
+    drawings = [_drawing_of(words[i]) for i in _DRAWING_AT]
+    recorded = random_placements = score_pos = None
+    if ints:
+        nums = [int(v) for v in ints.split()]
+        recorded = dict(zip(CATEGORIES, nums[:9]))
+        if len(nums) == 10:
+            random_placements = nums[9]
+        score_pos = (line_no, len(" ".join(words)) + 2, " ".join(ints.split()[:9]))
+    return TinyIslandsRecord(
+        offers=offers, placements=placements, drawings=drawings, tags={"Player": "TinyBot"}, rules="tinybot",
+        recorded=recorded, label=None if label is None else label.rstrip(), random_placements=random_placements,
+        positions=_Positions(line_no, line), score_position=score_pos)
+
+
 def parse_line(line: str, line_no: int = 1) -> TinyIslandsRecord:
     """Read one TinyBot line; raises ParseError with line, column, ply and token."""
     line = line.rstrip("\r\n")
+    m = _LINE_RE.fullmatch(line)
+    if m:
+        return _parse_checked(line, line_no, m.group(1), m.group(2))
+    return _parse_tokens(line, line_no)
+
+
+def _parse_tokens(line: str, line_no: int) -> TinyIslandsRecord:
+    """Token by token, for any spacing, and naming the first bad token."""
     label = None
     hash_at = line.find("#")
     if hash_at >= 0 and (hash_at == 0 or line[hash_at - 1].isspace()):

@@ -142,3 +142,34 @@ def test_damaged_records_never_crash_the_reader(seed, data):
                 assert err.code and err.message
         else:
             assert isinstance(item.error, RecordRejected) and item.error.code
+
+
+def _with_visit_lists(line: str, draw) -> str:
+    """Put random visit lists (empty ones too) before placements and drawing steps."""
+    visits = st.lists(st.tuples(st.integers(0, 648), st.integers(1, 4096)), max_size=4).map(
+        lambda es: "{" + "".join(f"{m}:{v}," for m, v in es) + "}")
+    words = line.split(" ")
+    for i, (kind, _) in enumerate(tinybot.LAYOUT):
+        if kind == "placement" and draw(st.booleans()):
+            words[i] = draw(visits) + words[i]
+        elif kind == "drawing":
+            cells = [words[i][j:j + 2] for j in range(0, len(words[i]), 2)]
+            words[i] = "".join((draw(visits) if draw(st.booleans()) else "") + c for c in cells) + (
+                draw(visits) if draw(st.booleans()) else "")
+    return " ".join(words)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), data=st.data())
+def test_the_fast_line_reader_agrees_with_the_token_reader(seed, data):
+    line = _with_visit_lists(random_tinybot_line(seed), data.draw)
+    if data.draw(st.booleans()):
+        line += " " + str(data.draw(st.integers(0, 26)))  # the optional 10th integer
+    if data.draw(st.booleans()):
+        line += " #" + data.draw(st.text(alphabet="ab #:/?=1", max_size=12))
+    assert tinybot._LINE_RE.fullmatch(line)
+    fast, slow = tinybot.parse_line(line, 7), tinybot._parse_tokens(line, 7)
+    assert fast == slow
+    assert fast.score_position == slow.score_position
+    assert fast.positions.get(("drawing", 2)) == slow.positions.get(("drawing", 2))
+    assert tinybot.write_line(fast) == line.rstrip() if fast.label is not None else tinybot.write_line(fast) == line

@@ -114,3 +114,31 @@ def test_a_process_killed_mid_file_leaves_nothing(tmp_path):
     proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True)
     assert proc.returncode == 9
     assert Store(str(db)).count() == 0
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_large_files_read_by_workers_give_what_one_process_gives(tmp_path, monkeypatch, strict):
+    import records.ingest as ingest
+    rows = [random_tinybot_line(s) for s in range(12)]
+    rows[5] = rows[5].replace(" ", "  ", 1)  # other spacing: read token by token
+    text = "\n".join(rows + ["garbage line"] * (not strict) + rows[:3] + [""] + rows[7:]) + "\n"
+    if strict:
+        text += "hiw6 too short\n"
+    serial = ingest_text(Store(str(tmp_path / "serial.db")), text, "big.txt", strict=strict)
+    monkeypatch.setattr(ingest, "PARALLEL_MIN_LINES", 4)
+    monkeypatch.setattr(ingest, "_BATCH_LINES", 5)
+    pools = []
+    real_context = ingest.multiprocessing.get_context
+    monkeypatch.setattr(ingest.multiprocessing, "get_context", lambda m: pools.append(m) or real_context(m))
+    store = Store(str(tmp_path / "parallel.db"))
+    parallel = ingest_text(store, text, "big.txt", strict=strict)
+    assert pools == ["fork"] and parallel == serial
+    statuses = [o["status"] for o in parallel]
+    if strict:
+        assert set(statuses) == {"rejected"} and store.count() == 0
+    else:
+        assert statuses.count("ingested") == 12 and statuses.count("duplicate") == 8
+        assert statuses[12] == "rejected" and parallel[12]["errors"][0]["line"] == 13
+        assert store.count() == 12
+        keys = {r[0] for r in store.db.execute("SELECT DISTINCT record_key FROM moves")}
+        assert len(keys) == 12

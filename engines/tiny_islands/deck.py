@@ -13,9 +13,8 @@ Offers are int arrays ``(turns, 4)`` of (tile1, zone1, tile2, zone2).
 """
 from __future__ import annotations
 
-from itertools import permutations
-
 import numpy as np
+from numba import njit
 
 from .metadata import (DECK_SIZE, ONE_DECK_TILE, ONE_DECK_ZONE, TILE_COUNT, TURNS, ZONE_COPIES,
                        ZONE_LETTERS)
@@ -49,12 +48,47 @@ def offers_for(deck: str, rng: np.random.Generator) -> np.ndarray:
     return one_deck_offers(rng) if deck == "one-deck" else two_deck_offers(rng)
 
 
-def _complete_cards(arr: np.ndarray) -> np.ndarray:
-    """Count matrix [tile, zone] of the cards fully seen: tile of turn k, zone of turn k+1."""
-    seen = np.zeros_like(_CARD_COUNT)
-    np.add.at(seen, (arr[:-1, 0], arr[1:, 1]), 1)
-    np.add.at(seen, (arr[:-1, 2], arr[1:, 3]), 1)
-    return seen
+@njit(cache=True)
+def _one_deck_check(arr, card_count, turns):
+    """(ok, first bad turn or -1): the jitted body of one_deck_consistent."""
+    n = arr.shape[0]
+    tiles, zones = card_count.shape
+    for t in range(n):
+        for j in range(4):
+            if arr[t, j] < 0 or arr[t, j] >= (tiles if j % 2 == 0 else zones):
+                return False, t
+    left = card_count.copy()
+    for t in range(1, n):  # the cards seen whole: the tile of turn t-1, the zone of turn t, same slot
+        for slot in range(2):
+            tile, zone = arr[t - 1, 2 * slot], arr[t, 2 * slot + 1]
+            left[tile, zone] -= 1
+            if left[tile, zone] < 0:
+                return False, t
+    if n < turns or n == 0:
+        return True, -1  # an unfinished record: the half-seen cards are still open
+    rest_tile = np.empty(tiles * zones * 2, np.int64)
+    rest_zone = np.empty(tiles * zones * 2, np.int64)
+    m = 0
+    for tile in range(tiles):
+        for zone in range(zones):
+            for _ in range(left[tile, zone]):
+                rest_tile[m] = tile
+                rest_zone[m] = zone
+                m += 1
+    # the zones of turn 1 and the tiles of the last turn are four different cards left over
+    for a in range(m):
+        if rest_zone[a] != arr[0, 1]:
+            continue
+        for b in range(m):
+            if b == a or rest_zone[b] != arr[0, 3]:
+                continue
+            for c in range(m):
+                if c == a or c == b or rest_tile[c] != arr[n - 1, 0]:
+                    continue
+                for d in range(m):
+                    if d != a and d != b and d != c and rest_tile[d] == arr[n - 1, 2]:
+                        return True, -1
+    return False, n - 1
 
 
 def one_deck_consistent(offers) -> tuple[bool, int | None]:
@@ -64,22 +98,6 @@ def one_deck_consistent(offers) -> tuple[bool, int | None]:
     zones of the first turn and the tiles of the last turn are half-seen cards that must fit
     the cards left over.
     """
-    arr = np.asarray(offers, np.int64).reshape(-1, 4)
-    n = len(arr)
-    if n == 0:
-        return True, None
-    left = _CARD_COUNT - _complete_cards(arr)
-    if (left < 0).any():  # find the first turn that overdraws a card
-        for t in range(1, n):
-            if (_CARD_COUNT - _complete_cards(arr[:t + 1]) < 0).any():
-                return False, t
-    if n < TURNS:
-        return True, None  # an unfinished record: the half-seen cards are still open
-    rest = [(int(t), int(z)) for t, z in zip(*np.nonzero(left)) for _ in range(left[t, z])]
-    first_zones = [int(arr[0, 1]), int(arr[0, 3])]
-    last_tiles = [int(arr[-1, 0]), int(arr[-1, 2])]
-    for pick in permutations(range(len(rest)), 4):
-        if (rest[pick[0]][1] == first_zones[0] and rest[pick[1]][1] == first_zones[1]
-                and rest[pick[2]][0] == last_tiles[0] and rest[pick[3]][0] == last_tiles[1]):
-            return True, None
-    return False, n - 1
+    arr = np.ascontiguousarray(np.asarray(offers, np.int64).reshape(-1, 4))
+    ok, turn = _one_deck_check(arr, _CARD_COUNT, TURNS)
+    return bool(ok), None if ok else int(turn)

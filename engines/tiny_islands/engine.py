@@ -508,6 +508,23 @@ def score_board(tiles, land, wave_rule):
 
 
 @njit(cache=True)
+def values_in_range(offers, placements, traces, n_zones):
+    """Tiles 1-7, zones below ``n_zones``, cells 0-80: the jitted code below indexes with them unchecked."""
+    for t in range(offers.shape[0]):
+        if not (1 <= offers[t, 0] <= 7 and 1 <= offers[t, 2] <= 7
+                and 0 <= offers[t, 1] < n_zones and 0 <= offers[t, 3] < n_zones):
+            return False
+    for t in range(placements.shape[0]):
+        if not (1 <= placements[t, 0] <= 7 and 0 <= placements[t, 1] < CELLS):
+            return False
+    for d in range(traces.shape[0]):
+        for i in range(traces.shape[1]):
+            if not 0 <= traces[d, i] < CELLS:
+                return False
+    return True
+
+
+@njit(cache=True)
 def replay(offers, placements, traces, trace_lens, as_region, n_turns, wave_rule):
     """Replay a record: ``offers[t] = (tile1, zone1, tile2, zone2)``, ``placements[t] =
     (tile, cell)`` for turns ``t < n_turns``; drawing ``d`` is ``traces[d, :trace_lens[d]]``,
