@@ -102,37 +102,11 @@ def _tables():
 def _points_at(s, base, table, tile, orient, n, is_hex, rules):
     """placement_points of ``table[tile, orient]`` against the board values s[base : base + n],
     read in place: no views or temporary arrays in the option generator's inner loop."""
-    total = -1
+    total = -1  # unset
     matched = False
     for j in range(n):
         b = s[base + j]
         p = table[tile, orient, j]
-        if b == EMPTY or p == WILD:
-            continue
-        if b == WILD:
-            if is_hex:
-                return False, 0
-            continue
-        if b != p:
-            return False, 0
-        matched = True
-        if b == 0 and rules == SIMULATOR:
-            total = 0
-        else:
-            total = b if total < 0 else total + b
-    if not matched:
-        return False, 0
-    return True, max(total, 0)
-
-
-@njit(cache=True)
-def placement_points(board, values, is_hex, rules):
-    """(legal, points) of writing ``values`` over ``board`` values (spec §5.2)."""
-    total = -1  # unset
-    matched = False
-    for j in range(values.shape[0]):
-        b = board[j]
-        p = values[j]
         if b == EMPTY or p == WILD:
             continue
         if b == WILD:
@@ -149,6 +123,14 @@ def placement_points(board, values, is_hex, rules):
     if not matched:
         return False, 0
     return True, max(total, 0)
+
+
+@njit(cache=True)
+def placement_points(board, values, is_hex, rules):
+    """(legal, points) of writing ``values`` over ``board`` values (spec §5.2): every number
+    that meets a number must equal it and at least one must; the points are their sum (the
+    simulator resets the sum when a 0 is matched); on a hex gap a '*' only meets a '*'."""
+    return _points_at(board, 0, values.reshape(1, 1, values.shape[0]), 0, 0, values.shape[0], is_hex, rules)
 
 
 @njit(cache=True)
