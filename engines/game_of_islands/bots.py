@@ -19,29 +19,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .engine import BONUS_POINTS, apply_line, claim_near, has_legal_line, is_island, legal_lines, random_line
+from .engine import (BONUS_POINTS, apply_line, claim_near, has_legal_line, is_island, legal_lines, random_line,
+                     undo_line)
 
 RANDOM, GREEDY, SEARCH = 0, 1, 2
 BOT_NAMES = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH}
 INF = 1 << 30
-
-
-@njit(cache=True)
-def undo_line(n, used, diag, x1, y1, x2, y2):
-    """Take a legal line back (it set only dots and diagonal bits that were clear)."""
-    dx = x2 - x1
-    dy = y2 - y1
-    sx = (dx > 0) - (dx < 0)
-    sy = (dy > 0) - (dy < 0)
-    steps = max(abs(dx), abs(dy))
-    for k in range(steps + 1):
-        used[(y1 + k * sy) * n + x1 + k * sx] = 0
-    if sx != 0 and sy != 0:
-        bit = 1 if sx * sy > 0 else 2
-        for k in range(steps):
-            x = x1 + k * sx
-            y = y1 + k * sy
-            diag[min(y, y + sy) * (n - 1) + min(x, x + sx)] &= ~np.uint8(bit)
 
 
 @njit(cache=True)

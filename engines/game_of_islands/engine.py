@@ -94,20 +94,33 @@ def line_code(n, used, diag, x1, y1, x2, y2):
 
 
 @njit(cache=True)
-def apply_line(n, used, diag, x1, y1, x2, y2):
+def _mark_line(n, used, diag, x1, y1, x2, y2, on):
+    """Set (``on``) or clear the dots of a straight line and the diagonal bits of its steps."""
     dx = x2 - x1
     dy = y2 - y1
     sx = (dx > 0) - (dx < 0)
     sy = (dy > 0) - (dy < 0)
     steps = max(abs(dx), abs(dy))
     for k in range(steps + 1):
-        used[(y1 + k * sy) * n + x1 + k * sx] = 1
+        used[(y1 + k * sy) * n + x1 + k * sx] = 1 if on else 0
     if sx != 0 and sy != 0:
-        bit = 1 if sx * sy > 0 else 2
+        bit = np.uint8(1 if sx * sy > 0 else 2)
         for k in range(steps):
             x = x1 + k * sx
             y = y1 + k * sy
-            diag[min(y, y + sy) * (n - 1) + min(x, x + sx)] |= bit
+            cell = min(y, y + sy) * (n - 1) + min(x, x + sx)
+            diag[cell] = (diag[cell] | bit) if on else (diag[cell] & ~bit)
+
+
+@njit(cache=True)
+def apply_line(n, used, diag, x1, y1, x2, y2):
+    _mark_line(n, used, diag, x1, y1, x2, y2, True)
+
+
+@njit(cache=True)
+def undo_line(n, used, diag, x1, y1, x2, y2):
+    """Take a legal line back (it set only dots and diagonal bits that were clear)."""
+    _mark_line(n, used, diag, x1, y1, x2, y2, False)
 
 
 @njit(cache=True)
