@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import marshal
 import multiprocessing
 import os
 import sys
@@ -125,9 +126,11 @@ _BATCH_LINES = 250
 _shared_lines: list[str] = []  # the file's lines, inherited by the forked workers
 
 
-def _prepare_line_batch(job: tuple[int, int, str, bool]) -> list[tuple[dict, dict | None]]:
+def _prepare_line_batch(job: tuple[int, int, str, bool]) -> bytes:
+    """One batch, sent back marshalled: the results are plain dicts, lists and strings, which
+    marshal writes three times faster than pickle (the pool would pickle them)."""
     start, end, source, lenient = job
-    return _prepare_items(read_tinybot_lines(_shared_lines[start:end], start + 1), source, lenient)
+    return marshal.dumps(_prepare_items(read_tinybot_lines(_shared_lines[start:end], start + 1), source, lenient))
 
 
 def _workers() -> int:
@@ -148,7 +151,8 @@ def _prepared_batches(text: str, source: str, fmt: str, lenient: bool) -> Iterat
     jobs = [(i, min(i + _BATCH_LINES, len(lines)), source, lenient) for i in range(0, len(lines), _BATCH_LINES)]
     pool = multiprocessing.get_context("fork").Pool(_workers())
     try:
-        yield from pool.imap(_prepare_line_batch, jobs)
+        for blob in pool.imap(_prepare_line_batch, jobs):
+            yield marshal.loads(blob)
     finally:
         pool.terminate()
         _shared_lines = []

@@ -59,6 +59,17 @@ def test_bad_visit_list():
     assert (err.code, err.ply, err.column) == ("bad-token", 1, len(parts[0]) + 2)
 
 
+@pytest.mark.parametrize("visits", ["{12:3,4}", "{1::2,}", "{1:2:3,}", "{:2,}", "{1:,}", "{,}", "{1:2}",
+                                    "{\u0663:2,}"])
+def test_malformed_visit_lists_are_refused_by_both_readers(visits):
+    parts = random_tinybot_line(5).split(" ")
+    parts[3] = visits + parts[3]
+    line = " ".join(parts)
+    assert not tinybot._LINE_RE.fullmatch(line)
+    err = only_error(line)
+    assert (err.code, err.ply, err.token) == ("bad-token", 2, parts[3])
+
+
 def test_bad_score_fields():
     parts = random_tinybot_line(4).split(" ")
     err = only_error(" ".join(parts[:-2]))
