@@ -48,14 +48,13 @@ def prepare(item: Item, source: str, *, lenient: bool = False) -> dict:
     record.deck = result.deck
     text, rows = tiny_islands.render(record, result)
     digest = content_hash(text)
-    moves = [(1, ply, 0, move, note) for ply, move, note in rows]
     score = result.score
     return {
         "id": digest[:16], "hash": digest, "game": record.game, "rules": record.rules, "deck": result.deck,
         "format": item.format, "source": source, "index": item.index, "text": text,
         "tags": record.tags, "score": score, "recorded": record.recorded, "total": score["total"],
         "finished": record.finished, "warnings": warnings, "players": record.players,
-        "moves": moves, "scores": [(0, k, v) for k, v in score.items()],
+        "moves": rows, "scores": [(0, k, v) for k, v in score.items()],
     }
 
 

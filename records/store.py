@@ -119,6 +119,8 @@ class Store:
             self.db.execute("PRAGMA foreign_keys = ON")
             if path != ":memory:":
                 self.db.enable_wal()
+                # WAL with NORMAL sync: never corrupt; a power cut may lose only the last commit
+                self.db.execute("PRAGMA synchronous = NORMAL")
             self._migrate()
         except Exception as exc:  # sqlite3.DatabaseError: not a database, locked, unwritable
             raise UsageError(f"cannot open database {path}: {exc}") from None

@@ -512,7 +512,7 @@ def _join_visits(visits: list[str | None]) -> str:
 
 def render(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -> tuple[str, list[tuple]]:
     """Canonical Scorebook notation (the normalised text the store hashes) and the rows
-    (ply, move, note) of the moves table, made in one pass. Visit lists stay in the text."""
+    (game 1, ply, player 0, move, note) of the moves table, made in one pass. Visit lists stay in the text."""
     tags = {"Game": GAME}
     tags.update(record.tags)
     tags["Rules"] = record.rules
@@ -546,12 +546,12 @@ def render(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -
             lines.append(f"{t + 1}. {move} {{[%visits {p.visits}]}}")
         else:
             lines.append(f"{t + 1}. {move}")
-        rows.append((_PLY_OF_TURN[t], move, p.note))
+        rows.append((1, _PLY_OF_TURN[t], 0, move, p.note))
         if t + 1 == next_drawing:
             drawing = record.drawings[d]
             line, move = _drawing_text(drawing, None if result is None else result.regions[d])
             lines.append(line)
-            rows.append((ply_of_drawing(d), move, drawing.note))
+            rows.append((1, ply_of_drawing(d), 0, move, drawing.note))
             d += 1
             next_drawing = DRAWING_AFTER_TURN[d] if d < n_drawings else -1
     lines.append(final)
