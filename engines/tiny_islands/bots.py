@@ -4,8 +4,11 @@
   shorelines) from several seeds, maximising the board's score once the region flips, plus,
   before the last drawing, room for the land and water tiles still to come.
 * ``heuristic``: each placement by its gain in an "optimistic" score (every tile valid
-  where the land tiles stand, the land so far kept) plus a compactness term: land tiles near
-  land tiles, water tiles away from them, so that shorelines can separate them later.
+  where the land tiles stand, the land so far kept), plus shape terms (land tiles near land
+  tiles, water tiles away from them, so that shorelines can separate them later; after a
+  drawing, tiles on the side of the shore they need), plus room-to-grow terms (a Mountain,
+  Forest, House or Church with empty cells around it, worth less as the game runs out).
+  The weights are data (``WEIGHTS``), tuned by ``benchmarks/tune_tiny_islands_heuristic.py``.
 * ``mc:N``: the heuristic's best K placements, each played out N times to the end (heuristic
   placements, planned drawings) over futures drawn from the cards not seen yet, with the
   same futures for every candidate; the best mean wins. Drawings are planned.
@@ -25,8 +28,8 @@ import numpy as np
 from numba import njit
 
 from .engine import (OK, check_region, listed_region, score_board)
-from .metadata import (BOAT, CELLS, SIZE, TILE_COUNT, TILE_IS_LAND, TURNS, ZONE_COPIES,
-                       ZONE_MASK)
+from .metadata import (BOAT, CELLS, CHURCH, FOREST, HOUSE, MOUNTAIN, SIZE, TILE_COUNT, TILE_IS_LAND, TURNS,
+                       ZONE_COPIES, ZONE_MASK)
 
 HEURISTIC, MC = 0, 1
 BOT_NAMES = {"heuristic": HEURISTIC, "mc": MC}
@@ -45,11 +48,23 @@ def _optimistic_land(tiles, land, drawings_left):
     return out
 
 
+# The heuristic's weights, tuned by benchmarks/tune_tiny_islands_heuristic.py (a hill climb on
+# the mean score of heuristic games over fixed two-deck shuffles). By index:
+#  0, 1  compactness: per 8-neighbour tile of the same kind (land/water), of the other kind
+#  2     a Boat on the rim
+#  3-6   after the first drawing: land tile on land, water tile on land (needs a lake), land
+#        tile on water with two drawings left, with one left (needs a new island)
+#  7     after the last drawing: a tile on the wrong side of the shore
+#  8-11  room to grow, per empty 8-neighbour, fading with the turns left: Mountain (Forests
+#        to come), Forest (Mountains to come), House (new kinds), Church
+WEIGHTS = np.array([-0.223, -0.213, 1.063, -0.271, -6.777, -5.704, -9.071, -1.168, 0.478, 0.423, 0.578, -0.013], np.float64)
+
+
 @njit(cache=True)
-def _compactness(tiles, tile, cell):
+def _neighbours(tiles, cell, land):
+    """(tiles of the same kind, tiles of the other kind, empty cells) among the 8 around ``cell``."""
     r, c = divmod(cell, SIZE)
-    land = TILE_IS_LAND[tile]
-    v = 0.0
+    same = other = empty = 0
     for dr in (-1, 0, 1):
         for dc in (-1, 0, 1):
             if dr == 0 and dc == 0:
@@ -57,46 +72,70 @@ def _compactness(tiles, tile, cell):
             rr, cc = r + dr, c + dc
             if 0 <= rr < SIZE and 0 <= cc < SIZE:
                 t = tiles[rr * SIZE + cc]
-                if t != 0:
-                    same = TILE_IS_LAND[t] == land
-                    v += 0.4 if same else -0.2
-    if tile == BOAT:  # boats like the rim, far from everything
-        v += 0.5 * (min(min(r, SIZE - 1 - r), min(c, SIZE - 1 - c)) == 0)
-    return v
+                if t == 0:
+                    empty += 1
+                elif TILE_IS_LAND[t] == land:
+                    same += 1
+                else:
+                    other += 1
+    return same, other, empty
 
 
 @njit(cache=True)
 def placement_value(tiles, land, tile, cell, drawings_left, wave_rule):
-    """Heuristic value of putting ``tile`` on ``cell``."""
+    """Heuristic value of putting ``tile`` on ``cell`` with the tuned ``WEIGHTS``."""
+    return weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, WEIGHTS)
+
+
+@njit(cache=True)
+def weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, w):
+    """The gain in the optimistic score, plus the shape and room-to-grow terms weighted by ``w``."""
     before = score_board(tiles, _optimistic_land(tiles, land, drawings_left), wave_rule)[8]
     tiles[cell] = tile
     after_land = _optimistic_land(tiles, land, drawings_left)
     after = score_board(tiles, after_land, wave_rule)[8]
     tiles[cell] = 0
     v = float(after - before)
+    is_land = TILE_IS_LAND[tile]
+    same, other, empty = _neighbours(tiles, cell, is_land)
+    placed = 0
+    for z in range(CELLS):
+        placed += tiles[z] != 0
+    fade = (TURNS - 1 - placed) / TURNS
+    if tile == MOUNTAIN:
+        v += w[8] * empty * fade
+    elif tile == FOREST:
+        v += w[9] * empty * fade
+    elif tile == HOUSE:
+        v += w[10] * empty * fade
+    elif tile == CHURCH:
+        v += w[11] * empty * fade
     if drawings_left > 0:
-        v += _compactness(tiles, tile, cell)
+        v += w[0] * same + w[1] * other
+        if tile == BOAT:  # boats like the rim, far from everything
+            r, c = divmod(cell, SIZE)
+            v += w[2] * (min(min(r, SIZE - 1 - r), min(c, SIZE - 1 - c)) == 0)
         if drawings_left < 3:  # land is drawn already: where it stands is surer
-            if TILE_IS_LAND[tile] and land[cell]:
-                v += 1.0
-            elif not TILE_IS_LAND[tile] and land[cell]:
-                v -= 4.0  # needs a lake
-            elif TILE_IS_LAND[tile]:
-                v -= 1.0 if drawings_left == 2 else 2.5  # needs a new island (the last drawing: one only)
-    elif TILE_IS_LAND[tile] != land[cell]:
-        v -= 5.0
+            if is_land and land[cell]:
+                v += w[3]
+            elif not is_land and land[cell]:
+                v += w[4]
+            elif is_land:
+                v += w[5] if drawings_left == 2 else w[6]
+    elif is_land != land[cell]:
+        v += w[7]
     return v
 
 
 @njit(cache=True)
-def heuristic_placement(tiles, land, offer, drawings_left, wave_rule):
+def heuristic_placement(tiles, land, offer, drawings_left, wave_rule, w):
     best = -1e18
     bt, bc = -1, -1
     for k in range(2):
         t = offer[2 * k]
         for z in range(CELLS):
             if tiles[z] == 0 and ZONE_MASK[offer[2 * k + 1], z]:
-                v = placement_value(tiles, land, t, z, drawings_left, wave_rule)
+                v = weighted_value(tiles, land, t, z, drawings_left, wave_rule, w)
                 if v > best:
                     best = v
                     bt, bc = t, z
@@ -285,13 +324,13 @@ def _draw_now(tiles, land, offers, t, wave_rule, effort):
 
 
 @njit(cache=True)
-def rollout(tiles, land, offers, t_next, drawings_done, wave_rule, restarts):
+def rollout(tiles, land, offers, t_next, drawings_done, wave_rule, restarts, w):
     """Play turns t_next.. with the heuristic and planned drawings; returns the final total."""
     tiles = tiles.copy()
     land = land.copy()
     d = drawings_done
     for t in range(t_next, TURNS):
-        tile, cell = heuristic_placement(tiles, land, offers[t], 3 - d, wave_rule)
+        tile, cell = heuristic_placement(tiles, land, offers[t], 3 - d, wave_rule, w)
         if tile < 0:
             return -100
         tiles[cell] = tile
@@ -304,7 +343,7 @@ def rollout(tiles, land, offers, t_next, drawings_done, wave_rule, restarts):
 
 
 @njit(cache=True)
-def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_k):
+def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_k, w):
     """The best of the heuristic's top-k placements by mean rollout total (same futures for all)."""
     offer = offers[t]
     cand = np.empty((2 * CELLS, 2), np.int64)
@@ -316,7 +355,7 @@ def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top
             if tiles[z] == 0 and ZONE_MASK[offer[2 * k + 1], z]:
                 cand[n, 0] = tile
                 cand[n, 1] = z
-                vals[n] = placement_value(tiles, land, tile, z, 3 - drawings_done, wave_rule)
+                vals[n] = weighted_value(tiles, land, tile, z, 3 - drawings_done, wave_rule, w)
                 n += 1
     if n == 0:
         return -1, -1
@@ -335,9 +374,9 @@ def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top
                 cells, nn = _draw_now(tiles, land, future, t, wave_rule, 4)
                 _, region = listed_region(land, cells, nn)
                 after = land ^ region
-                totals[j] += rollout(tiles, after, future, t + 1, drawings_done + 1, wave_rule, 4)
+                totals[j] += rollout(tiles, after, future, t + 1, drawings_done + 1, wave_rule, 4, w)
             else:
-                totals[j] += rollout(tiles, land, future, t + 1, drawings_done, wave_rule, 4)
+                totals[j] += rollout(tiles, land, future, t + 1, drawings_done, wave_rule, 4, w)
             tiles[cand[i, 1]] = 0
         np.random.seed(seed + 1)
     best = 0
@@ -352,6 +391,12 @@ def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top
 def play(offers, bot, rollouts, seed, wave_rule):
     """A whole game; returns (placements, traces, lengths) like players.random_game. Drawings
     are written as regions (the cells they enclose)."""
+    return play_weighted(offers, bot, rollouts, seed, wave_rule, WEIGHTS)
+
+
+@njit(cache=True)
+def play_weighted(offers, bot, rollouts, seed, wave_rule, w):
+    """``play`` with the heuristic's weights given (the tuner's entry point)."""
     np.random.seed(seed)
     tiles = np.zeros(CELLS, np.int64)
     land = np.zeros(CELLS, np.bool_)
@@ -361,9 +406,9 @@ def play(offers, bot, rollouts, seed, wave_rule):
     d = 0
     for t in range(TURNS):
         if bot == MC and rollouts > 0:
-            tile, cell = mc_placement(tiles, land, offers, t, d, wave_rule, rollouts, 6)
+            tile, cell = mc_placement(tiles, land, offers, t, d, wave_rule, rollouts, 6, w)
         else:
-            tile, cell = heuristic_placement(tiles, land, offers[t], 3 - d, wave_rule)
+            tile, cell = heuristic_placement(tiles, land, offers[t], 3 - d, wave_rule, w)
         if tile < 0:
             break
         placements[t, 0] = tile
@@ -398,9 +443,9 @@ def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rol
             if due:
                 cells, n = _draw_now(tiles, land, future, t, wave_rule, 4)
                 _, region = listed_region(land, cells, n)
-                out[j, r] = rollout(tiles, land ^ region, future, t + 1, drawings_done + 1, wave_rule, 4)
+                out[j, r] = rollout(tiles, land ^ region, future, t + 1, drawings_done + 1, wave_rule, 4, WEIGHTS)
             else:
-                out[j, r] = rollout(tiles, land, future, t + 1, drawings_done, wave_rule, 4)
+                out[j, r] = rollout(tiles, land, future, t + 1, drawings_done, wave_rule, 4, WEIGHTS)
             tiles[cands[j, 1]] = 0
         np.random.seed(sub + 1)
     return out
@@ -423,7 +468,7 @@ def eval_regions(tiles, land, offers, t, drawings_done, wave_rule, regions, roll
             if t + 1 >= TURNS:
                 out[j, r] = score_board(tiles, after, wave_rule)[8]
             else:
-                out[j, r] = rollout(tiles, after, future, t + 1, drawings_done + 1, wave_rule, 4)
+                out[j, r] = rollout(tiles, after, future, t + 1, drawings_done + 1, wave_rule, 4, WEIGHTS)
         np.random.seed(sub + 1)
     return out
 
