@@ -57,7 +57,8 @@ def _optimistic_land(tiles, land, drawings_left):
 #  7     after the last drawing: a tile on the wrong side of the shore
 #  8-11  room to grow, per empty 8-neighbour, fading with the turns left: Mountain (Forests
 #        to come), Forest (Mountains to come), House (new kinds), Church
-WEIGHTS = np.array([-0.223, -0.213, 1.063, -0.271, -6.777, -5.704, -9.071, -1.168, 0.478, 0.423, 0.578, -0.013], np.float64)
+WEIGHTS = np.array([-0.223, -0.213, 1.063, -0.271, -6.777, -5.704, -9.071, -1.168, 0.478, 0.423, 0.578, -0.013,
+                    1.3, 0.4], np.float64)
 
 
 @njit(cache=True)
@@ -143,7 +144,7 @@ def heuristic_placement(tiles, land, offer, drawings_left, wave_rule, w):
 
 
 @njit(cache=True)
-def _future_room(tiles, land, left_land, left_water):
+def _future_room(tiles, land, left_land, left_water, w):
     empty_land = 0
     empty_water = 0
     for z in range(CELLS):
@@ -152,20 +153,20 @@ def _future_room(tiles, land, left_land, left_water):
                 empty_land += 1
             else:
                 empty_water += 1
-    return 1.3 * min(empty_land, left_land) + 0.4 * min(empty_water, left_water)
+    return w[12] * min(empty_land, left_land) + w[13] * min(empty_water, left_water)
 
 
 @njit(cache=True)
-def _objective(tiles, land, region, wave_rule, left_land, left_water):
+def _objective(tiles, land, region, wave_rule, left_land, left_water, w):
     after = land ^ region
     v = float(score_board(tiles, after, wave_rule)[8])
     if left_land + left_water > 0:
-        v += _future_room(tiles, after, left_land, left_water)
+        v += _future_room(tiles, after, left_land, left_water, w)
     return v
 
 
 @njit(cache=True)
-def _climb(tiles, land, region, value, wave_rule, left_land, left_water):
+def _climb(tiles, land, region, value, wave_rule, left_land, left_water, w):
     """Single-cell additions and removals while one improves the objective."""
     improved = True
     while improved:
@@ -181,7 +182,7 @@ def _climb(tiles, land, region, value, wave_rule, left_land, left_water):
                     continue
             region[z] = not region[z]
             if check_region(land, region) == OK:
-                v = _objective(tiles, land, region, wave_rule, left_land, left_water)
+                v = _objective(tiles, land, region, wave_rule, left_land, left_water, w)
                 if v > move_value + 1e-9:
                     move_value = v
                     move = z
@@ -194,32 +195,31 @@ def _climb(tiles, land, region, value, wave_rule, left_land, left_water):
 
 
 @njit(cache=True)
-def plan_drawing(tiles, land, wave_rule, left_land, left_water, effort):
-    """A good legal region: every rectangle within the 24-edge budget (every ``effort``-th
-    when effort > 1, for speed), the best few refined by hill climbing. Returns its cells
-    (read them as a region: ``listed_region``) and their count."""
+def planned_regions(tiles, land, wave_rule, left_land, left_water, effort, top_n, w):
+    """Legal regions worth drawing: every rectangle within the 24-edge budget (every
+    ``effort``-th when effort > 1, for speed), the best ``top_n`` refined by hill climbing.
+    Returns (regions bool[top_n, 81], their objective values, how many are distinct and set)."""
     region = np.zeros(CELLS, np.bool_)
-    top_n = 3
     top_v = np.full(top_n, -1e18)
     top_r = np.zeros((top_n, 4), np.int64)
     stride = max(effort, 1)
     k = 0
     for h in range(1, SIZE + 1):
-        for w in range(1, SIZE + 1):
-            if 2 * (h + w) > 24:
+        for wd in range(1, SIZE + 1):
+            if 2 * (h + wd) > 24:
                 continue
             for r0 in range(SIZE - h + 1):
-                for c0 in range(SIZE - w + 1):
+                for c0 in range(SIZE - wd + 1):
                     k += 1
                     if stride > 1 and (k + np.random.randint(stride)) % stride != 0:
                         continue
                     region[:] = False
                     for r in range(r0, r0 + h):
-                        for c in range(c0, c0 + w):
+                        for c in range(c0, c0 + wd):
                             region[r * SIZE + c] = True
                     if check_region(land, region) != OK:
                         continue
-                    v = _objective(tiles, land, region, wave_rule, left_land, left_water)
+                    v = _objective(tiles, land, region, wave_rule, left_land, left_water, w)
                     worst = 0
                     for i in range(1, top_n):
                         if top_v[i] < top_v[worst]:
@@ -229,9 +229,10 @@ def plan_drawing(tiles, land, wave_rule, left_land, left_water, effort):
                         top_r[worst, 0] = r0
                         top_r[worst, 1] = c0
                         top_r[worst, 2] = h
-                        top_r[worst, 3] = w
-    best_region = np.zeros(CELLS, np.bool_)
-    best_value = -1e18
+                        top_r[worst, 3] = wd
+    regions = np.zeros((top_n, CELLS), np.bool_)
+    values = np.full(top_n, -1e18)
+    m = 0
     for i in range(top_n):
         if top_v[i] <= -1e17:
             continue
@@ -239,24 +240,48 @@ def plan_drawing(tiles, land, wave_rule, left_land, left_water, effort):
         for r in range(top_r[i, 0], top_r[i, 0] + top_r[i, 2]):
             for c in range(top_r[i, 1], top_r[i, 1] + top_r[i, 3]):
                 region[r * SIZE + c] = True
-        v = _climb(tiles, land, region, top_v[i], wave_rule, left_land, left_water)
-        if v > best_value:
-            best_value = v
-            best_region[:] = region
-    if best_value <= -1e17:  # no rectangle fits: any single legal cell
-        for z in range(CELLS):
-            region[:] = False
-            region[z] = True
-            if check_region(land, region) == OK:
-                best_region[:] = region
+        v = _climb(tiles, land, region, top_v[i], wave_rule, left_land, left_water, w)
+        seen = False
+        for j in range(m):
+            if (regions[j] == region).all():
+                seen = True
                 break
+        if not seen:
+            regions[m] = region
+            values[m] = v
+            m += 1
+    return regions, values, m
+
+
+@njit(cache=True)
+def _region_cells(region):
     cells = np.zeros(CELLS, np.int64)
     n = 0
     for z in range(CELLS):
-        if best_region[z]:
+        if region[z]:
             cells[n] = z
             n += 1
     return cells, n
+
+
+@njit(cache=True)
+def plan_drawing(tiles, land, wave_rule, left_land, left_water, effort, w):
+    """The best of ``planned_regions`` (or, when no rectangle fits, any single legal cell).
+    Returns its cells (read them as a region: ``listed_region``) and their count."""
+    regions, values, m = planned_regions(tiles, land, wave_rule, left_land, left_water, effort, 3, w)
+    if m > 0:
+        best = 0
+        for i in range(1, m):
+            if values[i] > values[best]:
+                best = i
+        return _region_cells(regions[best])
+    region = np.zeros(CELLS, np.bool_)
+    for z in range(CELLS):
+        region[z] = True
+        if check_region(land, region) == OK:
+            return _region_cells(region)
+        region[z] = False
+    return _region_cells(region)
 
 
 @njit(cache=True)
@@ -317,9 +342,9 @@ def _sample_future(offers, t, out):
 
 
 @njit(cache=True)
-def _draw_now(tiles, land, offers, t, wave_rule, effort):
+def _draw_now(tiles, land, offers, t, wave_rule, effort, w):
     left_land, left_water = _left_counts(offers, t)
-    cells, n = plan_drawing(tiles, land, wave_rule, left_land, left_water, effort)
+    cells, n = plan_drawing(tiles, land, wave_rule, left_land, left_water, effort, w)
     return cells, n
 
 
@@ -335,7 +360,7 @@ def rollout(tiles, land, offers, t_next, drawings_done, wave_rule, restarts, w):
             return -100
         tiles[cell] = tile
         if t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS:
-            cells, n = _draw_now(tiles, land, offers, t, wave_rule, restarts)
+            cells, n = _draw_now(tiles, land, offers, t, wave_rule, restarts, w)
             _, region = listed_region(land, cells, n)
             land ^= region
             d += 1
@@ -371,7 +396,7 @@ def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top
             tiles[cand[i, 1]] = cand[i, 0]
             np.random.seed(seed)  # common random numbers: the same drawing restarts for all
             if t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS:
-                cells, nn = _draw_now(tiles, land, future, t, wave_rule, 4)
+                cells, nn = _draw_now(tiles, land, future, t, wave_rule, 4, w)
                 _, region = listed_region(land, cells, nn)
                 after = land ^ region
                 totals[j] += rollout(tiles, after, future, t + 1, drawings_done + 1, wave_rule, 4, w)
@@ -385,6 +410,35 @@ def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top
             best = j
     i = order[best]
     return cand[i, 0], cand[i, 1]
+
+
+PLACEMENT_CANDIDATES = 10  # the heuristic's best placements that mc:N plays out
+DRAWING_CANDIDATES = 8  # regions the planner offers mc:N at the first two drawings
+DRAWING_FUTURES = 4  # futures per region: this many times N (three drawings a game: cheap)
+
+
+@njit(cache=True)
+def mc_drawing(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_n, w):
+    """The planner's best ``top_n`` regions, each drawn and played out over the same
+    ``rollouts`` futures; returns the cells and count of the best mean."""
+    left_land, left_water = _left_counts(offers, t)
+    regions, values, m = planned_regions(tiles, land, wave_rule, left_land, left_water, 1, top_n, w)
+    if m <= 1:
+        return _draw_now(tiles, land, offers, t, wave_rule, 1, w)
+    totals = np.zeros(m, np.float64)
+    future = offers.copy()
+    for r in range(rollouts):
+        _sample_future(offers, t, future)
+        seed = np.random.randint(1 << 30)
+        for j in range(m):
+            np.random.seed(seed)
+            totals[j] += rollout(tiles, land ^ regions[j], future, t + 1, drawings_done + 1, wave_rule, 4, w)
+        np.random.seed(seed + 1)
+    best = 0
+    for j in range(1, m):
+        if totals[j] > totals[best]:
+            best = j
+    return _region_cells(regions[best])
 
 
 @njit(cache=True)
@@ -406,7 +460,7 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w):
     d = 0
     for t in range(TURNS):
         if bot == MC and rollouts > 0:
-            tile, cell = mc_placement(tiles, land, offers, t, d, wave_rule, rollouts, 6, w)
+            tile, cell = mc_placement(tiles, land, offers, t, d, wave_rule, rollouts, PLACEMENT_CANDIDATES, w)
         else:
             tile, cell = heuristic_placement(tiles, land, offers[t], 3 - d, wave_rule, w)
         if tile < 0:
@@ -415,7 +469,11 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w):
         placements[t, 1] = cell
         tiles[cell] = tile
         if t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS:
-            cells, n = _draw_now(tiles, land, offers, t, wave_rule, 1)
+            if bot == MC and rollouts > 0 and t + 1 < TURNS:
+                cells, n = mc_drawing(tiles, land, offers, t, d, wave_rule, DRAWING_FUTURES * rollouts,
+                                      DRAWING_CANDIDATES, w)
+            else:
+                cells, n = _draw_now(tiles, land, offers, t, wave_rule, 1, w)
             traces[d, :n] = cells[:n]
             lens[d] = n
             _, region = listed_region(land, cells, n)
@@ -441,7 +499,7 @@ def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rol
             np.random.seed(sub)
             tiles[cands[j, 1]] = cands[j, 0]
             if due:
-                cells, n = _draw_now(tiles, land, future, t, wave_rule, 4)
+                cells, n = _draw_now(tiles, land, future, t, wave_rule, 4, WEIGHTS)
                 _, region = listed_region(land, cells, n)
                 out[j, r] = rollout(tiles, land ^ region, future, t + 1, drawings_done + 1, wave_rule, 4, WEIGHTS)
             else:
@@ -476,6 +534,6 @@ def eval_regions(tiles, land, offers, t, drawings_done, wave_rule, regions, roll
 @njit(cache=True)
 def planned_region(tiles, land, offers, t, wave_rule):
     """The bot's own drawing after turn t, as a region mask."""
-    cells, n = _draw_now(tiles, land, offers, t, wave_rule, 1)
+    cells, n = _draw_now(tiles, land, offers, t, wave_rule, 1, WEIGHTS)
     _, region = listed_region(land, cells, n)
     return region
