@@ -53,9 +53,10 @@ def main():
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--mc-games", type=int, default=100, help="shuffles for mc:4")
     parser.add_argument("--strong-games", type=int, default=50, help="shuffles for mc:16")
+    parser.add_argument("--strongest-games", type=int, default=30, help="shuffles for mc:64")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
-    naive = [two_deck_offers(np.random.default_rng([2026, g])) for g in range(max(args.games, args.mc_games, args.strong_games))]
+    naive = [two_deck_offers(np.random.default_rng([2026, g])) for g in range(max(args.games, args.mc_games, args.strong_games, args.strongest_games))]
     shared = []
     if SAMPLES.exists():
         from records import tinybot
@@ -65,7 +66,7 @@ def main():
     bots.play(naive[0], bots.MC, 1, 0, 0)  # compile (or load) before the pool forks
     rows = []
     levels = (("heuristic", bots.HEURISTIC, 0, args.games), ("mc:4", bots.MC, 4, args.mc_games),
-              ("mc:16", bots.MC, 16, args.strong_games))
+              ("mc:16", bots.MC, 16, args.strong_games), ("mc:64", bots.MC, 64, args.strongest_games))
     with multiprocessing.get_context("fork").Pool(2) as pool:
         for label, bot, rollouts, n in levels:
             m, se, sec = run(pool, bot, rollouts, naive[:n])
@@ -80,7 +81,7 @@ def main():
     for label, n, m, se, sec, sm in rows:
         shared_col = f"{sm[0]:.1f} ± {sm[1]:.1f}" if sm else "-"
         out.append(f"| {label} | {n} | {m:.1f} ± {se:.1f} | {sec:.2f} | {shared_col} |")
-    best = max(rows, key=lambda row: row[2])
+    best = max([row for row in rows if row[4] <= 60] or rows, key=lambda row: row[2])
     reached = "reached" if best[2] >= 65 and best[4] <= 60 else "not reached"
     out += ["", "Seconds a game: one game on one core, two games at a time on the two cores. The issue's "
             f"first target (a mean of 65 within 60 s a game) is {reached}: the best level here, {best[0]}, "

@@ -37,12 +37,14 @@ def test_the_planner_draws_legal_regions():
 def test_bots_never_read_offers_not_yet_drawn():
     offers = two_deck_offers(np.random.default_rng(8))
     for bot, rollouts in ((bots.HEURISTIC, 0), (bots.MC, 1)):
-        full, _, _ = bots.play(offers, bot, rollouts, 5, 0)
-        for t in (4, 12):
+        full, full_regions, full_lens = bots.play(offers, bot, rollouts, 5, 0)
+        for t in (4, 8, 12):
             changed = offers.copy()
             changed[t + 1:] = two_deck_offers(np.random.default_rng(99))[t + 1:]
-            part, _, _ = bots.play(changed, bot, rollouts, 5, 0)
+            part, regions, lens = bots.play(changed, bot, rollouts, 5, 0)
             assert (part[:t + 1] == full[:t + 1]).all(), (bot, t)
+            if t >= 8:  # the first drawing, after turn 9, saw only the first nine offers
+                assert lens[0] == full_lens[0] and (regions[0] == full_regions[0]).all(), (bot, t)
 
 
 def test_cli_play_with_shuffles_and_bots(run_cli, tmp_path):
@@ -54,3 +56,26 @@ def test_cli_play_with_shuffles_and_bots(run_cli, tmp_path):
                            "--json"))
     assert len(doc["games"]) == 1 and doc["games"][0]["status"] == "ingested"
     assert run_cli("play", "tiny-islands", "--players", "mc:x").exit_code == 2
+
+
+def test_the_planner_offers_distinct_legal_regions_and_mc_picks_one():
+    offers = two_deck_offers(np.random.default_rng(11))
+    placements, _, _ = bots.play(offers, bots.HEURISTIC, 0, 11, 0)
+    tiles = np.zeros(81, np.int64)
+    for tile, cell in placements[:9]:
+        tiles[cell] = tile
+    land = np.zeros(81, np.bool_)
+    regions, values, m = bots.planned_regions(tiles, land, 0, 9, 8, 1, 8, bots.WEIGHTS)
+    assert m >= 2
+    for i in range(m):
+        assert E.check_region(land, regions[i]) == E.OK
+        assert all(not (regions[i] == regions[j]).all() for j in range(i))
+    cells, n = bots.plan_drawing(tiles, land, 0, 9, 8, 1, bots.WEIGHTS)
+    planned = np.zeros(81, np.bool_)
+    planned[cells[:n]] = True
+    best3, values3, m3 = bots.planned_regions(tiles, land, 0, 9, 8, 1, 3, bots.WEIGHTS)
+    assert (planned == best3[int(np.argmax(values3[:m3]))]).all()
+    cells, n = bots.mc_drawing(tiles, land, offers, 8, 0, 0, 4, 8, bots.WEIGHTS)
+    chosen = np.zeros(81, np.bool_)
+    chosen[cells[:n]] = True
+    assert any((chosen == regions[i]).all() for i in range(m))

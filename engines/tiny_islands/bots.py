@@ -9,9 +9,11 @@
   drawing, tiles on the side of the shore they need), plus room-to-grow terms (a Mountain,
   Forest, House or Church with empty cells around it, worth less as the game runs out).
   The weights are data (``WEIGHTS``), tuned by ``benchmarks/tune_tiny_islands_heuristic.py``.
-* ``mc:N``: the heuristic's best K placements, each played out N times to the end (heuristic
-  placements, planned drawings) over futures drawn from the cards not seen yet, with the
-  same futures for every candidate; the best mean wins. Drawings are planned.
+* ``mc:N``: the heuristic's best ``PLACEMENT_CANDIDATES`` placements, each played out N
+  times to the end (heuristic placements, planned drawings) over futures drawn from the cards
+  not seen yet, with the same futures for every candidate; the best mean wins. The first two
+  drawings likewise: the planner's best ``DRAWING_CANDIDATES`` regions, each played out
+  ``DRAWING_FUTURES`` x N times. The last drawing is the planner's (nothing is left to chance).
 
 The bots see an offer only when it is drawn: at turn t they read ``offers[t]`` and the
 counts of cards already seen, never later offers.
@@ -32,6 +34,8 @@ from .metadata import (BOAT, CELLS, CHURCH, FOREST, HOUSE, MOUNTAIN, SIZE, TILE_
                        ZONE_COPIES, ZONE_MASK)
 
 HEURISTIC, MC = 0, 1
+# Play-outs plan their drawings from every ROLLOUT_EFFORT-th rectangle: most of a play-out's time.
+ROLLOUT_EFFORT = 16
 BOT_NAMES = {"heuristic": HEURISTIC, "mc": MC}
 N_ZONES = ZONE_MASK.shape[0]
 
@@ -396,12 +400,12 @@ def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top
             tiles[cand[i, 1]] = cand[i, 0]
             np.random.seed(seed)  # common random numbers: the same drawing restarts for all
             if t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS:
-                cells, nn = _draw_now(tiles, land, future, t, wave_rule, 4, w)
+                cells, nn = _draw_now(tiles, land, future, t, wave_rule, ROLLOUT_EFFORT, w)
                 _, region = listed_region(land, cells, nn)
                 after = land ^ region
-                totals[j] += rollout(tiles, after, future, t + 1, drawings_done + 1, wave_rule, 4, w)
+                totals[j] += rollout(tiles, after, future, t + 1, drawings_done + 1, wave_rule, ROLLOUT_EFFORT, w)
             else:
-                totals[j] += rollout(tiles, land, future, t + 1, drawings_done, wave_rule, 4, w)
+                totals[j] += rollout(tiles, land, future, t + 1, drawings_done, wave_rule, ROLLOUT_EFFORT, w)
             tiles[cand[i, 1]] = 0
         np.random.seed(seed + 1)
     best = 0
@@ -432,7 +436,7 @@ def mc_drawing(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_n
         seed = np.random.randint(1 << 30)
         for j in range(m):
             np.random.seed(seed)
-            totals[j] += rollout(tiles, land ^ regions[j], future, t + 1, drawings_done + 1, wave_rule, 4, w)
+            totals[j] += rollout(tiles, land ^ regions[j], future, t + 1, drawings_done + 1, wave_rule, ROLLOUT_EFFORT, w)
         np.random.seed(seed + 1)
     best = 0
     for j in range(1, m):
@@ -499,11 +503,11 @@ def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rol
             np.random.seed(sub)
             tiles[cands[j, 1]] = cands[j, 0]
             if due:
-                cells, n = _draw_now(tiles, land, future, t, wave_rule, 4, WEIGHTS)
+                cells, n = _draw_now(tiles, land, future, t, wave_rule, ROLLOUT_EFFORT, WEIGHTS)
                 _, region = listed_region(land, cells, n)
-                out[j, r] = rollout(tiles, land ^ region, future, t + 1, drawings_done + 1, wave_rule, 4, WEIGHTS)
+                out[j, r] = rollout(tiles, land ^ region, future, t + 1, drawings_done + 1, wave_rule, ROLLOUT_EFFORT, WEIGHTS)
             else:
-                out[j, r] = rollout(tiles, land, future, t + 1, drawings_done, wave_rule, 4, WEIGHTS)
+                out[j, r] = rollout(tiles, land, future, t + 1, drawings_done, wave_rule, ROLLOUT_EFFORT, WEIGHTS)
             tiles[cands[j, 1]] = 0
         np.random.seed(sub + 1)
     return out
@@ -526,7 +530,7 @@ def eval_regions(tiles, land, offers, t, drawings_done, wave_rule, regions, roll
             if t + 1 >= TURNS:
                 out[j, r] = score_board(tiles, after, wave_rule)[8]
             else:
-                out[j, r] = rollout(tiles, after, future, t + 1, drawings_done + 1, wave_rule, 4, WEIGHTS)
+                out[j, r] = rollout(tiles, after, future, t + 1, drawings_done + 1, wave_rule, ROLLOUT_EFFORT, WEIGHTS)
         np.random.seed(sub + 1)
     return out
 
