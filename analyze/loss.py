@@ -93,10 +93,11 @@ def _rank(means: np.ndarray, i: int) -> int:
 
 def analyze_tiny_islands(record, *, rollouts: int = 24, candidates: int = 8, seed: int = 0, progress=None):
     from engines.tiny_islands import bots
-    from engines.tiny_islands.metadata import CELLS, DRAWING_AFTER_TURN, TILE_LETTERS, ZONE_MASK, cell_name
+    from engines.tiny_islands.metadata import CELLS, DECK_MODELS, DRAWING_AFTER_TURN, TILE_LETTERS, ZONE_MASK, cell_name
     from records import tiny_islands as ti
     result = ti.replay(record)
     wave_rule = 1 if record.rules == "tinybot" else 0
+    deck_model = DECK_MODELS.index(result.deck) if result.deck in DECK_MODELS else 0  # futures drawn under the record's deck model
     offers = np.array([(o.tile1, o.zone1, o.tile2, o.zone2) for o in record.offers], np.int64)
     if len(offers) < 26:  # an unfinished game: pad with a sampled future, never read before its turn
         pad = np.zeros((26, 4), np.int64)
@@ -120,7 +121,7 @@ def analyze_tiny_islands(record, *, rollouts: int = 24, candidates: int = 8, see
         if played not in chosen:
             chosen.append(played)
         arr = np.array(chosen, np.int64)
-        values = bots.eval_placements(tiles, land, offers, t, d, wave_rule, arr, rollouts, seed + t)
+        values = bots.eval_placements(tiles, land, offers, t, d, wave_rule, arr, rollouts, seed + t, deck_model)
         means = values.mean(axis=1)
         b, i = int(np.argmax(means)), chosen.index(played)
         vb, vp, se = _paired(values, b, i)
@@ -135,7 +136,7 @@ def analyze_tiny_islands(record, *, rollouts: int = 24, candidates: int = 8, see
             bot_region = bots.planned_region(tiles, land, offers, t, wave_rule)
             regions = np.array([bot_region, played_region])
             n = 1 if t + 1 >= 26 else rollouts
-            values = bots.eval_regions(tiles, land, offers, t, d, wave_rule, regions, n, seed + 100 + t)
+            values = bots.eval_regions(tiles, land, offers, t, d, wave_rule, regions, n, seed + 100 + t, deck_model)
             means = values.mean(axis=1)
             b = int(np.argmax(means))
             vb, vp, se = _paired(values, b, 1)
@@ -145,7 +146,7 @@ def analyze_tiny_islands(record, *, rollouts: int = 24, candidates: int = 8, see
             land = land ^ played_region
             d += 1
     return rows, {"bot": f"heuristic rollouts:{rollouts} candidates:{candidates}", "rollouts": rollouts,
-                  "candidates": candidates}
+                  "candidates": candidates, "deck": DECK_MODELS[deck_model]}
 
 
 # ------------------------------------------------------------------ The Game of Islands

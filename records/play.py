@@ -12,7 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from engines.tiny_islands.deck import offers_for
+from engines.tiny_islands.deck import offers_for, one_deck_consistent
+from engines.tiny_islands.metadata import DECK_MODELS
 from engines.tiny_islands.players import random_game
 
 from . import tiny_islands
@@ -32,11 +33,12 @@ def tiny_islands_player(spec: str, rules: str):
         raise UsageError(f"unknown Tiny Islands bot {spec!r}; choose random, heuristic or mc:ROLLOUTS")
     wave_rule = 1 if rules == "tinybot" else 0
     if name == "random":
-        return lambda offers, seed: (*random_game(offers, seed), False)
+        return lambda offers, seed, deck_model=0: (*random_game(offers, seed), False)
     if name == "heuristic":
-        return lambda offers, seed: (*bots.play(offers, bots.HEURISTIC, 0, seed, wave_rule), True)
+        return lambda offers, seed, deck_model=0: (*bots.play(offers, bots.HEURISTIC, 0, seed, wave_rule), True)
     rollouts = int(arg) if arg else 8
-    return lambda offers, seed: (*bots.play(offers, bots.MC, rollouts, seed, wave_rule), True)
+    return lambda offers, seed, deck_model=0: (*bots.play(offers, bots.MC, rollouts, seed, wave_rule, deck_model),
+                                               True)
 
 
 def _store_game(store: Store, text: str, source: str, out_dir: str | None, filename: str) -> dict:
@@ -76,8 +78,10 @@ def play_tiny_islands(store: Store, bot: str, *, games: int = 1, seed: int = 0, 
         rng = np.random.default_rng([seed, g])
         offers = shuffles[g] if shuffles is not None else offers_for(deck, rng)
         start = time.perf_counter()
-        # the bot gets the whole array but reads offers[t] only at turn t (see players.py)
-        placements, traces, lens, as_regions = player(offers, int(rng.integers(2**31)))
+        # the bot gets the whole array but reads offers[t] only at turn t (see players.py); it
+        # is told the deck model: the one asked for, or for given shuffles the one they fit
+        model = deck if shuffles is None else ("one-deck" if one_deck_consistent(offers)[0] else "two-deck")
+        placements, traces, lens, as_regions = player(offers, int(rng.integers(2**31)), DECK_MODELS.index(model))
         seconds = time.perf_counter() - start
         record = tiny_islands.from_arrays(offers, placements, traces, lens, rules=rules, regions=as_regions,
                                           deck=None if shuffles is not None else deck,

@@ -75,7 +75,27 @@ def test_the_planner_offers_distinct_legal_regions_and_mc_picks_one():
     planned[cells[:n]] = True
     best3, values3, m3 = bots.planned_regions(tiles, land, 0, 9, 8, 1, 3, bots.WEIGHTS)
     assert (planned == best3[int(np.argmax(values3[:m3]))]).all()
-    cells, n = bots.mc_drawing(tiles, land, offers, 8, 0, 0, 4, 8, bots.WEIGHTS)
+    cells, n = bots.mc_drawing(tiles, land, offers, 8, 0, 0, 4, 8, bots.WEIGHTS, bots.TWO_DECK)
     chosen = np.zeros(81, np.bool_)
     chosen[cells[:n]] = True
     assert any((chosen == regions[i]).all() for i in range(m))
+
+
+def test_one_deck_futures_keep_the_card_pattern():
+    from engines.tiny_islands.deck import one_deck_consistent, one_deck_offers
+    for s in range(5):
+        offers = one_deck_offers(np.random.default_rng([3, s]))
+        for t in (0, 1, 8, 17, 24, 25):
+            out = offers.copy()
+            np.random.seed(s)
+            assert bots._sample_future_one_deck(offers, t, out)
+            assert (out[:t + 1] == offers[:t + 1]).all()
+            assert one_deck_consistent(out)[0], (s, t)
+            if t < 24:
+                assert not (out[t + 2:] == offers[t + 2:]).all()  # a new future, not the real one
+    naive = two_deck_offers(np.random.default_rng(5))
+    assert not one_deck_consistent(naive)[0]  # offers that fit no real deck: the two-deck model
+    out = naive.copy()
+    assert not bots._sample_future_one_deck(naive, 19, out)
+    bots._sample_future(naive, 19, out, bots.ONE_DECK)
+    assert (out[:20] == naive[:20]).all()

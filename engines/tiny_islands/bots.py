@@ -30,10 +30,11 @@ import numpy as np
 from numba import njit
 
 from .engine import (OK, check_region, listed_region, score_board)
-from .metadata import (BOAT, CELLS, CHURCH, FOREST, HOUSE, MOUNTAIN, SIZE, TILE_COUNT, TILE_IS_LAND, TURNS,
+from .metadata import (BOAT, CELLS, CHURCH, DECK_SIZE, ONE_DECK_TILE, ONE_DECK_ZONE, FOREST, HOUSE, MOUNTAIN, SIZE, TILE_COUNT, TILE_IS_LAND, TURNS,
                        ZONE_COPIES, ZONE_MASK)
 
 HEURISTIC, MC = 0, 1
+TWO_DECK, ONE_DECK = 0, 1  # deck models, as in metadata.DECK_MODELS
 # Play-outs plan their drawings from every ROLLOUT_EFFORT-th rectangle: most of a play-out's time.
 ROLLOUT_EFFORT = 16
 BOT_NAMES = {"heuristic": HEURISTIC, "mc": MC}
@@ -312,8 +313,73 @@ def _left_counts(offers, t):
 
 
 @njit(cache=True)
-def _sample_future(offers, t, out):
-    """Offers for turns after t drawn from the tiles and zones not seen yet (two-deck model)."""
+def _take_card(free, tile, zone):
+    """Mark a free card with this tile (-1: any) and zone (-1: any) used, chosen at random
+    among the matches; returns its index or -1."""
+    n = 0
+    for c in range(DECK_SIZE):
+        if free[c] and (tile < 0 or ONE_DECK_TILE[c] == tile) and (zone < 0 or ONE_DECK_ZONE[c] == zone):
+            n += 1
+    if n == 0:
+        return -1
+    pick = np.random.randint(n)
+    for c in range(DECK_SIZE):
+        if free[c] and (tile < 0 or ONE_DECK_TILE[c] == tile) and (zone < 0 or ONE_DECK_ZONE[c] == zone):
+            if pick == 0:
+                free[c] = False
+                return c
+            pick -= 1
+    return -1
+
+
+@njit(cache=True)
+def _sample_future_one_deck(offers, t, out):
+    """Offers for turns after t under the real one-deck pattern (spec §7): the tile of slot i
+    on turn k and the zone of slot i on turn k+1 are one card. Cards seen whole are out of the
+    deck; the zones of turn 1 and the tiles of turn t are half-seen cards, completed at random
+    from the cards that fit; the rest are shuffled. False when the offers fit no such deck."""
+    out[:t + 1] = offers[:t + 1]
+    whole = np.ones(DECK_SIZE, np.bool_)
+    for k in range(t):
+        for i in range(2):
+            if _take_card(whole, offers[k, 2 * i], offers[k + 1, 2 * i + 1]) < 0:
+                return False
+    # the half-seen cards compete for the same few cards late in a game: retry the random picks
+    for attempt in range(32):
+        free = whole.copy()
+        done = True
+        for i in range(2):
+            if _take_card(free, -1, offers[0, 2 * i + 1]) < 0:
+                done = False
+        for i in range(2):
+            c = _take_card(free, offers[t, 2 * i], -1)
+            if c < 0:
+                done = False
+            elif t + 1 < TURNS:
+                out[t + 1, 2 * i + 1] = ONE_DECK_ZONE[c]
+        if done:
+            break
+    if not done:
+        return False
+    rest = np.flatnonzero(free)
+    order = np.random.permutation(rest)
+    j = 0
+    for k in range(t + 1, TURNS):
+        for i in range(2):
+            c = order[j]
+            j += 1
+            out[k, 2 * i] = ONE_DECK_TILE[c]
+            if k + 1 < TURNS:
+                out[k + 1, 2 * i + 1] = ONE_DECK_ZONE[c]
+    return True
+
+
+@njit(cache=True)
+def _sample_future(offers, t, out, deck_model):
+    """Offers for turns after t drawn from the cards not seen yet: under the one-deck pattern
+    when ``deck_model`` is ONE_DECK and the offers fit it, else the two-deck model."""
+    if deck_model == ONE_DECK and _sample_future_one_deck(offers, t, out):
+        return
     out[:t + 1] = offers[:t + 1]
     tiles_left = np.empty(64, np.int64)
     zones_left = np.empty(64, np.int64)
@@ -372,7 +438,7 @@ def rollout(tiles, land, offers, t_next, drawings_done, wave_rule, restarts, w):
 
 
 @njit(cache=True)
-def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_k, w):
+def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_k, w, deck_model):
     """The best of the heuristic's top-k placements by mean rollout total (same futures for all)."""
     offer = offers[t]
     cand = np.empty((2 * CELLS, 2), np.int64)
@@ -393,7 +459,7 @@ def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top
     totals = np.zeros(k, np.float64)
     future = offers.copy()
     for r in range(rollouts):
-        _sample_future(offers, t, future)
+        _sample_future(offers, t, future, deck_model)
         seed = np.random.randint(1 << 30)
         for j in range(k):
             i = order[j]
@@ -422,7 +488,7 @@ DRAWING_FUTURES = 4  # futures per region: this many times N (three drawings a g
 
 
 @njit(cache=True)
-def mc_drawing(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_n, w):
+def mc_drawing(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_n, w, deck_model):
     """The planner's best ``top_n`` regions, each drawn and played out over the same
     ``rollouts`` futures; returns the cells and count of the best mean."""
     left_land, left_water = _left_counts(offers, t)
@@ -432,7 +498,7 @@ def mc_drawing(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_n
     totals = np.zeros(m, np.float64)
     future = offers.copy()
     for r in range(rollouts):
-        _sample_future(offers, t, future)
+        _sample_future(offers, t, future, deck_model)
         seed = np.random.randint(1 << 30)
         for j in range(m):
             np.random.seed(seed)
@@ -446,14 +512,14 @@ def mc_drawing(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_n
 
 
 @njit(cache=True)
-def play(offers, bot, rollouts, seed, wave_rule):
+def play(offers, bot, rollouts, seed, wave_rule, deck_model=TWO_DECK):
     """A whole game; returns (placements, traces, lengths) like players.random_game. Drawings
     are written as regions (the cells they enclose)."""
-    return play_weighted(offers, bot, rollouts, seed, wave_rule, WEIGHTS)
+    return play_weighted(offers, bot, rollouts, seed, wave_rule, WEIGHTS, deck_model)
 
 
 @njit(cache=True)
-def play_weighted(offers, bot, rollouts, seed, wave_rule, w):
+def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model=TWO_DECK):
     """``play`` with the heuristic's weights given (the tuner's entry point)."""
     np.random.seed(seed)
     tiles = np.zeros(CELLS, np.int64)
@@ -464,7 +530,7 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w):
     d = 0
     for t in range(TURNS):
         if bot == MC and rollouts > 0:
-            tile, cell = mc_placement(tiles, land, offers, t, d, wave_rule, rollouts, PLACEMENT_CANDIDATES, w)
+            tile, cell = mc_placement(tiles, land, offers, t, d, wave_rule, rollouts, PLACEMENT_CANDIDATES, w, deck_model)
         else:
             tile, cell = heuristic_placement(tiles, land, offers[t], 3 - d, wave_rule, w)
         if tile < 0:
@@ -475,7 +541,7 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w):
         if t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS:
             if bot == MC and rollouts > 0 and t + 1 < TURNS:
                 cells, n = mc_drawing(tiles, land, offers, t, d, wave_rule, DRAWING_FUTURES * rollouts,
-                                      DRAWING_CANDIDATES, w)
+                                      DRAWING_CANDIDATES, w, deck_model)
             else:
                 cells, n = _draw_now(tiles, land, offers, t, wave_rule, 1, w)
             traces[d, :n] = cells[:n]
@@ -487,7 +553,7 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w):
 
 
 @njit(cache=True)
-def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, seed):
+def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, seed, deck_model=TWO_DECK):
     """Final totals of playing each candidate (tile, cell) at turn t, then the heuristic bot
     with planned drawings, over ``rollouts`` futures drawn from the unseen cards; the same
     futures and random numbers for every candidate. Returns float64[k, rollouts]."""
@@ -497,7 +563,7 @@ def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rol
     future = offers.copy()
     due = t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS
     for r in range(rollouts):
-        _sample_future(offers, t, future)
+        _sample_future(offers, t, future, deck_model)
         sub = np.random.randint(1 << 30)
         for j in range(k):
             np.random.seed(sub)
@@ -514,7 +580,7 @@ def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rol
 
 
 @njit(cache=True)
-def eval_regions(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, seed):
+def eval_regions(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, seed, deck_model=TWO_DECK):
     """Final totals of drawing each candidate region after turn t, then the heuristic bot;
     exact (one future) after the last turn. Returns float64[k, rollouts]."""
     np.random.seed(seed)
@@ -522,7 +588,7 @@ def eval_regions(tiles, land, offers, t, drawings_done, wave_rule, regions, roll
     out = np.zeros((k, rollouts), np.float64)
     future = offers.copy()
     for r in range(rollouts):
-        _sample_future(offers, t, future)
+        _sample_future(offers, t, future, deck_model)
         sub = np.random.randint(1 << 30)
         for j in range(k):
             np.random.seed(sub)
