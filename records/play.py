@@ -72,8 +72,9 @@ def play_tiny_islands(store: Store, bot: str, *, games: int = 1, seed: int = 0, 
     player = tiny_islands_player(bot, rules)
     count = len(shuffles) if shuffles is not None else games
     results = []
-    if not bot.startswith("mc"):
-        player(offers_for(deck, np.random.default_rng(0)), 0)  # load the compiled bot before timing
+    # load (or compile) the bot before timing; Monte Carlo with one play-out, which is quick
+    warm_up = player if not bot.startswith("mc") else tiny_islands_player("mc:1", rules)
+    warm_up(offers_for(deck, np.random.default_rng(0)), 0, DECK_MODELS.index(deck))
     for g in range(count):
         rng = np.random.default_rng([seed, g])
         offers = shuffles[g] if shuffles is not None else offers_for(deck, rng)
