@@ -5,8 +5,9 @@ loss = max(0, best - played). Where a value is estimated by sampling, ``stderr``
 standard error of the paired difference best - played (common random numbers make it small).
 
 * Tiny Islands: expected final score under the heuristic bot's policy, over futures drawn
-  from the cards not seen yet (two-deck model); placements against the heuristic's best
-  candidates plus the move played; drawings against the shoreline the bot's planner draws.
+  from the cards not seen yet under the record's deck model; placements against the
+  heuristic's best candidates plus the move played; drawings against the shoreline the
+  bot's planner draws.
 * The Game of Islands: the final point margin under search (exact when the rest of the
   grid fits the search, else the depth-limited estimate: ``exact`` says which); a claim the
   mover missed counts as lost points.

@@ -15,8 +15,11 @@
   drawings likewise: the planner's best ``DRAWING_CANDIDATES`` regions, each played out
   ``DRAWING_FUTURES`` x N times. The last drawing is the planner's (nothing is left to chance).
 
-The bots see an offer only when it is drawn: at turn t they read ``offers[t]`` and the
-counts of cards already seen, never later offers.
+The bots see an offer only when it is drawn: at turn t they read ``offers[:t + 1]``, never
+later offers. Futures are drawn under the deck model they are told (``deck_model``): the
+two-deck model, or the real one-deck card pattern (spec §7), where the cards already seen
+are out of the deck and the half-seen ones (the zones of turn 1, the tiles of turn t) are
+completed at random from the cards that fit.
 
 >>> import numpy as np
 >>> from engines.tiny_islands.deck import two_deck_offers
