@@ -33,8 +33,8 @@ import numpy as np
 from numba import njit
 
 from .engine import (OK, check_region, listed_region, score_board)
-from .metadata import (BOAT, CELLS, CHURCH, DECK_SIZE, ONE_DECK_TILE, ONE_DECK_ZONE, FOREST, HOUSE, MOUNTAIN, SIZE, TILE_COUNT, TILE_IS_LAND, TURNS,
-                       ZONE_COPIES, ZONE_MASK)
+from .metadata import (BOAT, CELLS, CHURCH, DECK_SIZE, FOREST, HOUSE, MOUNTAIN, ONE_DECK_TILE, ONE_DECK_ZONE,
+                       SIZE, TILE_COUNT, TILE_IS_LAND, TURNS, ZONE_COPIES, ZONE_MASK)
 
 HEURISTIC, MC = 0, 1
 TWO_DECK, ONE_DECK = 0, 1  # deck models, as in metadata.DECK_MODELS
@@ -65,6 +65,8 @@ def _optimistic_land(tiles, land, drawings_left):
 #  7     after the last drawing: a tile on the wrong side of the shore
 #  8-11  room to grow, per empty 8-neighbour, fading with the turns left: Mountain (Forests
 #        to come), Forest (Mountains to come), House (new kinds), Church
+#  12, 13 the shoreline planner, before the last drawing: per land tile still to come that
+#        fits on empty land, per water tile that fits on empty water
 WEIGHTS = np.array([-0.223, -0.213, 1.063, -0.271, -6.777, -5.704, -9.071, -1.168, 0.478, 0.423, 0.578, -0.013,
                     1.3, 0.4], np.float64)
 
