@@ -10,6 +10,7 @@ the climb never sees.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from multiprocessing import Pool
@@ -52,7 +53,7 @@ def main():
     parser.add_argument("--start", help="weights to start from (default: the current WEIGHTS)")
     args = parser.parse_args()
     _shuffles.extend(two_deck_offers(np.random.default_rng([args.shuffle_seed, g])) for g in range(args.games))
-    best_w = np.array(eval(args.start), float) if args.start else bots.WEIGHTS.copy()  # noqa: S307 - a list literal
+    best_w = np.array(json.loads(args.start), float) if args.start else bots.WEIGHTS.copy()
     rng = np.random.default_rng(args.seed)
     with Pool(2) as pool:
         start = time.perf_counter()

@@ -280,11 +280,7 @@ def plan_drawing(tiles, land, wave_rule, left_land, left_water, effort, w):
     Returns its cells (read them as a region: ``listed_region``) and their count."""
     regions, values, m = planned_regions(tiles, land, wave_rule, left_land, left_water, effort, 3, w)
     if m > 0:
-        best = 0
-        for i in range(1, m):
-            if values[i] > values[best]:
-                best = i
-        return _region_cells(regions[best])
+        return _region_cells(regions[np.argmax(values[:m])])
     region = np.zeros(CELLS, np.bool_)
     for z in range(CELLS):
         region[z] = True
@@ -460,31 +456,11 @@ def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top
     if n == 0:
         return -1, -1
     order = np.argsort(-vals[:n])
-    k = min(top_k, n)
-    totals = np.zeros(k, np.float64)
-    future = offers.copy()
-    for r in range(rollouts):
-        _sample_future(offers, t, future, deck_model)
-        seed = np.random.randint(1 << 30)
-        for j in range(k):
-            i = order[j]
-            tiles[cand[i, 1]] = cand[i, 0]
-            np.random.seed(seed)  # common random numbers: the same drawing restarts for all
-            if t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS:
-                cells, nn = _draw_now(tiles, land, future, t, wave_rule, ROLLOUT_EFFORT, w)
-                _, region = listed_region(land, cells, nn)
-                after = land ^ region
-                totals[j] += rollout(tiles, after, future, t + 1, drawings_done + 1, wave_rule, ROLLOUT_EFFORT, w)
-            else:
-                totals[j] += rollout(tiles, land, future, t + 1, drawings_done, wave_rule, ROLLOUT_EFFORT, w)
-            tiles[cand[i, 1]] = 0
-        np.random.seed(seed + 1)
-    best = 0
-    for j in range(1, k):
-        if totals[j] > totals[best]:
-            best = j
-    i = order[best]
-    return cand[i, 0], cand[i, 1]
+    top = cand[order[:min(top_k, n)]]
+    totals = _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, top, rollouts, w,
+                                  deck_model).sum(axis=1)
+    best = np.argmax(totals)  # the first of equal means, as the heuristic ranked them
+    return top[best, 0], top[best, 1]
 
 
 PLACEMENT_CANDIDATES = 10  # the heuristic's best placements that mc:N plays out
@@ -500,20 +476,9 @@ def mc_drawing(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_n
     regions, values, m = planned_regions(tiles, land, wave_rule, left_land, left_water, 1, top_n, w)
     if m <= 1:
         return _draw_now(tiles, land, offers, t, wave_rule, 1, w)
-    totals = np.zeros(m, np.float64)
-    future = offers.copy()
-    for r in range(rollouts):
-        _sample_future(offers, t, future, deck_model)
-        seed = np.random.randint(1 << 30)
-        for j in range(m):
-            np.random.seed(seed)
-            totals[j] += rollout(tiles, land ^ regions[j], future, t + 1, drawings_done + 1, wave_rule, ROLLOUT_EFFORT, w)
-        np.random.seed(seed + 1)
-    best = 0
-    for j in range(1, m):
-        if totals[j] > totals[best]:
-            best = j
-    return _region_cells(regions[best])
+    totals = _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions[:m], rollouts, w,
+                               deck_model).sum(axis=1)
+    return _region_cells(regions[np.argmax(totals)])
 
 
 @njit(cache=True)
@@ -558,11 +523,10 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model=TWO_DECK
 
 
 @njit(cache=True)
-def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, seed, deck_model=TWO_DECK):
-    """Final totals of playing each candidate (tile, cell) at turn t, then the heuristic bot
-    with planned drawings, over ``rollouts`` futures drawn from the unseen cards; the same
-    futures and random numbers for every candidate. Returns float64[k, rollouts]."""
-    np.random.seed(seed)
+def _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, w, deck_model):
+    """Final totals of playing each candidate (tile, cell) at turn t, then the heuristic with
+    weights ``w`` and planned drawings, over ``rollouts`` futures drawn from the unseen cards;
+    the same futures and random numbers for every candidate. Returns float64[k, rollouts]."""
     k = cands.shape[0]
     out = np.zeros((k, rollouts), np.float64)
     future = offers.copy()
@@ -571,24 +535,23 @@ def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rol
         _sample_future(offers, t, future, deck_model)
         sub = np.random.randint(1 << 30)
         for j in range(k):
-            np.random.seed(sub)
+            np.random.seed(sub)  # common random numbers: the same drawing restarts for all
             tiles[cands[j, 1]] = cands[j, 0]
             if due:
-                cells, n = _draw_now(tiles, land, future, t, wave_rule, ROLLOUT_EFFORT, WEIGHTS)
+                cells, n = _draw_now(tiles, land, future, t, wave_rule, ROLLOUT_EFFORT, w)
                 _, region = listed_region(land, cells, n)
-                out[j, r] = rollout(tiles, land ^ region, future, t + 1, drawings_done + 1, wave_rule, ROLLOUT_EFFORT, WEIGHTS)
+                out[j, r] = rollout(tiles, land ^ region, future, t + 1, drawings_done + 1, wave_rule, ROLLOUT_EFFORT, w)
             else:
-                out[j, r] = rollout(tiles, land, future, t + 1, drawings_done, wave_rule, ROLLOUT_EFFORT, WEIGHTS)
+                out[j, r] = rollout(tiles, land, future, t + 1, drawings_done, wave_rule, ROLLOUT_EFFORT, w)
             tiles[cands[j, 1]] = 0
         np.random.seed(sub + 1)
     return out
 
 
 @njit(cache=True)
-def eval_regions(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, seed, deck_model=TWO_DECK):
-    """Final totals of drawing each candidate region after turn t, then the heuristic bot;
-    exact (one future) after the last turn. Returns float64[k, rollouts]."""
-    np.random.seed(seed)
+def _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, w, deck_model):
+    """Final totals of drawing each candidate region after turn t, then the heuristic with
+    weights ``w``; exact (every future alike) after the last turn. Returns float64[k, rollouts]."""
     k = regions.shape[0]
     out = np.zeros((k, rollouts), np.float64)
     future = offers.copy()
@@ -601,9 +564,25 @@ def eval_regions(tiles, land, offers, t, drawings_done, wave_rule, regions, roll
             if t + 1 >= TURNS:
                 out[j, r] = score_board(tiles, after, wave_rule)[8]
             else:
-                out[j, r] = rollout(tiles, after, future, t + 1, drawings_done + 1, wave_rule, ROLLOUT_EFFORT, WEIGHTS)
+                out[j, r] = rollout(tiles, after, future, t + 1, drawings_done + 1, wave_rule, ROLLOUT_EFFORT, w)
         np.random.seed(sub + 1)
     return out
+
+
+@njit(cache=True)
+def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, seed, deck_model=TWO_DECK):
+    """The analysis' placement values: ``_placement_play_outs`` with the tuned weights, from ``seed``."""
+    np.random.seed(seed)
+    return _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, WEIGHTS,
+                                deck_model)
+
+
+@njit(cache=True)
+def eval_regions(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, seed, deck_model=TWO_DECK):
+    """The analysis' drawing values: ``_region_play_outs`` with the tuned weights, from ``seed``."""
+    np.random.seed(seed)
+    return _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, WEIGHTS,
+                             deck_model)
 
 
 @njit(cache=True)
