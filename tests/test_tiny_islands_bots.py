@@ -99,3 +99,44 @@ def test_one_deck_futures_keep_the_card_pattern():
     assert not bots._sample_future_one_deck(naive, 19, out)
     bots._sample_future(naive, 19, out, bots.ONE_DECK)
     assert (out[:20] == naive[:20]).all()
+
+
+def test_the_rectangle_shortcut_agrees_with_the_full_drawing_check():
+    # The planner skips check_region for rectangles: only a point shared with an earlier
+    # shoreline can rule one out. Every rectangle in budget, on the land of real games.
+    for g in range(3):
+        offers = two_deck_offers(np.random.default_rng([4, g]))
+        placements, regions, lens = bots.play(offers, bots.HEURISTIC, 0, g, 0)
+        land = np.zeros(81, np.bool_)
+        for d in range(3):
+            shore = E.boundary_vertices(land)
+            for h in range(1, 10):
+                for wd in range(1, 13 - h):
+                    for r0 in range(10 - h):
+                        for c0 in range(10 - wd):
+                            rect = np.zeros((9, 9), np.bool_)
+                            rect[r0:r0 + h, c0:c0 + wd] = True
+                            legal = E.check_region(land, rect.ravel()) == E.OK
+                            assert bots._rectangle_clear(shore, r0, c0, h, wd) == legal, (g, d, r0, c0, h, wd)
+            _, region = E.listed_region(land, regions[d], lens[d])
+            land ^= region
+
+
+def test_play_outs_do_not_depend_on_the_number_of_threads():
+    import numba
+    offers = two_deck_offers(np.random.default_rng(12))
+    placements, _, _ = bots.play(offers, bots.HEURISTIC, 0, 1, 0)
+    tiles = np.zeros(81, np.int64)
+    for t in range(5):
+        tiles[placements[t, 1]] = placements[t, 0]
+    cands = np.array([[offers[5, 0], z] for z in range(81) if tiles[z] == 0][:3], np.int64)
+    land = np.zeros(81, np.bool_)
+    both = bots.eval_placements(tiles, land, offers, 5, 0, 0, cands, 6, 77)
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        one = bots.eval_placements(tiles, land, offers, 5, 0, 0, cands, 6, 77)
+    finally:
+        numba.set_num_threads(threads)
+    assert (both == one).all()
+    assert both.std() > 0  # six different futures, not one repeated

@@ -29,12 +29,20 @@ completed at random from the cards that fit.
 """
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+import os
 
-from .engine import (OK, check_region, listed_region, score_board)
+import numba
+import numpy as np
+from numba import njit, prange
+
+from .engine import OK, boundary_vertices, check_region, listed_region, score_board
 from .metadata import (BOAT, CELLS, CHURCH, DECK_SIZE, FOREST, HOUSE, MOUNTAIN, ONE_DECK_TILE, ONE_DECK_ZONE,
                        SIZE, TILE_COUNT, TILE_IS_LAND, TURNS, ZONE_COPIES, ZONE_MASK)
+
+# Play-outs run on every core (prange). Numba's own work queue is the threading layer that
+# survives the process pools' fork (a child forked after GNU OpenMP ran aborts).
+if "NUMBA_THREADING_LAYER" not in os.environ:
+    numba.config.THREADING_LAYER = "workqueue"
 
 HEURISTIC, MC = 0, 1
 TWO_DECK, ONE_DECK = 0, 1  # deck models, as in metadata.DECK_MODELS
@@ -101,7 +109,19 @@ def placement_value(tiles, land, tile, cell, drawings_left, wave_rule):
 @njit(cache=True)
 def weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, w):
     """The gain in the optimistic score, plus the shape and room-to-grow terms weighted by ``w``."""
-    before = score_board(tiles, _optimistic_land(tiles, land, drawings_left), wave_rule)[8]
+    return _weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, w,
+                           _optimistic_total(tiles, land, drawings_left, wave_rule))
+
+
+@njit(cache=True)
+def _optimistic_total(tiles, land, drawings_left, wave_rule):
+    return score_board(tiles, _optimistic_land(tiles, land, drawings_left), wave_rule)[8]
+
+
+@njit(cache=True)
+def _weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, w, before):
+    """``weighted_value`` given the optimistic total before the placement (the same for every
+    candidate of a turn: scored once)."""
     tiles[cell] = tile
     after_land = _optimistic_land(tiles, land, drawings_left)
     after = score_board(tiles, after_land, wave_rule)[8]
@@ -142,11 +162,12 @@ def weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, w):
 def heuristic_placement(tiles, land, offer, drawings_left, wave_rule, w):
     best = -1e18
     bt, bc = -1, -1
+    before = _optimistic_total(tiles, land, drawings_left, wave_rule)
     for k in range(2):
         t = offer[2 * k]
         for z in range(CELLS):
             if tiles[z] == 0 and ZONE_MASK[offer[2 * k + 1], z]:
-                v = weighted_value(tiles, land, t, z, drawings_left, wave_rule, w)
+                v = _weighted_value(tiles, land, t, z, drawings_left, wave_rule, w, before)
                 if v > best:
                     best = v
                     bt, bc = t, z
@@ -205,6 +226,21 @@ def _climb(tiles, land, region, value, wave_rule, left_land, left_water, w):
 
 
 @njit(cache=True)
+def _rectangle_clear(shore, r0, c0, h, wd):
+    """Is the h x wd rectangle at (r0, c0) a legal drawing, given the lattice vertices of the
+    earlier shorelines? A rectangle is connected, without hole or pinch, and ``planned_regions``
+    keeps to the ink budget, so only a shared point can rule it out (as ``check_region`` says)."""
+    side = SIZE + 1
+    for vr in range(r0, r0 + h + 1):
+        if shore[vr * side + c0] or shore[vr * side + c0 + wd]:
+            return False
+    for vc in range(c0 + 1, c0 + wd):
+        if shore[r0 * side + vc] or shore[(r0 + h) * side + vc]:
+            return False
+    return True
+
+
+@njit(cache=True)
 def planned_regions(tiles, land, wave_rule, left_land, left_water, effort, top_n, w):
     """Legal regions worth drawing: every rectangle within the 24-edge budget (every
     ``effort``-th when effort > 1, for speed), the best ``top_n`` refined by hill climbing.
@@ -213,6 +249,7 @@ def planned_regions(tiles, land, wave_rule, left_land, left_water, effort, top_n
     top_v = np.full(top_n, -1e18)
     top_r = np.zeros((top_n, 4), np.int64)
     stride = max(effort, 1)
+    shore = boundary_vertices(land)
     k = 0
     for h in range(1, SIZE + 1):
         for wd in range(1, SIZE + 1):
@@ -223,12 +260,12 @@ def planned_regions(tiles, land, wave_rule, left_land, left_water, effort, top_n
                     k += 1
                     if stride > 1 and (k + np.random.randint(stride)) % stride != 0:
                         continue
+                    if not _rectangle_clear(shore, r0, c0, h, wd):
+                        continue
                     region[:] = False
                     for r in range(r0, r0 + h):
                         for c in range(c0, c0 + wd):
                             region[r * SIZE + c] = True
-                    if check_region(land, region) != OK:
-                        continue
                     v = _objective(tiles, land, region, wave_rule, left_land, left_water, w)
                     worst = 0
                     for i in range(1, top_n):
@@ -445,13 +482,14 @@ def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top
     cand = np.empty((2 * CELLS, 2), np.int64)
     vals = np.empty(2 * CELLS, np.float64)
     n = 0
+    before = _optimistic_total(tiles, land, 3 - drawings_done, wave_rule)
     for k in range(2):
         tile = offer[2 * k]
         for z in range(CELLS):
             if tiles[z] == 0 and ZONE_MASK[offer[2 * k + 1], z]:
                 cand[n, 0] = tile
                 cand[n, 1] = z
-                vals[n] = weighted_value(tiles, land, tile, z, 3 - drawings_done, wave_rule, w)
+                vals[n] = _weighted_value(tiles, land, tile, z, 3 - drawings_done, wave_rule, w, before)
                 n += 1
     if n == 0:
         return -1, -1
@@ -523,39 +561,55 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model=TWO_DECK
 
 
 @njit(cache=True)
+def _draw_seeds(n):
+    """n seeds from the calling thread's stream (a serial function: in a parallel one, numba
+    would spread an array draw over the threads and their streams)."""
+    return np.random.randint(0, 1 << 30, n)
+
+
+@njit(cache=True, parallel=True)
 def _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, w, deck_model):
     """Final totals of playing each candidate (tile, cell) at turn t, then the heuristic with
     weights ``w`` and planned drawings, over ``rollouts`` futures drawn from the unseen cards;
-    the same futures and random numbers for every candidate. Returns float64[k, rollouts]."""
+    the same futures and random numbers for every candidate. Returns float64[k, rollouts].
+
+    The futures run in parallel over the cores; each is seeded from the caller's stream
+    first, so the numbers do not depend on how many threads ran them."""
     k = cands.shape[0]
     out = np.zeros((k, rollouts), np.float64)
-    future = offers.copy()
     due = t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS
-    for r in range(rollouts):
+    seeds = _draw_seeds(rollouts + 1)
+    for r in prange(rollouts):
+        np.random.seed(seeds[r])
+        future = offers.copy()
         _sample_future(offers, t, future, deck_model)
         sub = np.random.randint(1 << 30)
+        board = tiles.copy()
         for j in range(k):
             np.random.seed(sub)  # common random numbers: the same drawing restarts for all
-            tiles[cands[j, 1]] = cands[j, 0]
+            board[cands[j, 1]] = cands[j, 0]
             if due:
-                cells, n = _draw_now(tiles, land, future, t, wave_rule, ROLLOUT_EFFORT, w)
+                cells, n = _draw_now(board, land, future, t, wave_rule, ROLLOUT_EFFORT, w)
                 _, region = listed_region(land, cells, n)
-                out[j, r] = rollout(tiles, land ^ region, future, t + 1, drawings_done + 1, wave_rule, ROLLOUT_EFFORT, w)
+                out[j, r] = rollout(board, land ^ region, future, t + 1, drawings_done + 1, wave_rule,
+                                    ROLLOUT_EFFORT, w)
             else:
-                out[j, r] = rollout(tiles, land, future, t + 1, drawings_done, wave_rule, ROLLOUT_EFFORT, w)
-            tiles[cands[j, 1]] = 0
-        np.random.seed(sub + 1)
+                out[j, r] = rollout(board, land, future, t + 1, drawings_done, wave_rule, ROLLOUT_EFFORT, w)
+            board[cands[j, 1]] = 0
+    np.random.seed(seeds[rollouts])  # the caller's stream goes on the same whoever ran what
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, w, deck_model):
     """Final totals of drawing each candidate region after turn t, then the heuristic with
     weights ``w``; exact (every future alike) after the last turn. Returns float64[k, rollouts]."""
     k = regions.shape[0]
     out = np.zeros((k, rollouts), np.float64)
-    future = offers.copy()
-    for r in range(rollouts):
+    seeds = _draw_seeds(rollouts + 1)
+    for r in prange(rollouts):
+        np.random.seed(seeds[r])
+        future = offers.copy()
         _sample_future(offers, t, future, deck_model)
         sub = np.random.randint(1 << 30)
         for j in range(k):
@@ -565,7 +619,7 @@ def _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions,
                 out[j, r] = score_board(tiles, after, wave_rule)[8]
             else:
                 out[j, r] = rollout(tiles, after, future, t + 1, drawings_done + 1, wave_rule, ROLLOUT_EFFORT, w)
-        np.random.seed(sub + 1)
+    np.random.seed(seeds[rollouts])
     return out
 
 
