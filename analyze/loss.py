@@ -7,7 +7,8 @@ standard error of the paired difference best - played (common random numbers mak
 * Tiny Islands: expected final score under the heuristic bot's policy, over futures drawn
   from the cards not seen yet under the record's deck model; placements against the
   heuristic's best candidates plus the move played; drawings against the shoreline the
-  bot's planner draws.
+  bot's planner draws. The best and the played move get more futures while the standard
+  error of the loss is above ``TARGET_STDERR`` (``_topped_up``), up to ``max_rollouts``.
 * The Game of Islands: the final point margin under search (exact when the rest of the
   grid fits the search, else the depth-limited estimate: ``exact`` says which); a claim the
   mover missed counts as lost points.
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-ENGINE_VERSION = "0.1.0"
+ENGINE_VERSION = "0.2.0"  # 0.2.0: Tiny Islands tops up futures to a 0.25 standard error
 
 # loss thresholds (points) per game, from the mildest class up; stored with every report
 THRESHOLDS: dict[str, list[tuple[str, float]]] = {
@@ -33,7 +34,7 @@ THRESHOLDS: dict[str, list[tuple[str, float]]] = {
     "iwoki": [("good", 1.0), ("inaccuracy", 3.0), ("mistake", 6.0), ("blunder", 12.0)],
 }
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
-DEFAULT_BOT = {"tiny-islands": "heuristic rollouts:24 candidates:8", "game-of-islands": "search depth:2",
+DEFAULT_BOT = {"tiny-islands": "heuristic rollouts:24 candidates:8 max-rollouts:1024", "game-of-islands": "search depth:2",
                "iwoki": "greedy rollouts:24"}
 
 
@@ -61,6 +62,7 @@ class MoveRow:
     exact: bool | None = None
     pv: list[str] = field(default_factory=list)
     cls: str = ""
+    futures: int | None = None  # sampled futures behind value_best and value_played, where sampled
 
     def as_dict(self) -> dict:
         out = {"ply": self.ply, "player": self.player, "played": self.played, "best": self.best,
@@ -73,6 +75,8 @@ class MoveRow:
             out["exact"] = self.exact
         if self.pv:
             out["pv"] = self.pv
+        if self.futures is not None:
+            out["futures"] = self.futures
         return out
 
 
@@ -86,13 +90,45 @@ def _paired(values: np.ndarray, best: int, played: int) -> tuple[float, float, f
     return vb, vp, float(diff.std(ddof=1) / math.sqrt(n))
 
 
+TARGET_STDERR = 0.25  # points: Tiny Islands tops up the futures of a move until its loss is this sure
+
+
+def _topped_up(values: np.ndarray, played: int, more, cap: int):
+    """The best and the played candidate after topping up: while the standard error of their
+    paired difference is above ``TARGET_STDERR``, the two (only) get fresh futures, common to
+    both, up to ``cap`` in all. ``more(pair, n, round)`` -> float64[2, n] evaluates candidates
+    ``pair`` over n new futures. Returns (best, value best, value played, stderr, means, futures
+    of the best), the values paired over the futures the best was played out on."""
+    samples = [[row] for row in values]  # per candidate, its blocks of values
+    rounds = [[0] for _ in values]  # which round each block came from (0: the base futures)
+    means = values.mean(axis=1)
+    n_round = 0
+    while True:
+        best = int(np.argmax(means))
+        common = rounds[best]
+        vb = np.concatenate(samples[best])
+        vp = np.concatenate([block for block, k in zip(samples[played], rounds[played]) if k in common])
+        n = len(vb)
+        se = float((vb - vp).std(ddof=1) / math.sqrt(n)) if n > 1 else None
+        if best == played or se is None or se <= TARGET_STDERR or n >= cap:
+            return best, float(vb.mean()), float(vp.mean()), (0.0 if best == played else se), means, n
+        extra = min(cap - n, max(len(values[0]), math.ceil(n * (se / TARGET_STDERR) ** 2 * 1.1) - n))
+        n_round += 1
+        new = more([best, played], extra, n_round)
+        for j, c in enumerate((best, played)):
+            samples[c].append(new[j])
+            rounds[c].append(n_round)
+            means[c] = float(np.concatenate(samples[c]).mean())
+
+
 def _rank(means: np.ndarray, i: int) -> int:
     return int((means > means[i] + 1e-9).sum()) + 1
 
 
 # ------------------------------------------------------------------ Tiny Islands
 
-def analyze_tiny_islands(record, *, rollouts: int = 24, candidates: int = 8, seed: int = 0, progress=None):
+def analyze_tiny_islands(record, *, rollouts: int = 24, candidates: int = 8, max_rollouts: int = 1024, seed: int = 0,
+                         progress=None):
     from engines.tiny_islands import bots
     from engines.tiny_islands.metadata import CELLS, DECK_MODELS, DRAWING_AFTER_TURN, TILE_LETTERS, ZONE_MASK, cell_name
     from records import tiny_islands as ti
@@ -123,12 +159,15 @@ def analyze_tiny_islands(record, *, rollouts: int = 24, candidates: int = 8, see
             chosen.append(played)
         arr = np.array(chosen, np.int64)
         values = bots.eval_placements(tiles, land, offers, t, d, wave_rule, arr, rollouts, seed + t, deck_model)
-        means = values.mean(axis=1)
-        b, i = int(np.argmax(means)), chosen.index(played)
-        vb, vp, se = _paired(values, b, i)
+        i = chosen.index(played)
+
+        def more(pair, n, k, arr=arr, t=t, d=d, tiles=tiles.copy(), land=land):  # fresh futures per round
+            return bots.eval_placements(tiles, land, offers, t, d, wave_rule, arr[pair], n, seed + 1000 * k + t,
+                                        deck_model)
+        b, vb, vp, se, means, used = _topped_up(values, i, more, max_rollouts)
         name = lambda c: TILE_LETTERS[c[0]] + cell_name(c[1])  # noqa: E731
         rows.append(MoveRow(ti.ply_of_turn(t), 0, name(played), name(chosen[b]), vb, vp, max(0.0, vb - vp), se,
-                            _rank(means, i), len(chosen)))
+                            _rank(means, i), len(chosen), futures=used))
         tiles[p.cell] = p.tile
         if progress:
             progress()
@@ -136,18 +175,28 @@ def analyze_tiny_islands(record, *, rollouts: int = 24, candidates: int = 8, see
             played_region = result.regions[d]
             bot_region = bots.planned_region(tiles, land, offers, t, wave_rule)
             regions = np.array([bot_region, played_region])
-            n = 1 if t + 1 >= 26 else rollouts
-            values = bots.eval_regions(tiles, land, offers, t, d, wave_rule, regions, n, seed + 100 + t, deck_model)
-            means = values.mean(axis=1)
-            b = int(np.argmax(means))
-            vb, vp, se = _paired(values, b, 1)
             text = lambda m: "(" + " ".join(cell_name(int(z)) for z in np.flatnonzero(m)) + ")"  # noqa: E731
+            if t + 1 >= 26:  # the last drawing: the final score, exact
+                values = bots.eval_regions(tiles, land, offers, t, d, wave_rule, regions, 1, seed + 100 + t,
+                                           deck_model)
+                means = values[:, 0]
+                b = int(np.argmax(means))
+                vb, vp, se, used = float(means[b]), float(means[1]), None, 1
+            else:
+                values = bots.eval_regions(tiles, land, offers, t, d, wave_rule, regions, rollouts, seed + 100 + t,
+                                           deck_model)
+
+                def more(pair, n, k, regions=regions, t=t, d=d, tiles=tiles.copy(), land=land):
+                    return bots.eval_regions(tiles, land, offers, t, d, wave_rule, regions[pair], n,
+                                             seed + 1000 * k + 100 + t, deck_model)
+                b, vb, vp, se, means, used = _topped_up(values, 1, more, max_rollouts)
             rows.append(MoveRow(ti.ply_of_drawing(d), 0, text(played_region), text(regions[b]), vb, vp,
-                                max(0.0, vb - vp), se, _rank(means, 1), 2))
+                                max(0.0, vb - vp), se, _rank(means, 1), 2, futures=used))
             land = land ^ played_region
             d += 1
-    return rows, {"bot": f"heuristic rollouts:{rollouts} candidates:{candidates}", "rollouts": rollouts,
-                  "candidates": candidates, "deck": DECK_MODELS[deck_model]}
+    return rows, {"bot": f"heuristic rollouts:{rollouts} candidates:{candidates} max-rollouts:{max_rollouts}",
+                  "rollouts": rollouts, "candidates": candidates, "max_rollouts": max_rollouts,
+                  "target_stderr": TARGET_STDERR, "deck": DECK_MODELS[deck_model]}
 
 
 # ------------------------------------------------------------------ The Game of Islands

@@ -17,7 +17,7 @@ from .loss import ENGINE_VERSION, analyze_record
 
 # option name -> (game, the bot description it goes into)
 OPTIONS = {
-    "tiny-islands": {"rollouts": 24, "candidates": 8},
+    "tiny-islands": {"rollouts": 24, "candidates": 8, "max-rollouts": 1024},
     "game-of-islands": {"depth": 2},
     "iwoki": {"samples": 24},
 }
@@ -37,12 +37,13 @@ def resolve(game: str, spec: str | None) -> tuple[str, dict]:
         options[key] = int(value)
     full = dict(OPTIONS[game], **options)
     if game == "tiny-islands":
-        name = f"heuristic rollouts:{full['rollouts']} candidates:{full['candidates']}"
+        name = (f"heuristic rollouts:{full['rollouts']} candidates:{full['candidates']} "
+                f"max-rollouts:{full['max-rollouts']}")
     elif game == "game-of-islands":
         name = f"search depth:{full['depth']}"
     else:
         name = f"greedy rollouts:{full['samples']}"
-    return name, options
+    return name, {key.replace("-", "_"): value for key, value in options.items()}
 
 
 def _record_of(row: dict):

@@ -3,7 +3,7 @@ placement is TinyBot's, TinyBot's mean loss per placement, and the same for a ra
 game over the same shuffle; wall time to analyse one game of each kind and the standard
 errors reached.
 
-    python benchmarks/analysis.py [--rollouts 16] [--write]
+    python benchmarks/analysis.py [--rollouts 24] [--max-rollouts 1024] [--write]
 """
 from __future__ import annotations
 
@@ -30,20 +30,25 @@ from records import tiny_islands, tinybot  # noqa: E402
 from records.formats import read_text  # noqa: E402
 
 
-def placement_stats(report) -> tuple[float, float, float, float]:
+def placement_stats(report) -> tuple[float, float, float, float, int, int]:
+    """Agreement %, mean loss a placement, mean and max standard error, moves over the 0.25
+    target, most futures behind one move."""
     placements = [m for m in report["moves"] if not m["played"].startswith("(")]
     agree = np.mean([m["rank"] == 1 for m in placements])
     loss = np.mean([m["loss"] for m in placements])
     se = [m["stderr"] for m in report["moves"] if m["stderr"] is not None]
-    return 100 * agree, loss, float(np.mean(se)) if se else 0.0, float(np.max(se)) if se else 0.0
+    over = sum(1 for x in se if x > 0.25)
+    most = max(m.get("futures") or 0 for m in report["moves"])
+    return 100 * agree, loss, float(np.mean(se)) if se else 0.0, float(np.max(se)) if se else 0.0, over, most
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--rollouts", type=int, default=16)
+    parser.add_argument("--rollouts", type=int, default=24)
+    parser.add_argument("--max-rollouts", type=int, default=1024)
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
-    opts = {"rollouts": args.rollouts, "candidates": 8}
+    opts = {"rollouts": args.rollouts, "candidates": 8, "max_rollouts": args.max_rollouts}
     out = []
     lines = (SHARED / "tinyislands" / "tinybot-samples.txt").read_text().splitlines()
     # warm up (compile) on a random game
@@ -65,12 +70,16 @@ def main():
                      placement_stats(rrep)))
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     out += [f"### Analysis ({date.today().isoformat()}, {machine})", "",
-            f"`python benchmarks/analysis.py --rollouts {args.rollouts}` — Tiny Islands: the heuristic bot, "
-            f"{args.rollouts} futures per candidate, 8 candidates plus the move played.", "",
-            "| sample | TinyBot total | agreement | TinyBot mean loss | mean / max s.e. | random total | random agreement "
-            "| random mean loss |", "|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for n, total, (ag, loss, se, mx), rtotal, (rag, rloss, _, _) in rows:
-        out.append(f"| {n} | {total} | {ag:.0f}% | {loss:.2f} | {se:.2f} / {mx:.2f} | {rtotal} | {rag:.0f}% | {rloss:.2f} |")
+            f"`python benchmarks/analysis.py --rollouts {args.rollouts} --max-rollouts {args.max_rollouts}` — Tiny "
+            f"Islands: the heuristic bot, {args.rollouts} futures per candidate, 8 candidates plus the move played; "
+            f"the best and the played move topped up while the loss's standard error is above 0.25, up to "
+            f"{args.max_rollouts} futures.", "",
+            "| sample | TinyBot total | agreement | TinyBot mean loss | mean / max s.e. | moves over 0.25 | most futures "
+            "| s | random total | random agreement | random mean loss |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for (n, total, (ag, loss, se, mx, over, most), rtotal, (rag, rloss, *_)), took in zip(rows, times):
+        out.append(f"| {n} | {total} | {ag:.0f}% | {loss:.2f} | {se:.2f} / {mx:.2f} | {over} | {most} | {took:.1f} "
+                   f"| {rtotal} | {rag:.0f}% | {rloss:.2f} |")
     ag = np.mean([r[2][0] for r in rows])
     out += ["", f"Mean agreement with TinyBot {ag:.0f}%, TinyBot's mean loss {np.mean([r[2][1] for r in rows]):.2f} "
             f"points a placement against {np.mean([r[4][1] for r in rows]):.2f} for the random games; "

@@ -102,6 +102,10 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (analysis_id, game, ply)
     ) WITHOUT ROWID;
     """,
+    # 3: how many sampled futures stand behind a move's values (Tiny Islands tops them up)
+    """
+    ALTER TABLE analysis_moves ADD COLUMN futures INTEGER;
+    """,
 ]
 
 ENGINE_VERSION = "0.1.0"
@@ -261,6 +265,8 @@ class Store:
                 move["game"] = m["game"]
             if m["exact"] is not None:
                 move["exact"] = bool(m["exact"])
+            if m["futures"] is not None:
+                move["futures"] = m["futures"]
             moves.append(move)
         return {"bot": bot, "seed": seed, "engine_version": engine_version, "settings": json.loads(row[1]),
                 "thresholds": json.loads(row[2]), "summary": json.loads(row[3]), "moves": moves}
@@ -279,10 +285,10 @@ class Store:
                                              json.dumps(report["summary"]), now])
             aid = cur.lastrowid
             self.db.conn.executemany(
-                "INSERT INTO analysis_moves VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO analysis_moves VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 [(aid, m.get("game", 1), m["ply"], m["player"], m["played"], m["best"], m["value_best"],
                   m["value_played"], m["loss"], m["stderr"], m["class"], m["rank"], m["candidates"],
-                  None if "exact" not in m else int(m["exact"])) for m in report["moves"]])
+                  None if "exact" not in m else int(m["exact"]), m.get("futures")) for m in report["moves"]])
 
     def unanalysed(self, bot_for_game: dict[str, str], seed: int, engine_version: str) -> list[str]:
         out = []

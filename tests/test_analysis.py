@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyze.loss import analyze_record, classify
+from analyze.loss import TARGET_STDERR, _topped_up, analyze_record, classify
 from analyze.run import analyze_all, analyze_one, resolve
 from engines.game_of_islands.bots import GREEDY as GOI_GREEDY, play_game as goi_play
 from engines.iwoki import agents as A
@@ -115,8 +115,43 @@ def test_analyze_all_resumes(store):
     assert len(analyze_all(store, None, 0, jobs=2)) == 1
 
 
+def test_top_up_plays_only_the_best_and_the_played_move_until_the_loss_is_sure():
+    rng = np.random.default_rng(0)
+    true = np.array([10.0, 9.0, 8.0])
+    calls = []
+
+    def more(pair, n, k):  # noisy values, common noise for the pair, as common futures give
+        calls.append((tuple(pair), n, k))
+        shared = rng.normal(0, 5, n)
+        return np.array([true[c] + shared + rng.normal(0, 2, n) for c in pair])
+
+    base = np.array([true[c] + rng.normal(0, 5, 8) for c in range(3)])
+    best, vb, vp, se, means, used = _topped_up(base.copy(), 2, more, 4096)
+    assert se <= TARGET_STDERR and used <= 4096 and calls
+    assert all(pair[1] == 2 and pair[0] != 2 for pair, _, _ in calls)  # only two candidates a round
+    assert [k for _, _, k in calls] == list(range(1, len(calls) + 1))  # a fresh seed every round
+    assert best == 0 and abs((vb - vp) - 2.0) < 4 * TARGET_STDERR
+    # a capped top-up stops at the cap; the move played as best costs nothing and no futures
+    assert _topped_up(base.copy(), 2, more, 40)[5] == 40
+    calls.clear()
+    top = int(np.argmax(base.mean(axis=1)))
+    assert _topped_up(base.copy(), top, more, 4096)[3] == 0.0 and not calls
+
+
+def test_tiny_islands_stderr_reaches_the_target_or_the_cap():
+    offers, record = bot_record(5)
+    report = analyze_record("tiny-islands", record, ["x"], seed=1,
+                            options={"rollouts": 8, "candidates": 3, "max_rollouts": 160})
+    assert report["settings"]["target_stderr"] == TARGET_STDERR
+    for m in report["moves"]:
+        if m["stderr"] is not None:  # the last drawing is exact
+            assert m["stderr"] <= TARGET_STDERR or m["futures"] == 160, m
+    assert any(m["futures"] > 8 for m in report["moves"] if m.get("futures"))
+
+
 def test_bot_specs():
-    assert resolve("tiny-islands", "rollouts:8")[0] == "heuristic rollouts:8 candidates:8"
+    assert resolve("tiny-islands", "rollouts:8")[0] == "heuristic rollouts:8 candidates:8 max-rollouts:1024"
+    assert resolve("tiny-islands", "max-rollouts:96")[1] == {"max_rollouts": 96}
     with pytest.raises(UsageError):
         resolve("iwoki", "depth:3")
 
