@@ -89,6 +89,13 @@ def _worker(args):
         return {"id": row["id"], "game": row["game"], "error": f"{type(exc).__name__}: {exc}"}
 
 
+def _one_thread_each():
+    """A worker of ``analyze --all`` runs its play-outs on one thread: the records already
+    spread over the cores."""
+    import numba
+    numba.set_num_threads(1)
+
+
 def analyze_all(store, spec: str | None, seed: int, *, jobs: int | None = None, progress=None) -> list[dict]:
     """Every record without an analysis by this bot and seed; returns the new reports (and
     ``{"id", "error"}`` for a record whose analysis failed: it stays unanalysed)."""
@@ -115,7 +122,7 @@ def analyze_all(store, spec: str | None, seed: int, *, jobs: int | None = None, 
             if progress:
                 progress(1, len(rows))
         return reports
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_one_thread_each) as pool:
         futures = [pool.submit(_worker, (row, spec if row["game"] in bots else None, seed)) for row in rows]
         for future in as_completed(futures):
             report = future.result()

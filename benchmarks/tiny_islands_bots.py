@@ -25,7 +25,7 @@ from _report import write_section  # noqa: E402
 from engines.tiny_islands import bots, engine as E  # noqa: E402
 from engines.tiny_islands.deck import one_deck_consistent, two_deck_offers  # noqa: E402
 
-DEFAULT_LEVELS = "heuristic:200,mc:4:200,mc:16:200,mc:64:200,mc:256:40"
+DEFAULT_LEVELS = "heuristic:200,mc:4:200,mc:16:200,mc:64:200,mc:160:40"
 SAMPLES = ROOT.parent / "shared" / "data" / "tinyislands" / "tinybot-samples.txt"
 
 

@@ -140,3 +140,22 @@ def test_play_outs_do_not_depend_on_the_number_of_threads():
         numba.set_num_threads(threads)
     assert (both == one).all()
     assert both.std() > 0  # six different futures, not one repeated
+
+
+def test_a_fresh_process_can_start_with_the_analysis_kernel():
+    # A cached serial function that calls a parallel kernel, loaded first in a process, once
+    # ran on a thread pool never started and crashed; importing the bots starts it.
+    import subprocess
+    import sys
+    from pathlib import Path
+    code = ("import numpy as np\n"
+            "from engines.tiny_islands.players import random_game\n"
+            "from engines.tiny_islands.deck import two_deck_offers\n"
+            "from engines.tiny_islands import bots\n"
+            "o = two_deck_offers(np.random.default_rng(12)); p, _, _ = random_game(o, 0)\n"
+            "v = bots.eval_placements(np.zeros(81, np.int64), np.zeros(81, np.bool_), o, 0, 0, 0,"
+            " np.array([p[0]], np.int64), 2, 3)\n"
+            "print(v.shape)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0 and done.stdout.strip() == "(1, 2)", done.stderr[-2000:]

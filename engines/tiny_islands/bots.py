@@ -43,6 +43,9 @@ from .metadata import (BOAT, CELLS, CHURCH, DECK_SIZE, FOREST, HOUSE, MOUNTAIN, 
 # survives the process pools' fork (a child forked after GNU OpenMP ran aborts).
 if "NUMBA_THREADING_LAYER" not in os.environ:
     numba.config.THREADING_LAYER = "workqueue"
+# Start the thread pool at import: once, with a numba cache filled by other processes, the
+# first call (a cached caller of a parallel kernel) ran on threads never started and crashed.
+numba.get_num_threads()
 
 HEURISTIC, MC = 0, 1
 TWO_DECK, ONE_DECK = 0, 1  # deck models, as in metadata.DECK_MODELS
