@@ -96,7 +96,8 @@ TARGET_STDERR = 0.25  # points: Tiny Islands tops up the futures of a move until
 def _topped_up(values: np.ndarray, played: int, more, cap: int):
     """The best and the played candidate after topping up: while the standard error of their
     paired difference is above ``TARGET_STDERR``, the two (only) get fresh futures, common to
-    both, until the move has had ``cap`` futures in all (the base ones included).
+    both, until ``cap`` futures stand behind the pair (the base ones included); where the best
+    keeps changing hands, at most ``4 * cap`` futures go to the move in all.
     ``more(pair, n, round)`` -> float64[2, n] evaluates candidates ``pair`` over n new futures.
     Returns (best, value best, value played, stderr, means, futures behind the two values),
     the values paired over the futures the best was played out on."""
@@ -112,9 +113,10 @@ def _topped_up(values: np.ndarray, played: int, more, cap: int):
         vp = np.concatenate([block for block, k in zip(samples[played], rounds[played]) if k in common])
         n = len(vb)
         se = float((vb - vp).std(ddof=1) / math.sqrt(n)) if n > 1 else None
-        if best == played or se is None or se <= TARGET_STDERR or spent >= cap:
+        if best == played or se is None or se <= TARGET_STDERR or n >= cap or spent >= 4 * cap:
             return best, float(vb.mean()), float(vp.mean()), (0.0 if best == played else se), means, n
-        extra = min(cap - spent, max(values.shape[1], math.ceil(n * (se / TARGET_STDERR) ** 2 * 1.1) - n))
+        extra = min(cap - n, 4 * cap - spent,
+                    max(values.shape[1], math.ceil(n * (se / TARGET_STDERR) ** 2 * 1.1) - n))
         spent += extra
         n_round += 1
         new = more([best, played], extra, n_round)

@@ -144,7 +144,9 @@ def test_tiny_islands_top_up_brings_standard_errors_down_within_the_cap():
     def over_target(max_rollouts):
         report = analyze_record("tiny-islands", record, ["x"], seed=1,
                                 options={"rollouts": 8, "candidates": 3, "max_rollouts": max_rollouts})
-        assert all(m["futures"] <= max(max_rollouts, 8) for m in report["moves"])
+        # the pair's futures stay within the cap, but for the move played as best after a change
+        # of hands (its futures then add up over the rounds, four caps at the most)
+        assert all(m["futures"] <= 4 * max(max_rollouts, 8) for m in report["moves"])
         return report, sum(1 for m in report["moves"] if (m["stderr"] or 0) > TARGET_STDERR)
 
     report, over = over_target(160)
