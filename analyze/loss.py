@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-ENGINE_VERSION = "0.2.0"  # 0.2.0: Tiny Islands tops up futures to a 0.25 standard error
+ENGINE_VERSION = "0.3.0"  # 0.3.0: top-ups compare candidates over their shared futures (no future wasted)
 
 # loss thresholds (points) per game, from the mildest class up; stored with every report
 THRESHOLDS: dict[str, list[tuple[str, float]]] = {
@@ -34,7 +34,7 @@ THRESHOLDS: dict[str, list[tuple[str, float]]] = {
     "iwoki": [("good", 1.0), ("inaccuracy", 3.0), ("mistake", 6.0), ("blunder", 12.0)],
 }
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
-DEFAULT_BOT = {"tiny-islands": "heuristic rollouts:24 candidates:8 max-rollouts:1024", "game-of-islands": "search depth:2",
+DEFAULT_BOT = {"tiny-islands": "heuristic rollouts:24 candidates:8 max-rollouts:4096", "game-of-islands": "search depth:2",
                "iwoki": "greedy rollouts:24"}
 
 
@@ -95,35 +95,56 @@ TARGET_STDERR = 0.25  # points: Tiny Islands tops up the futures of a move until
 
 def _topped_up(values: np.ndarray, played: int, more, cap: int):
     """The best and the played candidate after topping up: while the standard error of their
-    paired difference is above ``TARGET_STDERR``, the two (only) get fresh futures, common to
-    both, until ``cap`` futures stand behind the pair (the base ones included); where the best
-    keeps changing hands, at most ``4 * cap`` futures go to the move in all.
-    ``more(pair, n, round)`` -> float64[2, n] evaluates candidates ``pair`` over n new futures.
-    Returns (best, value best, value played, stderr, means, futures behind the two values),
-    the values paired over the futures the best was played out on."""
-    samples = [[row] for row in values]  # per candidate, its blocks of values
-    rounds = [[0] for _ in values]  # which round each block came from (0: the base futures)
-    means = values.mean(axis=1)
-    spent = values.shape[1]
-    n_round = 0
+    paired difference is above ``TARGET_STDERR``, the two get a round of fresh futures, common
+    to both (at most doubling the futures behind them), until ``cap`` futures stand behind the
+    pair (the base ones included).
+
+    Candidates are compared pairwise over the futures they share, so no future is wasted: a
+    candidate ahead of the best on their shared futures is played out on the next round it
+    missed (a round's futures are fixed by its number), and takes over once it has them all
+    and is still ahead. The best and the played move always share every future drawn for the
+    move. Top-ups and catch-ups together play out at most ``4 * cap`` futures.
+    ``more(cands, n, round)`` -> float64[len(cands), n] evaluates candidates ``cands`` over the
+    n futures of that round. Returns (best, value best, value played, stderr, values, futures
+    behind the two values), where ``values`` ranks the candidates: the played move's mean plus
+    each one's lead over it on their shared futures."""
+    sizes = [values.shape[1]]  # futures in each round (round 0: the base futures, every candidate)
+    samples = [{0: row} for row in values]  # per candidate: round -> its values on that round
+    spent = 0
+
+    def lead(c, over):  # mean of c - over on the futures they share, and how many
+        common = [k for k in samples[c] if k in samples[over]]
+        diff = np.concatenate([samples[c][k] - samples[over][k] for k in common])
+        return float(diff.mean()), diff
+
+    best = int(np.argmax(values.mean(axis=1)))
     while True:
-        best = int(np.argmax(means))
-        common = rounds[best]
-        vb = np.concatenate(samples[best])
-        vp = np.concatenate([block for block, k in zip(samples[played], rounds[played]) if k in common])
-        n = len(vb)
-        se = float((vb - vp).std(ddof=1) / math.sqrt(n)) if n > 1 else None
-        if best == played or se is None or se <= TARGET_STDERR or n >= cap or spent >= 4 * cap:
-            return best, float(vb.mean()), float(vp.mean()), (0.0 if best == played else se), means, n
-        extra = min(cap - n, 4 * cap - spent,
-                    max(values.shape[1], math.ceil(n * (se / TARGET_STDERR) ** 2 * 1.1) - n))
-        spent += extra
-        n_round += 1
-        new = more([best, played], extra, n_round)
-        for j, c in enumerate((best, played)):
-            samples[c].append(new[j])
-            rounds[c].append(n_round)
-            means[c] = float(np.concatenate(samples[c]).mean())
+        leads = [(lead(c, best)[0], c) for c in range(len(samples)) if c != best]
+        ahead, challenger = max(leads) if leads else (0.0, best)
+        if ahead > 0:
+            missing = [k for k in range(len(sizes)) if k not in samples[challenger]]
+            if not missing:
+                best = challenger  # ahead on every future the best had
+                continue
+            if spent + sizes[missing[0]] <= 4 * cap:
+                samples[challenger][missing[0]] = more([challenger], sizes[missing[0]], missing[0])[0]
+                spent += sizes[missing[0]]
+                continue
+        n = sum(sizes)
+        diff = lead(best, played)[1]
+        se = float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 and best != played else 0.0
+        room = min(cap - n, (4 * cap - spent) // 2)
+        if best == played or se <= TARGET_STDERR or room <= 0:
+            vp = float(np.concatenate(list(samples[played].values())).mean())
+            ranking = np.array([vp + lead(c, played)[0] for c in range(len(samples))])
+            return best, vp + float(diff.mean()), vp, se, ranking, n
+        extra = min(room, n, max(sizes[0], math.ceil(n * (se / TARGET_STDERR) ** 2 * 1.1) - n))
+        k = len(sizes)
+        sizes.append(extra)
+        spent += 2 * extra
+        new = more([best, played], extra, k)
+        samples[best][k] = new[0]
+        samples[played][k] = new[1]
 
 
 def _rank(means: np.ndarray, i: int) -> int:
@@ -132,7 +153,7 @@ def _rank(means: np.ndarray, i: int) -> int:
 
 # ------------------------------------------------------------------ Tiny Islands
 
-def analyze_tiny_islands(record, *, rollouts: int = 24, candidates: int = 8, max_rollouts: int = 1024, seed: int = 0,
+def analyze_tiny_islands(record, *, rollouts: int = 24, candidates: int = 8, max_rollouts: int = 4096, seed: int = 0,
                          progress=None):
     from engines.tiny_islands import bots
     from engines.tiny_islands.metadata import CELLS, DECK_MODELS, DRAWING_AFTER_TURN, TILE_LETTERS, ZONE_MASK, cell_name

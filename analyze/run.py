@@ -17,7 +17,7 @@ from .loss import ENGINE_VERSION, analyze_record
 
 # option name -> (game, the bot description it goes into)
 OPTIONS = {
-    "tiny-islands": {"rollouts": 24, "candidates": 8, "max-rollouts": 1024},
+    "tiny-islands": {"rollouts": 24, "candidates": 8, "max-rollouts": 4096},
     "game-of-islands": {"depth": 2},
     "iwoki": {"samples": 24},
 }

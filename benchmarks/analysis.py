@@ -3,7 +3,7 @@ placement is TinyBot's, TinyBot's mean loss per placement, and the same for a ra
 game over the same shuffle; wall time to analyse one game of each kind and the standard
 errors reached.
 
-    python benchmarks/analysis.py [--rollouts 24] [--max-rollouts 1024] [--write]
+    python benchmarks/analysis.py [--rollouts 24] [--max-rollouts 4096] [--write]
 """
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def placement_stats(report) -> tuple[float, float, float, float, int, int]:
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rollouts", type=int, default=24)
-    parser.add_argument("--max-rollouts", type=int, default=1024)
+    parser.add_argument("--max-rollouts", type=int, default=4096)
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     opts = {"rollouts": args.rollouts, "candidates": 8, "max_rollouts": args.max_rollouts}

@@ -115,27 +115,53 @@ def test_analyze_all_resumes(store):
     assert len(analyze_all(store, None, 0, jobs=2)) == 1
 
 
-def test_top_up_plays_only_the_best_and_the_played_move_until_the_loss_is_sure():
-    rng = np.random.default_rng(0)
-    true = np.array([10.0, 9.0, 8.0])
+def _fake_futures(true, calls):
+    """``more`` for _topped_up: a round's futures are fixed by its number (as seeds make them),
+    common noise for every candidate on a future plus a little of each one's own."""
+    def more(cands, n, k):
+        calls.append((tuple(cands), n, k))
+        rng = np.random.default_rng(k)
+        shared, own = rng.normal(0, 5, n), rng.normal(0, 2, (len(true), n))
+        return np.array([true[c] + shared + own[c] for c in cands])
+    return more
+
+
+def test_top_up_plays_the_best_and_the_played_move_until_the_loss_is_sure():
     calls = []
-
-    def more(pair, n, k):  # noisy values, common noise for the pair, as common futures give
-        calls.append((tuple(pair), n, k))
-        shared = rng.normal(0, 5, n)
-        return np.array([true[c] + shared + rng.normal(0, 2, n) for c in pair])
-
-    base = np.array([true[c] + rng.normal(0, 5, 8) for c in range(3)])
-    best, vb, vp, se, means, used = _topped_up(base.copy(), 2, more, 4096)
+    more = _fake_futures(np.array([10.0, 6.0, 8.0]), calls)
+    base = more([0, 1, 2], 8, 0)
+    calls.clear()
+    best, vb, vp, se, ranking, used = _topped_up(base.copy(), 2, more, 4096)
     assert se <= TARGET_STDERR and used <= 4096 and calls
-    assert all(pair[1] == 2 and pair[0] != 2 for pair, _, _ in calls)  # only two candidates a round
-    assert [k for _, _, k in calls] == list(range(1, len(calls) + 1))  # a fresh seed every round
     assert best == 0 and abs((vb - vp) - 2.0) < 4 * TARGET_STDERR
+    rounds = [k for cands, _, k in calls if len(cands) == 2]
+    assert rounds == list(range(1, len(rounds) + 1))  # a fresh round of futures each time
+    assert all(cands[1] == 2 for cands, _, _ in calls if len(cands) == 2)  # the played move in every round
+    # the values are the means over every future behind the pair: base and rounds alike
+    assert used == 8 + sum(n for cands, n, _ in calls if len(cands) == 2)
+    assert list(np.argsort(-ranking)) == [0, 2, 1]
     # a capped top-up stops at the cap; the move played as best costs nothing and no futures
     assert _topped_up(base.copy(), 2, more, 40)[5] <= 40
     calls.clear()
-    top = int(np.argmax(base.mean(axis=1)))
-    assert _topped_up(base.copy(), top, more, 4096)[3] == 0.0 and not calls
+    assert _topped_up(base.copy(), 0, more, 4096)[3] == 0.0 and not calls
+
+
+def test_top_up_catches_a_challenger_up_on_the_same_futures():
+    # 0 looks best on the base futures and gets the rounds beside the played move 2, which
+    # overtakes it; then 1, ahead of 2 on the base futures, is played out on the very rounds
+    # it missed (the same numbers and sizes) and, truly best, takes over
+    calls = []
+    true = np.array([8.0, 10.0, 9.0])
+    more = _fake_futures(true, calls)
+    base = more([0, 1, 2], 8, 0)
+    base[0] += 8  # a lucky start for 0 (ahead of 1 and 2 on the base futures)
+    assert base[0].mean() > base[1].mean() > base[2].mean()
+    best, vb, vp, se, ranking, used = _topped_up(base.copy(), 2, more, 4096)
+    assert best == 1 and se <= TARGET_STDERR
+    rounds = {k: n for cands, n, k in calls if len(cands) == 2}
+    catch_ups = [(k, n) for cands, n, k in calls if cands == (1,)]
+    assert catch_ups and all(rounds[k] == n for k, n in catch_ups)
+    assert abs((vb - vp) - 1.0) < 4 * TARGET_STDERR
 
 
 def test_tiny_islands_top_up_brings_standard_errors_down_within_the_cap():
@@ -157,7 +183,7 @@ def test_tiny_islands_top_up_brings_standard_errors_down_within_the_cap():
 
 
 def test_bot_specs():
-    assert resolve("tiny-islands", "rollouts:8")[0] == "heuristic rollouts:8 candidates:8 max-rollouts:1024"
+    assert resolve("tiny-islands", "rollouts:8")[0] == "heuristic rollouts:8 candidates:8 max-rollouts:4096"
     assert resolve("tiny-islands", "max-rollouts:96")[1] == {"max_rollouts": 96}
     with pytest.raises(UsageError):
         resolve("iwoki", "depth:3")

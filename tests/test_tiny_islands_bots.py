@@ -122,6 +122,48 @@ def test_the_rectangle_shortcut_agrees_with_the_full_drawing_check():
             land ^= region
 
 
+def test_the_incremental_toggle_check_agrees_with_the_full_drawing_check():
+    # The planner's hill climb checks a toggled cell incrementally from a legal region:
+    # compare with check_region on every toggle along random walks of legal regions.
+    rng = np.random.default_rng(5)
+    compared = rejected = 0
+    for g in range(3):
+        offers = two_deck_offers(np.random.default_rng([4, g]))
+        placements, regions, lens = bots.play(offers, bots.HEURISTIC, 0, g, 0)
+        land = np.zeros(81, np.bool_)
+        for d in range(3):
+            shore = E.boundary_vertices(land)
+            starts = 0
+            while starts < 12:
+                h, wd = rng.integers(1, 7, 2)
+                r0, c0 = rng.integers(0, 10 - h), rng.integers(0, 10 - wd)
+                region = np.zeros((9, 9), np.bool_)
+                region[r0:r0 + h, c0:c0 + wd] = True
+                region = region.ravel()
+                if E.check_region(land, region) != E.OK:
+                    continue
+                starts += 1
+                for step in range(8):
+                    ink, n = E.shoreline_length(region), int(region.sum())
+                    legal_moves = []
+                    for z in range(81):
+                        region[z] = not region[z]
+                        full = E.check_region(land, region) == E.OK
+                        assert E.toggle_keeps_legal(region, z, shore, ink, n) == full, (g, d, z)
+                        compared += 1
+                        rejected += not full
+                        if full:
+                            legal_moves.append(z)
+                        region[z] = not region[z]
+                    if not legal_moves:
+                        break
+                    z = legal_moves[rng.integers(len(legal_moves))]
+                    region[z] = not region[z]
+            _, region = E.listed_region(land, regions[d], lens[d])
+            land ^= region
+    assert compared > 10000 and 0 < rejected < compared
+
+
 def test_play_outs_do_not_depend_on_the_number_of_threads():
     import numba
     offers = two_deck_offers(np.random.default_rng(12))

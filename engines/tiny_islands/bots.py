@@ -35,7 +35,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .engine import OK, boundary_vertices, check_region, listed_region, score_board
+from .engine import (OK, boundary_vertices, check_region, listed_region, score_board, shoreline_length,
+                     toggle_keeps_legal)
 from .metadata import (BOAT, CELLS, CHURCH, DECK_SIZE, FOREST, HOUSE, MOUNTAIN, ONE_DECK_TILE, ONE_DECK_ZONE,
                        SIZE, TILE_COUNT, TILE_IS_LAND, TURNS, ZONE_COPIES, ZONE_MASK)
 
@@ -201,7 +202,14 @@ def _objective(tiles, land, region, wave_rule, left_land, left_water, w):
 
 @njit(cache=True)
 def _climb(tiles, land, region, value, wave_rule, left_land, left_water, w):
-    """Single-cell additions and removals while one improves the objective."""
+    """Single-cell additions and removals while one improves the objective. From a legal
+    region each toggle is checked incrementally (``toggle_keeps_legal``)."""
+    legal = check_region(land, region) == OK
+    shore = boundary_vertices(land)
+    ink = shoreline_length(region)
+    n = 0
+    for z in range(CELLS):
+        n += region[z]
     improved = True
     while improved:
         improved = False
@@ -215,7 +223,7 @@ def _climb(tiles, land, region, value, wave_rule, left_land, left_water, w):
                 if not near:
                     continue
             region[z] = not region[z]
-            if check_region(land, region) == OK:
+            if toggle_keeps_legal(region, z, shore, ink, n) if legal else check_region(land, region) == OK:
                 v = _objective(tiles, land, region, wave_rule, left_land, left_water, w)
                 if v > move_value + 1e-9:
                     move_value = v
@@ -225,6 +233,9 @@ def _climb(tiles, land, region, value, wave_rule, left_land, left_water, w):
             region[move] = not region[move]
             value = move_value
             improved = True
+            legal = True
+            ink = shoreline_length(region)
+            n += 1 if region[move] else -1
     return value
 
 

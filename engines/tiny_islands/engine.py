@@ -174,21 +174,8 @@ def shoreline_length(region):
 
 
 @njit(cache=True)
-def check_region(land, region):
-    """Is ``region`` a legal drawing on ``land``? Returns OK or the first failing code.
-
-    Order of checks: empty, connected, no hole, no pinch, length <= 24, no shared point.
-    """
-    n = 0
-    first = -1
-    for z in range(CELLS):
-        if region[z]:
-            n += 1
-            if first < 0:
-                first = z
-    if n == 0:
-        return DRAWING_EMPTY
-    # 4-connected
+def _connected_without_hole(region, first, n):
+    """OK, DRAWING_DISCONNECTED or DRAWING_HOLE for a region of n cells, ``first`` among them."""
     seen = np.zeros(CELLS, np.bool_)
     stack = np.empty(CELLS, np.int64)
     seen[first] = True
@@ -218,6 +205,69 @@ def check_region(land, region):
             outside += 1
     if outside != CELLS - n:
         return DRAWING_HOLE
+    return OK
+
+
+@njit(cache=True)
+def toggle_keeps_legal(region, z, old_shore, ink, n):
+    """After cell ``z`` of a legal drawing was toggled (in ``region`` already): is the drawing
+    still legal? ``old_shore`` = boundary_vertices(land), ``ink`` and ``n`` the shoreline length
+    and cell count before the toggle. The same answer as ``check_region(...) == OK``, faster:
+    only the four corners of z can gain a shared point or a pinch, and the ink changes by
+    the sides z shares with the region, so the flood fills run only when those pass."""
+    r, c = divmod(z, SIZE)
+    k = 0
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        rr, cc = r + dr, c + dc
+        if _inside(rr, cc) and region[rr * SIZE + cc]:
+            k += 1
+    if region[z]:  # added
+        n += 1
+        ink += 4 - 2 * k
+    else:
+        n -= 1
+        ink += 2 * k - 4
+    if n == 0 or ink > MAX_SHORELINE:
+        return False
+    side = SIZE + 1
+    for vr in range(r, r + 2):
+        for vc in range(c, c + 2):
+            a = vr > 0 and vc > 0 and region[(vr - 1) * SIZE + vc - 1]
+            b = vr > 0 and vc < SIZE and region[(vr - 1) * SIZE + vc]
+            c_ = vr < SIZE and vc > 0 and region[vr * SIZE + vc - 1]
+            d = vr < SIZE and vc < SIZE and region[vr * SIZE + vc]
+            around = a + b + c_ + d
+            if 0 < around < 4 and old_shore[vr * side + vc]:
+                return False
+            if (a and d and not b and not c_) or (b and c_ and not a and not d):
+                return False
+    first = z
+    if not region[z]:
+        for y in range(CELLS):
+            if region[y]:
+                first = y
+                break
+    return _connected_without_hole(region, first, n) == OK
+
+
+@njit(cache=True)
+def check_region(land, region):
+    """Is ``region`` a legal drawing on ``land``? Returns OK or the first failing code.
+
+    Order of checks: empty, connected, no hole, no pinch, length <= 24, no shared point.
+    """
+    n = 0
+    first = -1
+    for z in range(CELLS):
+        if region[z]:
+            n += 1
+            if first < 0:
+                first = z
+    if n == 0:
+        return DRAWING_EMPTY
+    shape = _connected_without_hole(region, first, n)
+    if shape != OK:
+        return shape
     # no pinch: no vertex with the region on exactly two diagonally opposite cells
     for vr in range(1, SIZE):
         for vc in range(1, SIZE):
