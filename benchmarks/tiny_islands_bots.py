@@ -57,14 +57,14 @@ def parse_levels(text: str) -> list[tuple[str, int, int, int]]:
         if parts[0] == "heuristic":
             levels.append(("heuristic", bots.HEURISTIC, 0, int(parts[1])))
         else:
-            levels.append((f"mc:{parts[1]}", bots.MC, int(parts[1]), int(parts[2])))
+            levels.append((f"{parts[0]}:{parts[1]}", bots.BOT_NAMES[parts[0]], int(parts[1]), int(parts[2])))
     return levels
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--levels", default=DEFAULT_LEVELS,
-                        help="comma-separated heuristic:SHUFFLES or mc:ROLLOUTS:SHUFFLES")
+                        help="comma-separated heuristic:SHUFFLES, mc:ROLLOUTS:SHUFFLES or halving:ROLLOUTS:SHUFFLES")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     levels = parse_levels(args.levels)

@@ -22,23 +22,24 @@ from .formats import read_text
 from .ingest import ingest_text
 from .store import Store
 
-TINY_ISLANDS_BOTS = ("random", "heuristic", "mc")
+TINY_ISLANDS_BOTS = ("random", "heuristic", "mc", "halving")
 
 
 def tiny_islands_player(spec: str, rules: str):
     """A function (offers, seed) -> (placements, traces or regions, lengths, as_regions)."""
     from engines.tiny_islands import bots
     name, _, arg = spec.partition(":")
-    if name not in TINY_ISLANDS_BOTS or (arg and not arg.isdigit()) or (arg and name != "mc"):
-        raise UsageError(f"unknown Tiny Islands bot {spec!r}; choose random, heuristic or mc:ROLLOUTS")
+    if name not in TINY_ISLANDS_BOTS or (arg and not arg.isdigit()) or (arg and name not in ("mc", "halving")):
+        raise UsageError(f"unknown Tiny Islands bot {spec!r}; choose random, heuristic, mc:ROLLOUTS or "
+                         "halving:ROLLOUTS")
     wave_rule = 1 if rules == "tinybot" else 0
     if name == "random":
         return lambda offers, seed, deck_model=0: (*random_game(offers, seed), False)
     if name == "heuristic":
         return lambda offers, seed, deck_model=0: (*bots.play(offers, bots.HEURISTIC, 0, seed, wave_rule), True)
     rollouts = int(arg) if arg else 8
-    return lambda offers, seed, deck_model=0: (*bots.play(offers, bots.MC, rollouts, seed, wave_rule, deck_model),
-                                               True)
+    bot = bots.MC if name == "mc" else bots.HALVING
+    return lambda offers, seed, deck_model=0: (*bots.play(offers, bot, rollouts, seed, wave_rule, deck_model), True)
 
 
 def _store_game(store: Store, text: str, source: str, out_dir: str | None, filename: str) -> dict:

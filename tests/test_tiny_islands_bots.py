@@ -36,7 +36,7 @@ def test_the_planner_draws_legal_regions():
 
 def test_bots_never_read_offers_not_yet_drawn():
     offers = two_deck_offers(np.random.default_rng(8))
-    for bot, rollouts in ((bots.HEURISTIC, 0), (bots.MC, 1)):
+    for bot, rollouts in ((bots.HEURISTIC, 0), (bots.MC, 1), (bots.HALVING, 1)):
         full, full_regions, full_lens = bots.play(offers, bot, rollouts, 5, 0)
         for t in (4, 8, 12):
             changed = offers.copy()
@@ -45,6 +45,22 @@ def test_bots_never_read_offers_not_yet_drawn():
             assert (part[:t + 1] == full[:t + 1]).all(), (bot, t)
             if t >= 8:  # the first drawing, after turn 9, saw only the first nine offers
                 assert lens[0] == full_lens[0] and (regions[0] == full_regions[0]).all(), (bot, t)
+
+
+def test_halving_spends_the_budget_on_the_leaders_and_plays_legal_games():
+    # sequential halving with mc:N's budget: the game replays legally, the same seed gives the
+    # same game, and a placement is one the offer allows
+    offers = two_deck_offers(np.random.default_rng(21))
+    first = bots.play(offers, bots.HALVING, 2, 7, 0)
+    again = bots.play(offers, bots.HALVING, 2, 7, 0)
+    assert all((a == b).all() for a, b in zip(first, again))
+    res = E.replay(offers, *first, np.ones(3, np.bool_), 26, 0)
+    assert res[0] == E.OK
+    tiles = np.zeros(81, np.int64)
+    land = np.zeros(81, np.bool_)
+    cands = [(offers[0, 2 * k], z) for k in range(2) for z in range(81) if bots.ZONE_MASK[offers[0, 2 * k + 1], z]]
+    tile, cell = bots.mc_halving_placement(tiles, land, offers, 0, 0, 0, 4, 10, bots.WEIGHTS, bots.TWO_DECK)
+    assert (tile, cell) in cands
 
 
 def test_cli_play_with_shuffles_and_bots(run_cli, tmp_path):
@@ -56,6 +72,7 @@ def test_cli_play_with_shuffles_and_bots(run_cli, tmp_path):
                            "--json"))
     assert len(doc["games"]) == 1 and doc["games"][0]["status"] == "ingested"
     assert run_cli("play", "tiny-islands", "--players", "mc:x").exit_code == 2
+    assert run_cli("play", "tiny-islands", "--players", "heuristic:3").exit_code == 2
 
 
 def test_the_planner_offers_distinct_legal_regions_and_mc_picks_one():

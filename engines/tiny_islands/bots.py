@@ -14,6 +14,9 @@
   not seen yet, with the same futures for every candidate; the best mean wins. The first two
   drawings likewise: the planner's best ``DRAWING_CANDIDATES`` regions, each played out
   ``DRAWING_FUTURES`` x N times. The last drawing is the planner's (nothing is left to chance).
+* ``halving:N``: mc:N's budget (N x ``PLACEMENT_CANDIDATES`` play-outs a placement) spent by
+  sequential halving: rounds of fresh common futures, the better half of the candidates
+  going on after each, so the last two get the most futures; drawings as mc:N.
 
 The bots see an offer only when it is drawn: at turn t they read ``offers[:t + 1]``, never
 later offers. Futures are drawn under the deck model they are told (``deck_model``): the
@@ -48,11 +51,11 @@ if "NUMBA_THREADING_LAYER" not in os.environ:
 # first call (a cached caller of a parallel kernel) ran on threads never started and crashed.
 numba.get_num_threads()
 
-HEURISTIC, MC = 0, 1
+HEURISTIC, MC, HALVING = 0, 1, 2
 TWO_DECK, ONE_DECK = 0, 1  # deck models, as in metadata.DECK_MODELS
 # Play-outs plan their drawings from every ROLLOUT_EFFORT-th rectangle: most of a play-out's time.
 ROLLOUT_EFFORT = 16
-BOT_NAMES = {"heuristic": HEURISTIC, "mc": MC}
+BOT_NAMES = {"heuristic": HEURISTIC, "mc": MC, "halving": HALVING}
 N_ZONES = ZONE_MASK.shape[0]
 
 
@@ -515,6 +518,51 @@ def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top
     return top[best, 0], top[best, 1]
 
 
+@njit(cache=True)
+def mc_halving_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_k, w, deck_model):
+    """The heuristic's top-k placements by sequential halving: rounds of fresh futures, common
+    to the candidates still in; after each, the better half (by mean over all their futures)
+    goes on. The same budget as ``mc_placement`` (rollouts x top_k play-outs) in equal parts
+    per round, so the last two get the most futures."""
+    offer = offers[t]
+    cand = np.empty((2 * CELLS, 2), np.int64)
+    vals = np.empty(2 * CELLS, np.float64)
+    n = 0
+    before = _optimistic_total(tiles, land, 3 - drawings_done, wave_rule)
+    for k in range(2):
+        tile = offer[2 * k]
+        for z in range(CELLS):
+            if tiles[z] == 0 and ZONE_MASK[offer[2 * k + 1], z]:
+                cand[n, 0] = tile
+                cand[n, 1] = z
+                vals[n] = _weighted_value(tiles, land, tile, z, 3 - drawings_done, wave_rule, w, before)
+                n += 1
+    if n == 0:
+        return -1, -1
+    order = np.argsort(-vals[:n])
+    m = min(top_k, n)
+    top = cand[order[:m]]
+    alive = np.arange(m)
+    sums = np.zeros(m)
+    counts = np.zeros(m)
+    rounds = 0
+    while (1 << rounds) < m:
+        rounds += 1
+    budget = rollouts * top_k
+    while alive.shape[0] > 1:
+        per = max(1, budget // (rounds * alive.shape[0]))
+        out = _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, top[alive], per, w,
+                                   deck_model)
+        means = np.empty(alive.shape[0])
+        for i in range(alive.shape[0]):
+            sums[alive[i]] += out[i].sum()
+            counts[alive[i]] += per
+            means[i] = sums[alive[i]] / counts[alive[i]]
+        ranked = np.argsort(-means, kind="mergesort")  # equal means: the heuristic's order
+        alive = np.sort(alive[ranked[:(alive.shape[0] + 1) // 2]])
+    return top[alive[0], 0], top[alive[0], 1]
+
+
 PLACEMENT_CANDIDATES = 10  # the heuristic's best placements that mc:N plays out
 DRAWING_CANDIDATES = 8  # regions the planner offers mc:N at the first two drawings
 DRAWING_FUTURES = 4  # futures per region: this many times N (three drawings a game: cheap)
@@ -553,6 +601,9 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model=TWO_DECK
     for t in range(TURNS):
         if bot == MC and rollouts > 0:
             tile, cell = mc_placement(tiles, land, offers, t, d, wave_rule, rollouts, PLACEMENT_CANDIDATES, w, deck_model)
+        elif bot == HALVING and rollouts > 0:
+            tile, cell = mc_halving_placement(tiles, land, offers, t, d, wave_rule, rollouts, PLACEMENT_CANDIDATES, w,
+                                              deck_model)
         else:
             tile, cell = heuristic_placement(tiles, land, offers[t], 3 - d, wave_rule, w)
         if tile < 0:
@@ -561,7 +612,7 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model=TWO_DECK
         placements[t, 1] = cell
         tiles[cell] = tile
         if t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS:
-            if bot == MC and rollouts > 0 and t + 1 < TURNS:
+            if bot != HEURISTIC and rollouts > 0 and t + 1 < TURNS:
                 cells, n = mc_drawing(tiles, land, offers, t, d, wave_rule, DRAWING_FUTURES * rollouts,
                                       DRAWING_CANDIDATES, w, deck_model)
             else:
