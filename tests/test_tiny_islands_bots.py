@@ -118,25 +118,31 @@ def test_one_deck_futures_keep_the_card_pattern():
     assert (out[:20] == naive[:20]).all()
 
 
-def test_the_rectangle_shortcut_agrees_with_the_full_drawing_check():
-    # The planner skips check_region for rectangles: only a point shared with an earlier
-    # shoreline can rule one out. Every rectangle in budget, on the land of real games.
+def _lands_before_each_drawing():
+    """(game, drawing, land before it) over three heuristic games: real shorelines to test on."""
     for g in range(3):
         offers = two_deck_offers(np.random.default_rng([4, g]))
         placements, regions, lens = bots.play(offers, bots.HEURISTIC, 0, g, 0)
         land = np.zeros(81, np.bool_)
         for d in range(3):
-            shore = E.boundary_vertices(land)
-            for h in range(1, 10):
-                for wd in range(1, 13 - h):
-                    for r0 in range(10 - h):
-                        for c0 in range(10 - wd):
-                            rect = np.zeros((9, 9), np.bool_)
-                            rect[r0:r0 + h, c0:c0 + wd] = True
-                            legal = E.check_region(land, rect.ravel()) == E.OK
-                            assert bots._rectangle_clear(shore, r0, c0, h, wd) == legal, (g, d, r0, c0, h, wd)
+            yield g, d, land.copy()
             _, region = E.listed_region(land, regions[d], lens[d])
             land ^= region
+
+
+def test_the_rectangle_shortcut_agrees_with_the_full_drawing_check():
+    # The planner skips check_region for rectangles: only a point shared with an earlier
+    # shoreline can rule one out. Every rectangle in budget, on the land of real games.
+    for g, d, land in _lands_before_each_drawing():
+        shore = E.boundary_vertices(land)
+        for h in range(1, 10):
+            for wd in range(1, 13 - h):
+                for r0 in range(10 - h):
+                    for c0 in range(10 - wd):
+                        rect = np.zeros((9, 9), np.bool_)
+                        rect[r0:r0 + h, c0:c0 + wd] = True
+                        legal = E.check_region(land, rect.ravel()) == E.OK
+                        assert bots._rectangle_clear(shore, r0, c0, h, wd) == legal, (g, d, r0, c0, h, wd)
 
 
 def test_the_incremental_toggle_check_agrees_with_the_full_drawing_check():
@@ -144,40 +150,34 @@ def test_the_incremental_toggle_check_agrees_with_the_full_drawing_check():
     # compare with check_region on every toggle along random walks of legal regions.
     rng = np.random.default_rng(5)
     compared = rejected = 0
-    for g in range(3):
-        offers = two_deck_offers(np.random.default_rng([4, g]))
-        placements, regions, lens = bots.play(offers, bots.HEURISTIC, 0, g, 0)
-        land = np.zeros(81, np.bool_)
-        for d in range(3):
-            shore = E.boundary_vertices(land)
-            starts = 0
-            while starts < 12:
-                h, wd = rng.integers(1, 7, 2)
-                r0, c0 = rng.integers(0, 10 - h), rng.integers(0, 10 - wd)
-                region = np.zeros((9, 9), np.bool_)
-                region[r0:r0 + h, c0:c0 + wd] = True
-                region = region.ravel()
-                if E.check_region(land, region) != E.OK:
-                    continue
-                starts += 1
-                for step in range(8):
-                    ink, n = E.shoreline_length(region), int(region.sum())
-                    legal_moves = []
-                    for z in range(81):
-                        region[z] = not region[z]
-                        full = E.check_region(land, region) == E.OK
-                        assert E.toggle_keeps_legal(region, z, shore, ink, n) == full, (g, d, z)
-                        compared += 1
-                        rejected += not full
-                        if full:
-                            legal_moves.append(z)
-                        region[z] = not region[z]
-                    if not legal_moves:
-                        break
-                    z = legal_moves[rng.integers(len(legal_moves))]
+    for g, d, land in _lands_before_each_drawing():
+        shore = E.boundary_vertices(land)
+        starts = 0
+        while starts < 12:
+            h, wd = rng.integers(1, 7, 2)
+            r0, c0 = rng.integers(0, 10 - h), rng.integers(0, 10 - wd)
+            region = np.zeros((9, 9), np.bool_)
+            region[r0:r0 + h, c0:c0 + wd] = True
+            region = region.ravel()
+            if E.check_region(land, region) != E.OK:
+                continue
+            starts += 1
+            for step in range(8):
+                ink, n = E.shoreline_length(region), int(region.sum())
+                legal_moves = []
+                for z in range(81):
                     region[z] = not region[z]
-            _, region = E.listed_region(land, regions[d], lens[d])
-            land ^= region
+                    full = E.check_region(land, region) == E.OK
+                    assert E.toggle_keeps_legal(region, z, shore, ink, n) == full, (g, d, z)
+                    compared += 1
+                    rejected += not full
+                    if full:
+                        legal_moves.append(z)
+                    region[z] = not region[z]
+                if not legal_moves:
+                    break
+                z = legal_moves[rng.integers(len(legal_moves))]
+                region[z] = not region[z]
     assert compared > 10000 and 0 < rejected < compared
 
 

@@ -493,9 +493,8 @@ def rollout(tiles, land, offers, t_next, drawings_done, wave_rule, restarts, w):
 
 
 @njit(cache=True)
-def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_k, w, deck_model):
-    """The best of the heuristic's top-k placements by mean rollout total (same futures for all)."""
-    offer = offers[t]
+def _top_placements(tiles, land, offer, drawings_done, wave_rule, w, top_k):
+    """The heuristic's best ``top_k`` placements (tile, cell), best first; empty when none."""
     cand = np.empty((2 * CELLS, 2), np.int64)
     vals = np.empty(2 * CELLS, np.float64)
     n = 0
@@ -508,10 +507,16 @@ def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top
                 cand[n, 1] = z
                 vals[n] = _weighted_value(tiles, land, tile, z, 3 - drawings_done, wave_rule, w, before)
                 n += 1
-    if n == 0:
-        return -1, -1
     order = np.argsort(-vals[:n])
-    top = cand[order[:min(top_k, n)]]
+    return cand[order[:min(top_k, n)]]
+
+
+@njit(cache=True)
+def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_k, w, deck_model):
+    """The best of the heuristic's top-k placements by mean rollout total (same futures for all)."""
+    top = _top_placements(tiles, land, offers[t], drawings_done, wave_rule, w, top_k)
+    if top.shape[0] == 0:
+        return -1, -1
     totals = _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, top, rollouts, w,
                                   deck_model).sum(axis=1)
     best = np.argmax(totals)  # the first of equal means, as the heuristic ranked them
@@ -524,24 +529,10 @@ def mc_halving_placement(tiles, land, offers, t, drawings_done, wave_rule, rollo
     to the candidates still in; after each, the better half (by mean over all their futures)
     goes on. The same budget as ``mc_placement`` (rollouts x top_k play-outs) in equal parts
     per round, so the last two get the most futures."""
-    offer = offers[t]
-    cand = np.empty((2 * CELLS, 2), np.int64)
-    vals = np.empty(2 * CELLS, np.float64)
-    n = 0
-    before = _optimistic_total(tiles, land, 3 - drawings_done, wave_rule)
-    for k in range(2):
-        tile = offer[2 * k]
-        for z in range(CELLS):
-            if tiles[z] == 0 and ZONE_MASK[offer[2 * k + 1], z]:
-                cand[n, 0] = tile
-                cand[n, 1] = z
-                vals[n] = _weighted_value(tiles, land, tile, z, 3 - drawings_done, wave_rule, w, before)
-                n += 1
-    if n == 0:
+    top = _top_placements(tiles, land, offers[t], drawings_done, wave_rule, w, top_k)
+    m = top.shape[0]
+    if m == 0:
         return -1, -1
-    order = np.argsort(-vals[:n])
-    m = min(top_k, n)
-    top = cand[order[:m]]
     alive = np.arange(m)
     sums = np.zeros(m)
     counts = np.zeros(m)
