@@ -112,7 +112,7 @@ def _topped_up(values: np.ndarray, played: int, more, cap: int):
     samples = [{0: row} for row in values]  # per candidate: round -> its values on that round
     spent = 0
 
-    def lead(c, over):  # mean of c - over on the futures they share, and how many
+    def lead(c, over):  # mean of c - over on the futures they share, and those differences
         common = [k for k in samples[c] if k in samples[over]]
         diff = np.concatenate([samples[c][k] - samples[over][k] for k in common])
         return float(diff.mean()), diff

@@ -534,8 +534,7 @@ def mc_halving_placement(tiles, land, offers, t, drawings_done, wave_rule, rollo
     if m == 0:
         return -1, -1
     alive = np.arange(m)
-    sums = np.zeros(m)
-    counts = np.zeros(m)
+    sums = np.zeros(m)  # the candidates still in have had the same futures: sums rank them
     rounds = 0
     while (1 << rounds) < m:
         rounds += 1
@@ -544,12 +543,9 @@ def mc_halving_placement(tiles, land, offers, t, drawings_done, wave_rule, rollo
         per = max(1, budget // (rounds * alive.shape[0]))
         out = _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, top[alive], per, w,
                                    deck_model)
-        means = np.empty(alive.shape[0])
         for i in range(alive.shape[0]):
             sums[alive[i]] += out[i].sum()
-            counts[alive[i]] += per
-            means[i] = sums[alive[i]] / counts[alive[i]]
-        ranked = np.argsort(-means, kind="mergesort")  # equal means: the heuristic's order
+        ranked = np.argsort(-sums[alive], kind="mergesort")  # equal sums: the heuristic's order
         alive = np.sort(alive[ranked[:(alive.shape[0] + 1) // 2]])
     return top[alive[0], 0], top[alive[0], 1]
 

@@ -209,6 +209,12 @@ def _connected_without_hole(region, first, n):
 
 
 @njit(cache=True)
+def _pinch(a, b, c, d):
+    """A vertex whose four cells (a b over c d) hold the region on exactly two diagonal ones."""
+    return (a and d and not b and not c) or (b and c and not a and not d)
+
+
+@njit(cache=True)
 def toggle_keeps_legal(region, z, old_shore, ink, n):
     """After cell ``z`` of a legal drawing was toggled (in ``region`` already): is the drawing
     still legal? ``old_shore`` = boundary_vertices(land), ``ink`` and ``n`` the shoreline length
@@ -239,7 +245,7 @@ def toggle_keeps_legal(region, z, old_shore, ink, n):
             around = a + b + c_ + d
             if 0 < around < 4 and old_shore[vr * side + vc]:
                 return False
-            if (a and d and not b and not c_) or (b and c_ and not a and not d):
+            if _pinch(a, b, c_, d):
                 return False
     first = z
     if not region[z]:
@@ -275,7 +281,7 @@ def check_region(land, region):
             b = region[(vr - 1) * SIZE + vc]
             c_ = region[vr * SIZE + vc - 1]
             d = region[vr * SIZE + vc]
-            if (a and d and not b and not c_) or (b and c_ and not a and not d):
+            if _pinch(a, b, c_, d):
                 return DRAWING_PINCHED
     if shoreline_length(region) > MAX_SHORELINE:
         return DRAWING_TOO_LONG
