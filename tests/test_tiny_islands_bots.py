@@ -59,7 +59,8 @@ def test_halving_spends_the_budget_on_the_leaders_and_plays_legal_games():
     tiles = np.zeros(81, np.int64)
     land = np.zeros(81, np.bool_)
     cands = [(offers[0, 2 * k], z) for k in range(2) for z in range(81) if bots.ZONE_MASK[offers[0, 2 * k + 1], z]]
-    tile, cell = bots.mc_halving_placement(tiles, land, offers, 0, 0, 0, 4, 10, bots.WEIGHTS, bots.TWO_DECK)
+    tile, cell = bots.mc_halving_placement(tiles, land, offers, 0, 0, 0, 4, 10, bots.WEIGHTS, bots.TWO_DECK,
+                                            bots.HALVING_EFFORT)
     assert (tile, cell) in cands
 
 
@@ -92,10 +93,30 @@ def test_the_planner_offers_distinct_legal_regions_and_mc_picks_one():
     planned[cells[:n]] = True
     best3, values3, m3 = bots.planned_regions(tiles, land, 0, 9, 8, 1, 3, bots.WEIGHTS)
     assert (planned == best3[int(np.argmax(values3[:m3]))]).all()
-    cells, n = bots.mc_drawing(tiles, land, offers, 8, 0, 0, 4, 8, bots.WEIGHTS, bots.TWO_DECK)
+    cells, n = bots.mc_drawing(tiles, land, offers, 8, 0, 0, 4, 8, bots.WEIGHTS, bots.TWO_DECK, bots.ROLLOUT_EFFORT)
     chosen = np.zeros(81, np.bool_)
     chosen[cells[:n]] = True
     assert any((chosen == regions[i]).all() for i in range(m))
+
+
+def test_a_wider_last_drawing_search_never_scores_less():
+    # the last drawing decides the final score outright: climbing from more rectangles can only
+    # find a region as good or better (the best three are among the best forty)
+    offers = two_deck_offers(np.random.default_rng(12))
+    placements, traces, lens = bots.play(offers, bots.HEURISTIC, 0, 12, 0)
+    tiles = np.zeros(81, np.int64)
+    for tile, cell in placements:
+        tiles[cell] = tile
+    land = np.zeros(81, np.bool_)
+    for d in range(2):
+        land ^= E.listed_region(land, traces[d], lens[d])[1]
+    scores = []
+    for top_n in (3, bots.FINAL_DRAWING_CANDIDATES):
+        cells, n = bots.best_drawing(tiles, land, 0, 0, 0, 1, top_n, bots.WEIGHTS)
+        code, region = E.listed_region(land, cells, n)
+        assert code == E.OK and E.check_region(land, region) == E.OK
+        scores.append(E.score_board(tiles, land ^ region, 0)[8])
+    assert scores[1] >= scores[0]
 
 
 def test_one_deck_futures_keep_the_card_pattern():

@@ -16,7 +16,9 @@
   ``DRAWING_FUTURES`` x N times. The last drawing is the planner's (nothing is left to chance).
 * ``halving:N``: mc:N's budget (N x ``PLACEMENT_CANDIDATES`` play-outs a placement) spent by
   sequential halving: rounds of fresh common futures, the better half of the candidates
-  going on after each, so the last two get the most futures; drawings as mc:N.
+  going on after each, so the last two get the most futures. Its play-outs plan their drawings
+  from more rectangles (``HALVING_EFFORT``), and its last drawing climbs from the best
+  ``FINAL_DRAWING_CANDIDATES`` rectangles; the first two drawings as mc:N.
 
 The bots see an offer only when it is drawn: at turn t they read ``offers[:t + 1]``, never
 later offers. Futures are drawn under the deck model they are told (``deck_model``): the
@@ -332,7 +334,13 @@ def _region_cells(region):
 def plan_drawing(tiles, land, wave_rule, left_land, left_water, effort, w):
     """The best of ``planned_regions`` (or, when no rectangle fits, any single legal cell).
     Returns its cells (read them as a region: ``listed_region``) and their count."""
-    regions, values, m = planned_regions(tiles, land, wave_rule, left_land, left_water, effort, 3, w)
+    return best_drawing(tiles, land, wave_rule, left_land, left_water, effort, 3, w)
+
+
+@njit(cache=True)
+def best_drawing(tiles, land, wave_rule, left_land, left_water, effort, top_n, w):
+    """``plan_drawing`` climbing from the best ``top_n`` rectangles."""
+    regions, values, m = planned_regions(tiles, land, wave_rule, left_land, left_water, effort, top_n, w)
     if m > 0:
         return _region_cells(regions[np.argmax(values[:m])])
     region = np.zeros(CELLS, np.bool_)
@@ -518,13 +526,13 @@ def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top
     if top.shape[0] == 0:
         return -1, -1
     totals = _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, top, rollouts, w,
-                                  deck_model).sum(axis=1)
+                                  deck_model, ROLLOUT_EFFORT).sum(axis=1)
     best = np.argmax(totals)  # the first of equal means, as the heuristic ranked them
     return top[best, 0], top[best, 1]
 
 
 @njit(cache=True)
-def mc_halving_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_k, w, deck_model):
+def mc_halving_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_k, w, deck_model, effort):
     """The heuristic's top-k placements by sequential halving: rounds of fresh futures, common
     to the candidates still in; after each, the better half (by mean over all their futures)
     goes on. The same budget as ``mc_placement`` (rollouts x top_k play-outs) in equal parts
@@ -542,7 +550,7 @@ def mc_halving_placement(tiles, land, offers, t, drawings_done, wave_rule, rollo
     while alive.shape[0] > 1:
         per = max(1, budget // (rounds * alive.shape[0]))
         out = _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, top[alive], per, w,
-                                   deck_model)
+                                   deck_model, effort)
         for i in range(alive.shape[0]):
             sums[alive[i]] += out[i].sum()
         ranked = np.argsort(-sums[alive], kind="mergesort")  # equal sums: the heuristic's order
@@ -553,10 +561,14 @@ def mc_halving_placement(tiles, land, offers, t, drawings_done, wave_rule, rollo
 PLACEMENT_CANDIDATES = 10  # the heuristic's best placements that mc:N plays out
 DRAWING_CANDIDATES = 8  # regions the planner offers mc:N at the first two drawings
 DRAWING_FUTURES = 4  # futures per region: this many times N (three drawings a game: cheap)
+# halving:N's play-outs plan from every HALVING_EFFORT-th rectangle (better play-outs than mc:N's
+# for little more time), and its last drawing climbs from the best FINAL_DRAWING_CANDIDATES.
+HALVING_EFFORT = 8
+FINAL_DRAWING_CANDIDATES = 40
 
 
 @njit(cache=True)
-def mc_drawing(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_n, w, deck_model):
+def mc_drawing(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_n, w, deck_model, effort):
     """The planner's best ``top_n`` regions, each drawn and played out over the same
     ``rollouts`` futures; returns the cells and count of the best mean."""
     left_land, left_water = _left_counts(offers, t)
@@ -564,7 +576,7 @@ def mc_drawing(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_n
     if m <= 1:
         return _draw_now(tiles, land, offers, t, wave_rule, 1, w)
     totals = _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions[:m], rollouts, w,
-                               deck_model).sum(axis=1)
+                               deck_model, effort).sum(axis=1)
     return _region_cells(regions[np.argmax(totals)])
 
 
@@ -590,7 +602,7 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model=TWO_DECK
             tile, cell = mc_placement(tiles, land, offers, t, d, wave_rule, rollouts, PLACEMENT_CANDIDATES, w, deck_model)
         elif bot == HALVING and rollouts > 0:
             tile, cell = mc_halving_placement(tiles, land, offers, t, d, wave_rule, rollouts, PLACEMENT_CANDIDATES, w,
-                                              deck_model)
+                                              deck_model, HALVING_EFFORT)
         else:
             tile, cell = heuristic_placement(tiles, land, offers[t], 3 - d, wave_rule, w)
         if tile < 0:
@@ -601,7 +613,10 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model=TWO_DECK
         if t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS:
             if bot != HEURISTIC and rollouts > 0 and t + 1 < TURNS:
                 cells, n = mc_drawing(tiles, land, offers, t, d, wave_rule, DRAWING_FUTURES * rollouts,
-                                      DRAWING_CANDIDATES, w, deck_model)
+                                      DRAWING_CANDIDATES, w, deck_model,
+                                      HALVING_EFFORT if bot == HALVING else ROLLOUT_EFFORT)
+            elif bot == HALVING and rollouts > 0:  # the last drawing: nothing left to chance, search wide
+                cells, n = best_drawing(tiles, land, wave_rule, 0, 0, 1, FINAL_DRAWING_CANDIDATES, w)
             else:
                 cells, n = _draw_now(tiles, land, offers, t, wave_rule, 1, w)
             traces[d, :n] = cells[:n]
@@ -620,7 +635,7 @@ def _draw_seeds(n):
 
 
 @njit(cache=True, parallel=True)
-def _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, w, deck_model):
+def _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, w, deck_model, effort):
     """Final totals of playing each candidate (tile, cell) at turn t, then the heuristic with
     weights ``w`` and planned drawings, over ``rollouts`` futures drawn from the unseen cards;
     the same futures and random numbers for every candidate. Returns float64[k, rollouts].
@@ -641,19 +656,18 @@ def _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, cands
             np.random.seed(sub)  # common random numbers: the same drawing restarts for all
             board[cands[j, 1]] = cands[j, 0]
             if due:
-                cells, n = _draw_now(board, land, future, t, wave_rule, ROLLOUT_EFFORT, w)
+                cells, n = _draw_now(board, land, future, t, wave_rule, effort, w)
                 _, region = listed_region(land, cells, n)
-                out[j, r] = rollout(board, land ^ region, future, t + 1, drawings_done + 1, wave_rule,
-                                    ROLLOUT_EFFORT, w)
+                out[j, r] = rollout(board, land ^ region, future, t + 1, drawings_done + 1, wave_rule, effort, w)
             else:
-                out[j, r] = rollout(board, land, future, t + 1, drawings_done, wave_rule, ROLLOUT_EFFORT, w)
+                out[j, r] = rollout(board, land, future, t + 1, drawings_done, wave_rule, effort, w)
             board[cands[j, 1]] = 0
     np.random.seed(seeds[rollouts])  # the caller's stream goes on the same whoever ran what
     return out
 
 
 @njit(cache=True, parallel=True)
-def _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, w, deck_model):
+def _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, w, deck_model, effort):
     """Final totals of drawing each candidate region after turn t, then the heuristic with
     weights ``w``; exact (every future alike) after the last turn. Returns float64[k, rollouts]."""
     k = regions.shape[0]
@@ -670,7 +684,7 @@ def _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions,
             if t + 1 >= TURNS:
                 out[j, r] = score_board(tiles, after, wave_rule)[8]
             else:
-                out[j, r] = rollout(tiles, after, future, t + 1, drawings_done + 1, wave_rule, ROLLOUT_EFFORT, w)
+                out[j, r] = rollout(tiles, after, future, t + 1, drawings_done + 1, wave_rule, effort, w)
     np.random.seed(seeds[rollouts])
     return out
 
@@ -680,7 +694,7 @@ def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rol
     """The analysis' placement values: ``_placement_play_outs`` with the tuned weights, from ``seed``."""
     np.random.seed(seed)
     return _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, WEIGHTS,
-                                deck_model)
+                                deck_model, ROLLOUT_EFFORT)
 
 
 @njit(cache=True)
@@ -688,7 +702,7 @@ def eval_regions(tiles, land, offers, t, drawings_done, wave_rule, regions, roll
     """The analysis' drawing values: ``_region_play_outs`` with the tuned weights, from ``seed``."""
     np.random.seed(seed)
     return _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, WEIGHTS,
-                             deck_model)
+                             deck_model, ROLLOUT_EFFORT)
 
 
 @njit(cache=True)
