@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-ENGINE_VERSION = "0.3.0"  # 0.3.0: top-ups compare candidates over their shared futures (no future wasted)
+ENGINE_VERSION = "0.4.0"  # 0.4.0: Tiny Islands play-outs as halving:N's (screened planner), wider last drawing
 
 # loss thresholds (points) per game, from the mildest class up; stored with every report
 THRESHOLDS: dict[str, list[tuple[str, float]]] = {

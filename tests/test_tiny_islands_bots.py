@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from engines.tiny_islands import bots
 from engines.tiny_islands import engine as E
@@ -60,7 +61,7 @@ def test_halving_spends_the_budget_on_the_leaders_and_plays_legal_games():
     land = np.zeros(81, np.bool_)
     cands = [(offers[0, 2 * k], z) for k in range(2) for z in range(81) if bots.ZONE_MASK[offers[0, 2 * k + 1], z]]
     tile, cell = bots.mc_halving_placement(tiles, land, offers, 0, 0, 0, 4, 10, bots.WEIGHTS, bots.TWO_DECK,
-                                            bots.HALVING_EFFORT)
+                                            bots.HALVING_EFFORT, bots.HALVING_SCREEN)
     assert (tile, cell) in cands
 
 
@@ -83,7 +84,7 @@ def test_the_planner_offers_distinct_legal_regions_and_mc_picks_one():
     for tile, cell in placements[:9]:
         tiles[cell] = tile
     land = np.zeros(81, np.bool_)
-    regions, values, m = bots.planned_regions(tiles, land, 0, 9, 8, 1, 8, bots.WEIGHTS)
+    regions, values, m = bots.planned_regions(tiles, land, 0, 9, 8, 1, 8, bots.WEIGHTS, 0)
     assert m >= 2
     for i in range(m):
         assert E.check_region(land, regions[i]) == E.OK
@@ -91,9 +92,9 @@ def test_the_planner_offers_distinct_legal_regions_and_mc_picks_one():
     cells, n = bots.plan_drawing(tiles, land, 0, 9, 8, 1, bots.WEIGHTS)
     planned = np.zeros(81, np.bool_)
     planned[cells[:n]] = True
-    best3, values3, m3 = bots.planned_regions(tiles, land, 0, 9, 8, 1, 3, bots.WEIGHTS)
+    best3, values3, m3 = bots.planned_regions(tiles, land, 0, 9, 8, 1, 3, bots.WEIGHTS, 0)
     assert (planned == best3[int(np.argmax(values3[:m3]))]).all()
-    cells, n = bots.mc_drawing(tiles, land, offers, 8, 0, 0, 4, 8, bots.WEIGHTS, bots.TWO_DECK, bots.ROLLOUT_EFFORT)
+    cells, n = bots.mc_drawing(tiles, land, offers, 8, 0, 0, 4, 8, bots.WEIGHTS, bots.TWO_DECK, bots.ROLLOUT_EFFORT, 0)
     chosen = np.zeros(81, np.bool_)
     chosen[cells[:n]] = True
     assert any((chosen == regions[i]).all() for i in range(m))
@@ -112,11 +113,47 @@ def test_a_wider_last_drawing_search_never_scores_less():
         land ^= E.listed_region(land, traces[d], lens[d])[1]
     scores = []
     for top_n in (3, bots.FINAL_DRAWING_CANDIDATES):
-        cells, n = bots.best_drawing(tiles, land, 0, 0, 0, 1, top_n, bots.WEIGHTS)
+        cells, n = bots.best_drawing(tiles, land, 0, 0, 0, 1, top_n, bots.WEIGHTS, 0)
         code, region = E.listed_region(land, cells, n)
         assert code == E.OK and E.check_region(land, region) == E.OK
         scores.append(E.score_board(tiles, land ^ region, 0)[8])
     assert scores[1] >= scores[0]
+
+
+def test_the_planners_screen_adds_up_penalties_and_room_over_each_rectangle():
+    # halving:N's play-outs first look at every rectangle through sums over it: the penalties
+    # the flip saves less those it costs, plus the room term; here each is checked against the
+    # full score of the flipped board, on a board with land already drawn
+    offers = two_deck_offers(np.random.default_rng(13))
+    placements, traces, lens = bots.play(offers, bots.HEURISTIC, 0, 13, 0)
+    tiles = np.zeros(81, np.int64)
+    for tile, cell in placements[:18]:
+        tiles[cell] = tile
+    land = E.listed_region(np.zeros(81, np.bool_), traces[0], lens[0])[1]
+    shore = E.boundary_vertices(land)
+    values, threshold = bots._screen_rectangles(tiles, land, shore, 6, 3, bots.WEIGHTS, 6)
+    before = E.score_board(tiles, land, 0)[0]
+    k = 0
+    legal = []
+    for h in range(1, 10):
+        for wd in range(1, 10):
+            if 2 * (h + wd) > 24:
+                continue
+            for r0 in range(10 - h):
+                for c0 in range(10 - wd):
+                    region = np.zeros((9, 9), np.bool_)
+                    region[r0:r0 + h, c0:c0 + wd] = True
+                    after = land ^ region.ravel()
+                    expected = before - E.score_board(tiles, after, 0)[0] + bots._future_room(tiles, after, 6, 3,
+                                                                                            bots.WEIGHTS)
+                    assert values[k] == pytest.approx(expected), (h, wd, r0, c0)
+                    if E.check_region(land, region.ravel()) == E.OK:
+                        legal.append(values[k])
+                    k += 1
+    assert threshold == sorted(legal)[-6]  # the sixth best legal rectangle lets the rest in
+    regions, _, m = bots.planned_regions(tiles, land, 0, 6, 3, bots.HALVING_EFFORT, 3, bots.WEIGHTS,
+                                         bots.HALVING_SCREEN)
+    assert m >= 1 and all(E.check_region(land, regions[i]) == E.OK for i in range(m))
 
 
 def test_one_deck_futures_keep_the_card_pattern():
