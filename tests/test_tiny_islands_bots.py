@@ -133,23 +133,16 @@ def test_the_planners_screen_adds_up_penalties_and_room_over_each_rectangle():
     shore = E.boundary_vertices(land)
     values, threshold = bots._screen_rectangles(tiles, land, shore, 6, 3, bots.WEIGHTS, 6)
     before = E.score_board(tiles, land, 0)[0]
-    k = 0
+    assert len(bots.RECTANGLES) == len({tuple(r) for r in bots.RECTANGLES}) == 1899  # all, within 24 edges
     legal = []
-    for h in range(1, 10):
-        for wd in range(1, 10):
-            if 2 * (h + wd) > 24:
-                continue
-            for r0 in range(10 - h):
-                for c0 in range(10 - wd):
-                    region = np.zeros((9, 9), np.bool_)
-                    region[r0:r0 + h, c0:c0 + wd] = True
-                    after = land ^ region.ravel()
-                    expected = before - E.score_board(tiles, after, 0)[0] + bots._future_room(tiles, after, 6, 3,
-                                                                                            bots.WEIGHTS)
-                    assert values[k] == pytest.approx(expected), (h, wd, r0, c0)
-                    if E.check_region(land, region.ravel()) == E.OK:
-                        legal.append(values[k])
-                    k += 1
+    for k, (r0, c0, h, wd) in enumerate(bots.RECTANGLES):
+        region = np.zeros((9, 9), np.bool_)
+        region[r0:r0 + h, c0:c0 + wd] = True
+        after = land ^ region.ravel()
+        expected = before - E.score_board(tiles, after, 0)[0] + bots._future_room(tiles, after, 6, 3, bots.WEIGHTS)
+        assert values[k] == pytest.approx(expected), (h, wd, r0, c0)
+        if E.check_region(land, region.ravel()) == E.OK:
+            legal.append(values[k])
     assert threshold == sorted(legal)[-6]  # the sixth best legal rectangle lets the rest in
     regions, _, m = bots.planned_regions(tiles, land, 0, 6, 3, bots.HALVING_EFFORT, 3, bots.WEIGHTS,
                                          bots.HALVING_SCREEN)

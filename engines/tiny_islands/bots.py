@@ -261,9 +261,11 @@ def _rectangle_clear(shore, r0, c0, h, wd):
     return True
 
 
-# Rectangles within the 24-edge budget: the planner's starting points.
-N_RECTANGLES = sum((SIZE + 1 - h) * (SIZE + 1 - wd) for h in range(1, SIZE + 1) for wd in range(1, SIZE + 1)
-                   if 2 * (h + wd) <= 24)
+# Rectangles within the 24-edge budget, the planner's starting points: (row, column, height,
+# width), by height, width, row, column.
+RECTANGLES = np.array([(r0, c0, h, wd) for h in range(1, SIZE + 1) for wd in range(1, SIZE + 1) if 2 * (h + wd) <= 24
+                       for r0 in range(SIZE - h + 1) for c0 in range(SIZE - wd + 1)], np.int64)
+N_RECTANGLES = RECTANGLES.shape[0]
 
 
 @njit(cache=True)
@@ -294,29 +296,22 @@ def _screen_rectangles(tiles, land, shore, left_land, left_water, w, screen):
     values = np.empty(N_RECTANGLES, np.float64)
     best = np.full(screen, -1e18)
     lowest = -1e18
-    k = 0
-    for h in range(1, SIZE + 1):
-        for wd in range(1, SIZE + 1):
-            if 2 * (h + wd) > 24:
-                continue
-            for r0 in range(SIZE - h + 1):
-                for c0 in range(SIZE - wd + 1):
-                    r1 = r0 + h
-                    c1 = c0 + wd
-                    gain = pre[0, r1, c1] - pre[0, r0, c1] - pre[0, r1, c0] + pre[0, r0, c0]
-                    el_in = pre[1, r1, c1] - pre[1, r0, c1] - pre[1, r1, c0] + pre[1, r0, c0]
-                    ew_in = pre[2, r1, c1] - pre[2, r0, c1] - pre[2, r1, c0] + pre[2, r0, c0]
-                    v = (gain + w[12] * min(total_el - el_in + ew_in, left_land)
-                         + w[13] * min(total_ew - ew_in + el_in, left_water))
-                    values[k] = v
-                    k += 1
-                    if v > lowest and _rectangle_clear(shore, r0, c0, h, wd):
-                        worst = 0
-                        for i in range(1, screen):
-                            if best[i] < best[worst]:
-                                worst = i
-                        best[worst] = v
-                        lowest = best.min()
+    for k in range(N_RECTANGLES):
+        r0, c0, h, wd = RECTANGLES[k, 0], RECTANGLES[k, 1], RECTANGLES[k, 2], RECTANGLES[k, 3]
+        r1 = r0 + h
+        c1 = c0 + wd
+        gain = pre[0, r1, c1] - pre[0, r0, c1] - pre[0, r1, c0] + pre[0, r0, c0]
+        el_in = pre[1, r1, c1] - pre[1, r0, c1] - pre[1, r1, c0] + pre[1, r0, c0]
+        ew_in = pre[2, r1, c1] - pre[2, r0, c1] - pre[2, r1, c0] + pre[2, r0, c0]
+        v = gain + w[12] * min(total_el - el_in + ew_in, left_land) + w[13] * min(total_ew - ew_in + el_in, left_water)
+        values[k] = v
+        if v > lowest and _rectangle_clear(shore, r0, c0, h, wd):
+            worst = 0
+            for i in range(1, screen):
+                if best[i] < best[worst]:
+                    worst = i
+            best[worst] = v
+            lowest = best.min()
     return values, lowest
 
 
@@ -335,34 +330,25 @@ def planned_regions(tiles, land, wave_rule, left_land, left_water, effort, top_n
     threshold = 1e18
     if stride > 1 and screen > 0:
         screened, threshold = _screen_rectangles(tiles, land, shore, left_land, left_water, w, screen)
-    k = 0
-    for h in range(1, SIZE + 1):
-        for wd in range(1, SIZE + 1):
-            if 2 * (h + wd) > 24:
-                continue
-            for r0 in range(SIZE - h + 1):
-                for c0 in range(SIZE - wd + 1):
-                    k += 1
-                    if (stride > 1 and (k + np.random.randint(stride)) % stride != 0
-                            and (screen == 0 or screened[k - 1] < threshold)):
-                        continue
-                    if not _rectangle_clear(shore, r0, c0, h, wd):
-                        continue
-                    region[:] = False
-                    for r in range(r0, r0 + h):
-                        for c in range(c0, c0 + wd):
-                            region[r * SIZE + c] = True
-                    v = _objective(tiles, land, region, wave_rule, left_land, left_water, w)
-                    worst = 0
-                    for i in range(1, top_n):
-                        if top_v[i] < top_v[worst]:
-                            worst = i
-                    if v > top_v[worst]:
-                        top_v[worst] = v
-                        top_r[worst, 0] = r0
-                        top_r[worst, 1] = c0
-                        top_r[worst, 2] = h
-                        top_r[worst, 3] = wd
+    for k in range(N_RECTANGLES):
+        if (stride > 1 and (k + 1 + np.random.randint(stride)) % stride != 0
+                and (screen == 0 or screened[k] < threshold)):
+            continue
+        r0, c0, h, wd = RECTANGLES[k, 0], RECTANGLES[k, 1], RECTANGLES[k, 2], RECTANGLES[k, 3]
+        if not _rectangle_clear(shore, r0, c0, h, wd):
+            continue
+        region[:] = False
+        for r in range(r0, r0 + h):
+            for c in range(c0, c0 + wd):
+                region[r * SIZE + c] = True
+        v = _objective(tiles, land, region, wave_rule, left_land, left_water, w)
+        worst = 0
+        for i in range(1, top_n):
+            if top_v[i] < top_v[worst]:
+                worst = i
+        if v > top_v[worst]:
+            top_v[worst] = v
+            top_r[worst] = RECTANGLES[k]
     regions = np.zeros((top_n, CELLS), np.bool_)
     values = np.full(top_n, -1e18)
     m = 0
