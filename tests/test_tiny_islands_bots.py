@@ -112,8 +112,8 @@ def test_a_wider_last_drawing_search_never_scores_less():
     for d in range(2):
         land ^= E.listed_region(land, traces[d], lens[d])[1]
     scores = []
-    for top_n in (3, bots.FINAL_DRAWING_CANDIDATES):
-        cells, n = bots.best_drawing(tiles, land, 0, 0, 0, 1, top_n, bots.WEIGHTS, 0)
+    for cells, n in (bots.best_drawing(tiles, land, 0, 0, 0, 1, 3, bots.WEIGHTS, 0),
+                     bots.last_drawing(tiles, land, 0, bots.WEIGHTS)):
         code, region = E.listed_region(land, cells, n)
         assert code == E.OK and E.check_region(land, region) == E.OK
         scores.append(E.score_board(tiles, land ^ region, 0)[8])
@@ -186,14 +186,11 @@ def test_the_rectangle_shortcut_agrees_with_the_full_drawing_check():
     # shoreline can rule one out. Every rectangle in budget, on the land of real games.
     for g, d, land in _lands_before_each_drawing():
         shore = E.boundary_vertices(land)
-        for h in range(1, 10):
-            for wd in range(1, 13 - h):
-                for r0 in range(10 - h):
-                    for c0 in range(10 - wd):
-                        rect = np.zeros((9, 9), np.bool_)
-                        rect[r0:r0 + h, c0:c0 + wd] = True
-                        legal = E.check_region(land, rect.ravel()) == E.OK
-                        assert bots._rectangle_clear(shore, r0, c0, h, wd) == legal, (g, d, r0, c0, h, wd)
+        for r0, c0, h, wd in bots.RECTANGLES:
+            rect = np.zeros((9, 9), np.bool_)
+            rect[r0:r0 + h, c0:c0 + wd] = True
+            legal = E.check_region(land, rect.ravel()) == E.OK
+            assert bots._rectangle_clear(shore, r0, c0, h, wd) == legal, (g, d, r0, c0, h, wd)
 
 
 def test_the_incremental_toggle_check_agrees_with_the_full_drawing_check():

@@ -406,6 +406,13 @@ def best_drawing(tiles, land, wave_rule, left_land, left_water, effort, top_n, w
 
 
 @njit(cache=True)
+def last_drawing(tiles, land, wave_rule, w):
+    """halving:N's last drawing: nothing is left to chance, so the planner climbs from the best
+    ``FINAL_DRAWING_CANDIDATES`` rectangles, not three."""
+    return best_drawing(tiles, land, wave_rule, 0, 0, 1, FINAL_DRAWING_CANDIDATES, w, 0)
+
+
+@njit(cache=True)
 def _left_counts(offers, t):
     """Land and water tiles still to come after turn t, from the tiles seen so far (a bot
     knows the deck, not the order): one tile of each later offer is placed, so about half."""
@@ -655,13 +662,18 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model=TWO_DECK
     placements = np.full((TURNS, 2), -1, np.int64)
     traces = np.zeros((3, CELLS), np.int64)
     lens = np.zeros(3, np.int64)
+    # what halving:N does differently from mc:N beyond its placements: its play-outs, the
+    # regions it weighs at the first two drawings
+    effort = HALVING_EFFORT if bot == HALVING else ROLLOUT_EFFORT
+    screen = HALVING_SCREEN if bot == HALVING else 0
+    regions_weighed = HALVING_DRAWING_CANDIDATES if bot == HALVING else DRAWING_CANDIDATES
     d = 0
     for t in range(TURNS):
         if bot == MC and rollouts > 0:
             tile, cell = mc_placement(tiles, land, offers, t, d, wave_rule, rollouts, PLACEMENT_CANDIDATES, w, deck_model)
         elif bot == HALVING and rollouts > 0:
             tile, cell = mc_halving_placement(tiles, land, offers, t, d, wave_rule, rollouts, PLACEMENT_CANDIDATES, w,
-                                              deck_model, HALVING_EFFORT, HALVING_SCREEN)
+                                              deck_model, effort, screen)
         else:
             tile, cell = heuristic_placement(tiles, land, offers[t], 3 - d, wave_rule, w)
         if tile < 0:
@@ -672,12 +684,9 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model=TWO_DECK
         if t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS:
             if bot != HEURISTIC and rollouts > 0 and t + 1 < TURNS:
                 cells, n = mc_drawing(tiles, land, offers, t, d, wave_rule, DRAWING_FUTURES * rollouts,
-                                      HALVING_DRAWING_CANDIDATES if bot == HALVING else DRAWING_CANDIDATES, w,
-                                      deck_model,
-                                      HALVING_EFFORT if bot == HALVING else ROLLOUT_EFFORT,
-                                      HALVING_SCREEN if bot == HALVING else 0)
-            elif bot == HALVING and rollouts > 0:  # the last drawing: nothing left to chance, search wide
-                cells, n = best_drawing(tiles, land, wave_rule, 0, 0, 1, FINAL_DRAWING_CANDIDATES, w, 0)
+                                      regions_weighed, w, deck_model, effort, screen)
+            elif bot == HALVING and rollouts > 0:
+                cells, n = last_drawing(tiles, land, wave_rule, w)
             else:
                 cells, n = _draw_now(tiles, land, offers, t, wave_rule, 1, w, 0)
             traces[d, :n] = cells[:n]
@@ -776,7 +785,7 @@ def planned_region(tiles, land, offers, t, wave_rule):
     """The bot's own drawing after turn t, as a region mask: the planner's, searched as widely as
     halving:N's at the last drawing."""
     if t + 1 >= TURNS:
-        cells, n = best_drawing(tiles, land, wave_rule, 0, 0, 1, FINAL_DRAWING_CANDIDATES, WEIGHTS, 0)
+        cells, n = last_drawing(tiles, land, wave_rule, WEIGHTS)
     else:
         cells, n = _draw_now(tiles, land, offers, t, wave_rule, 1, WEIGHTS, 0)
     _, region = listed_region(land, cells, n)
