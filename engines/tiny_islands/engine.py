@@ -78,6 +78,24 @@ WAVES_PUBLISHED, WAVES_TINYBOT = 0, 1
 BREAKDOWN_LEN = 9  # penalties, forests, houses, sand, waves, mountains, churches, boats, total
 
 
+def _neighbour_table(steps):
+    """cell -> the cells one of ``steps`` away, -1 off the board."""
+    table = np.full((CELLS, len(steps)), -1, np.int64)
+    for z in range(CELLS):
+        r, c = divmod(z, SIZE)
+        for i, (dr, dc) in enumerate(steps):
+            if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE:
+                table[z, i] = (r + dr) * SIZE + c + dc
+    return table
+
+
+SIDES = _neighbour_table([(-1, 0), (1, 0), (0, -1), (0, 1)])  # orthogonal neighbours
+AROUND = _neighbour_table([(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc])  # "near": all 8
+DIAGONALS = _neighbour_table([(-1, -1), (-1, 1), (1, -1), (1, 1)])
+RING = _neighbour_table([(0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1), (1, 0), (1, 1)])  # around, in turn
+
+
+
 @njit(cache=True)
 def _inside(r, c):
     return 0 <= r < SIZE and 0 <= c < SIZE
@@ -247,13 +265,25 @@ def toggle_keeps_legal(region, z, old_shore, ink, n):
                 return False
             if _pinch(a, b, c_, d):
                 return False
-    first = z
-    if not region[z]:
-        for y in range(CELLS):
-            if region[y]:
-                first = y
-                break
-    return _connected_without_hole(region, first, n) == OK
+    # The region was one piece without hole; it stays so exactly when z is a simple point:
+    # its neighbours in the region form one arc around it (digital topology, 4-connected
+    # region, 8-connected outside), so no flood fill is needed.
+    return _connectivity_number(region, z) == 1
+
+
+@njit(cache=True)
+def _connectivity_number(region, z):
+    """Yokoi's number for 4-connectivity: sum over the sides k of x_k - x_k x_k+1 x_k+2, the
+    8 neighbours (off the board: outside) taken in turn around z from its east side."""
+    x = np.zeros(9, np.bool_)
+    for i in range(8):
+        n = RING[z, i]
+        x[i] = n >= 0 and region[n]
+    x[8] = x[0]
+    number = 0
+    for k in range(0, 8, 2):
+        number += x[k] and not (x[k + 1] and x[k + 2])
+    return number
 
 
 @njit(cache=True)
@@ -465,87 +495,109 @@ def _wave_scores_tinybot(wave):
 @njit(cache=True)
 def score_board(tiles, land, wave_rule):
     """Breakdown of a final board: [penalties, forests, houses, sand, waves, mountains,
-    churches, boats, total]; invalid tiles cost 5 and are otherwise absent (spec §6)."""
+    churches, boats, total]; invalid tiles cost 5 and are otherwise absent (spec §6).
+
+    The bots score boards by the million: one pass per rule, neighbours from tables, and land
+    components flooded only from valid Churches (the one rule that needs them)."""
     out = np.zeros(BREAKDOWN_LEN, np.int64)
-    valid = np.zeros(CELLS, np.int64)  # the tile if valid, else 0
+    valid = np.zeros(CELLS, np.int64)
+    churches = 0
     for z in range(CELLS):
         t = tiles[z]
         if t != 0:
             if TILE_IS_LAND[t] == land[z]:
                 valid[z] = t
+                churches += t == CHURCH
             else:
                 out[0] += INVALID_PENALTY
-    labels, ncomp = land_components(land)
-    # Forests: 2 each, minus 2 per orthogonal group.
-    forest_seen = np.zeros(CELLS, np.bool_)
+    # Forests: 2 each, minus 2 per orthogonal group (flooded once each).
+    grouped = np.zeros(CELLS, np.bool_)
     stack = np.empty(CELLS, np.int64)
+    forests = 0
     for z in range(CELLS):
         if valid[z] == FOREST:
-            out[1] += 2
-            if not forest_seen[z]:
-                out[1] -= 2
-                forest_seen[z] = True
+            forests += 2
+            if not grouped[z]:
+                forests -= 2
+                grouped[z] = True
                 stack[0] = z
                 top = 1
                 while top > 0:
                     top -= 1
                     y = stack[top]
-                    r, c = divmod(y, SIZE)
-                    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-                        rr, cc = r + dr, c + dc
-                        if _inside(rr, cc):
-                            ny = rr * SIZE + cc
-                            if valid[ny] == FOREST and not forest_seen[ny]:
-                                forest_seen[ny] = True
-                                stack[top] = ny
-                                top += 1
-    comp_churches = np.zeros(max(ncomp, 1), np.int64)
-    comp_houses = np.zeros(max(ncomp, 1), np.int64)
-    wave = np.zeros(CELLS, np.bool_)
-    for z in range(CELLS):
-        t = valid[z]
-        if t == CHURCH:
-            comp_churches[labels[z]] += 1
-        elif t == HOUSE:
-            comp_houses[labels[z]] += 1
-        elif t == WAVE:
-            wave[z] = True
+                    for i in range(4):
+                        n = SIDES[y, i]
+                        if n >= 0 and valid[n] == FOREST and not grouped[n]:
+                            grouped[n] = True
+                            stack[top] = n
+                            top += 1
+    out[1] = forests
+    # Churches: 0 when the landmass holds another valid Church, else 2 per House near it
+    # plus 1 per other House on the landmass (near + all Houses of the landmass).
+    if churches > 0:
+        comp_houses = np.zeros(churches + 1, np.int64)
+        comp_churches = np.zeros(churches + 1, np.int64)
+        comp = np.zeros(CELLS, np.int64)
+        label = 0
+        for z in range(CELLS):
+            if valid[z] == CHURCH and comp[z] == 0:
+                label += 1
+                comp[z] = label
+                stack[0] = z
+                top = 1
+                while top > 0:
+                    top -= 1
+                    y = stack[top]
+                    if valid[y] == HOUSE:
+                        comp_houses[label] += 1
+                    elif valid[y] == CHURCH:
+                        comp_churches[label] += 1
+                    for i in range(4):
+                        n = SIDES[y, i]
+                        if n >= 0 and land[n] and comp[n] == 0:
+                            comp[n] = label
+                            stack[top] = n
+                            top += 1
+        for z in range(CELLS):
+            if valid[z] == CHURCH and comp_churches[comp[z]] == 1:
+                near = 0
+                for i in range(8):
+                    n = AROUND[z, i]
+                    if n >= 0 and valid[n] == HOUSE:
+                        near += 1
+                out[6] += near + comp_houses[comp[z]]
+    row_waves = np.zeros(SIZE, np.int64)
+    col_waves = np.zeros(SIZE, np.int64)
     for z in range(CELLS):
         t = valid[z]
         if t == 0:
             continue
-        r, c = divmod(z, SIZE)
-        if t == HOUSE:
-            kinds = np.zeros(8, np.bool_)
-            for dr in (-1, 0, 1):
-                for dc in (-1, 0, 1):
-                    rr, cc = r + dr, c + dc
-                    if (dr != 0 or dc != 0) and _inside(rr, cc):
-                        kinds[valid[rr * SIZE + cc]] = True
-            for k in range(1, 8):
-                if kinds[k] and k != HOUSE:
-                    out[2] += 1
-        elif t == SAND:
-            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-                rr, cc = r + dr, c + dc
-                if _inside(rr, cc) and land[rr * SIZE + cc]:
+        if t == HOUSE:  # 1 per kind of valid non-House tile near it
+            kinds = 0  # bit k: a valid tile of kind k is near
+            for i in range(8):
+                n = AROUND[z, i]
+                if n >= 0:
+                    kinds |= 1 << valid[n]
+            kinds &= ~((1 << HOUSE) | 1)
+            while kinds:
+                kinds &= kinds - 1
+                out[2] += 1
+        elif t == SAND:  # 1 per side on land
+            for i in range(4):
+                n = SIDES[z, i]
+                if n >= 0 and land[n]:
                     out[3] += 1
-        elif t == MOUNTAIN:
-            for dr in (-1, 0, 1):
-                for dc in (-1, 0, 1):
-                    rr, cc = r + dr, c + dc
-                    if (dr != 0 or dc != 0) and _inside(rr, cc) and valid[rr * SIZE + cc] == FOREST:
-                        out[5] += 2
-        elif t == CHURCH:
-            if comp_churches[labels[z]] == 1:
-                near = 0
-                for dr in (-1, 0, 1):
-                    for dc in (-1, 0, 1):
-                        rr, cc = r + dr, c + dc
-                        if (dr != 0 or dc != 0) and _inside(rr, cc) and valid[rr * SIZE + cc] == HOUSE:
-                            near += 1
-                out[6] += near + comp_houses[labels[z]]
-        elif t == BOAT:
+        elif t == WAVE:
+            r, c = divmod(z, SIZE)
+            row_waves[r] += 1
+            col_waves[c] += 1
+        elif t == MOUNTAIN:  # 2 per valid Forest near it
+            for i in range(8):
+                n = AROUND[z, i]
+                if n >= 0 and valid[n] == FOREST:
+                    out[5] += 2
+        elif t == BOAT:  # steps to the nearest land or other Boat (invalid Boats too)
+            r, c = divmod(z, SIZE)
             best = 1 << 30
             for y in range(CELLS):
                 if y != z and (land[y] or tiles[y] == BOAT):
@@ -556,9 +608,22 @@ def score_board(tiles, land, wave_rule):
             if best < (1 << 30):
                 out[7] += best
     if wave_rule == WAVES_TINYBOT:
+        wave = np.zeros(CELLS, np.bool_)
+        for z in range(CELLS):
+            wave[z] = valid[z] == WAVE
         out[4] = _wave_scores_tinybot(wave)
-    else:
-        out[4] = _wave_scores_published(wave)
+    else:  # 2 per valid Wave alone in its row and column with no Wave diagonally next to it
+        for z in range(CELLS):
+            if valid[z] == WAVE:
+                r, c = divmod(z, SIZE)
+                if row_waves[r] == 1 and col_waves[c] == 1:
+                    alone = True
+                    for i in range(4):
+                        n = DIAGONALS[z, i]
+                        if n >= 0 and valid[n] == WAVE:
+                            alone = False
+                    if alone:
+                        out[4] += 2
     out[8] = out[1] + out[2] + out[3] + out[4] + out[5] + out[6] + out[7] - out[0]
     return out
 
