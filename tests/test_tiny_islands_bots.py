@@ -131,7 +131,9 @@ def test_the_planners_screen_adds_up_penalties_and_room_over_each_rectangle():
         tiles[cell] = tile
     land = E.listed_region(np.zeros(81, np.bool_), traces[0], lens[0])[1]
     shore = E.boundary_vertices(land)
-    values, threshold = bots._screen_rectangles(tiles, land, shore, 6, 3, bots.WEIGHTS, 6)
+    weights = bots.WEIGHTS.copy()
+    weights[14] = 0.0  # the zones' reach is left to the full objective
+    values, threshold = bots._screen_rectangles(tiles, land, shore, 6, 3, weights, 6)
     before = E.score_board(tiles, land, 0)[0]
     assert len(bots.RECTANGLES) == len({tuple(r) for r in bots.RECTANGLES}) == 1899  # all, within 24 edges
     legal = []
@@ -139,7 +141,7 @@ def test_the_planners_screen_adds_up_penalties_and_room_over_each_rectangle():
         region = np.zeros((9, 9), np.bool_)
         region[r0:r0 + h, c0:c0 + wd] = True
         after = land ^ region.ravel()
-        expected = before - E.score_board(tiles, after, 0)[0] + bots._future_room(tiles, after, 6, 3, bots.WEIGHTS)
+        expected = before - E.score_board(tiles, after, 0)[0] + bots._future_room(tiles, after, 6, 3, weights)
         assert values[k] == pytest.approx(expected), (h, wd, r0, c0)
         if E.check_region(land, region.ravel()) == E.OK:
             legal.append(values[k])
@@ -147,6 +149,22 @@ def test_the_planners_screen_adds_up_penalties_and_room_over_each_rectangle():
     regions, _, m = bots.planned_regions(tiles, land, 0, 6, 3, bots.HALVING_EFFORT, 3, bots.WEIGHTS,
                                          bots.HALVING_SCREEN)
     assert m >= 1 and all(E.check_region(land, regions[i]) == E.OK for i in range(m))
+
+
+def test_the_planners_room_counts_the_zones_that_keep_empty_land():
+    # land on the top-left nonant: rows a-c, columns 1-3 and that nonant reach it, 7 zones of 27
+    weights = np.zeros_like(bots.WEIGHTS)
+    weights[14] = 1.0
+    land = np.zeros((9, 9), np.bool_)
+    land[:3, :3] = True
+    tiles = np.zeros(81, np.int64)
+    assert bots.N_ZONES == 27
+    assert bots._future_room(tiles, land.ravel(), 4, 0, weights) == pytest.approx(4 * 7 / 27)
+    assert bots._future_room(tiles, land.ravel(), 0, 5, weights) == 0.0  # no land tile to come
+    tiles[:3] = 1  # the top row of the island filled: row a no longer reached
+    assert bots._future_room(tiles, land.ravel(), 4, 0, weights) == pytest.approx(4 * 6 / 27)
+    tiles.reshape(9, 9)[:3, :3] = 1  # all of it filled
+    assert bots._future_room(tiles, land.ravel(), 4, 0, weights) == 0.0
 
 
 def test_one_deck_futures_keep_the_card_pattern():
