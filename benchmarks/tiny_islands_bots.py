@@ -75,7 +75,7 @@ def main():
         for n, line in enumerate(SAMPLES.read_text().splitlines(), 1):
             r = tinybot.parse_line(line, n)
             shared.append(np.array([(o.tile1, o.zone1, o.tile2, o.zone2) for o in r.offers], np.int64))
-    bots.play(naive[0], bots.MC, 1, 0, 0)  # compile (or load from the cache) before timing
+    bots.play(naive[0], bots.MC, 1, 0, 0, bots.TWO_DECK)  # compile (or load from the cache) before timing
     rows = []
     for label, bot, rollouts, n in levels:
         m, se, sec = run(bot, rollouts, naive[:n])

@@ -216,7 +216,7 @@ def export(ctx, record_id, fmt, out_path, as_json):
 
 @main.command()
 @click.argument("game", type=click.Choice(GAMES))
-@click.option("--players", required=True, help="Bots, comma separated. tiny-islands: random, heuristic, mc:N; "
+@click.option("--players", required=True, help="Bots, comma separated. tiny-islands: random, heuristic, mc:N, halving:N (halving:256 is the strongest within a minute a game); "
               "game-of-islands: two of random, greedy, search; iwoki: two of random, greedy, minimax:D, "
               "minimax-sim:D, sampler:K.")
 @click.option("--games", "n_games", default=1, show_default=True, type=click.IntRange(1, 1_000_000))

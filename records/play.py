@@ -36,7 +36,7 @@ def tiny_islands_player(spec: str, rules: str):
     if name == "random":
         return lambda offers, seed, deck_model=0: (*random_game(offers, seed), False)
     if name == "heuristic":
-        return lambda offers, seed, deck_model=0: (*bots.play(offers, bots.HEURISTIC, 0, seed, wave_rule), True)
+        return lambda offers, seed, deck_model=0: (*bots.play(offers, bots.HEURISTIC, 0, seed, wave_rule, deck_model), True)
     rollouts = int(arg) if arg else 8
     bot = bots.MC if name == "mc" else bots.HALVING
     return lambda offers, seed, deck_model=0: (*bots.play(offers, bot, rollouts, seed, wave_rule, deck_model), True)
