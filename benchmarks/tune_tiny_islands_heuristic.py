@@ -34,7 +34,7 @@ def _totals(job: tuple[np.ndarray, int, int]) -> list[int]:
     out = []
     for g in range(part, len(_shuffles), parts):
         offers = _shuffles[g]
-        placements, regions, lens = bots.play_weighted(offers, bots.HEURISTIC, 0, g, 0, weights)
+        placements, regions, lens = bots.play_weighted(offers, bots.HEURISTIC, 0, g, 0, weights, bots.TWO_DECK)
         res = E.replay(offers, placements, regions, lens, np.ones(3, np.bool_), 26, 0)
         out.append(int(res[7][8]) if res[0] == E.OK else -100)
     return out

@@ -662,15 +662,16 @@ def mc_drawing(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_n
     return _region_cells(regions[np.argmax(totals)])
 
 
-@njit(cache=True)
 def play(offers, bot, rollouts, seed, wave_rule, deck_model=TWO_DECK):
     """A whole game; returns (placements, traces, lengths) like players.random_game. Drawings
-    are written as regions (the cells they enclose)."""
+    are written as regions (the cells they enclose). Plain Python on purpose: the jitted game
+    always gets every argument, so all callers share one compiled (and cached) signature; a
+    default left out in a jitted call compiles the whole bot again."""
     return play_weighted(offers, bot, rollouts, seed, wave_rule, WEIGHTS, deck_model)
 
 
 @njit(cache=True)
-def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model=TWO_DECK):
+def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model):
     """``play`` with the heuristic's weights given (the tuner's entry point)."""
     np.random.seed(seed)
     tiles = np.zeros(CELLS, np.int64)
