@@ -5,10 +5,10 @@ land, between spaces on water.
 """
 from __future__ import annotations
 
-from engines.game_of_islands import engine as goi_engine
-from engines.tiny_islands.metadata import COLUMN_NAMES, ROW_NAMES, SIZE, TILE_LETTERS
-from records import game_of_islands, iwoki, tiny_islands
-from records.formats import read_text
+from scorebook.engines.game_of_islands import engine as goi_engine
+from scorebook.engines.tiny_islands.metadata import COLUMN_NAMES, ROW_NAMES, SIZE, TILE_LETTERS
+from scorebook.records import game_of_islands, iwoki, tiny_islands
+from scorebook.records.formats import read_text
 
 
 def tiny_islands_board(tiles, land) -> str:
@@ -53,8 +53,8 @@ def goi_board(n, rows) -> str:
 
 
 def iwoki_text(s) -> str:
-    from engines.iwoki import engine as IE
-    from engines.iwoki.metadata import HAND_HEX, HAND_SMALL, N_HAND_HEX, N_HAND_SMALL, N_HEX_TILES, N_SMALL_TILES
+    from scorebook.engines.iwoki import engine as IE
+    from scorebook.engines.iwoki.metadata import HAND_HEX, HAND_SMALL, N_HAND_HEX, N_HAND_SMALL, N_HEX_TILES, N_SMALL_TILES
     small, hexes = iwoki.gap_names(s)
     lines = [f"scores {s[IE.SCORE]}-{s[IE.SCORE + 1]}, white tokens {s[IE.WHITE]}-{s[IE.WHITE + 1]}"]
     for p in range(2):

@@ -8,7 +8,7 @@ import html
 
 import numpy as np
 
-from records.formats import read_text
+from scorebook.records.formats import read_text
 
 CSS = """body{font-family:system-ui,sans-serif;margin:24px;color:#222}h1{font-size:20px}
 table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px}
@@ -18,7 +18,7 @@ table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding
 
 
 def _tiny_islands_svg(tiles, land, played_cell=None, best_cell=None, size=22) -> str:
-    from engines.tiny_islands.metadata import SIZE, TILE_LETTERS
+    from scorebook.engines.tiny_islands.metadata import SIZE, TILE_LETTERS
     out = [f'<svg class="board" xmlns="http://www.w3.org/2000/svg" width="{SIZE * size}" height="{SIZE * size}">']
     for z in range(SIZE * SIZE):
         r, c = divmod(z, SIZE)
@@ -96,8 +96,8 @@ def _boards(row: dict, moves: list[dict]) -> list[str]:
     by_ply = {(m.get("game", 1), m["ply"]): m for m in moves}
     out = []
     if game == "tiny-islands":
-        from engines.tiny_islands.metadata import CELLS, parse_cell
-        from records import tiny_islands
+        from scorebook.engines.tiny_islands.metadata import CELLS, parse_cell
+        from scorebook.records import tiny_islands
         tiles = np.zeros(CELLS, np.int64)
         land = np.zeros(CELLS, np.bool_)
         for ply, move_text, new_tiles, new_land in tiny_islands.states(record):
@@ -120,8 +120,8 @@ def _boards(row: dict, moves: list[dict]) -> list[str]:
                 for d in turn.claims:
                     owner[d] = (ply - 1) % 2
     else:
-        from records import iwoki
-        from analyze.boards import iwoki_text
+        from scorebook.records import iwoki
+        from scorebook.analyze.boards import iwoki_text
         s_prev = None
         for ply, action, s in iwoki.states(record):
             m = by_ply.get((1, ply))

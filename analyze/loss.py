@@ -155,9 +155,9 @@ def _rank(means: np.ndarray, i: int) -> int:
 
 def analyze_tiny_islands(record, *, rollouts: int = 24, candidates: int = 8, max_rollouts: int = 4096, seed: int = 0,
                          progress=None):
-    from engines.tiny_islands import bots
-    from engines.tiny_islands.metadata import CELLS, DECK_MODELS, DRAWING_AFTER_TURN, TILE_LETTERS, ZONE_MASK, cell_name
-    from records import tiny_islands as ti
+    from scorebook.engines.tiny_islands import bots
+    from scorebook.engines.tiny_islands.metadata import CELLS, DECK_MODELS, DRAWING_AFTER_TURN, TILE_LETTERS, ZONE_MASK, cell_name
+    from scorebook.records import tiny_islands as ti
     result = ti.replay(record)
     wave_rule = 1 if record.rules == "tinybot" else 0
     deck_model = DECK_MODELS.index(result.deck) if result.deck in DECK_MODELS else 0  # futures drawn under the record's deck model
@@ -228,8 +228,8 @@ def analyze_tiny_islands(record, *, rollouts: int = 24, candidates: int = 8, max
 # ------------------------------------------------------------------ The Game of Islands
 
 def analyze_game_of_islands(record, *, depth: int = 2, budget: int = 2_000_000, seed: int = 0, progress=None):
-    from engines.game_of_islands import bots, engine as G
-    from records import game_of_islands as goi
+    from scorebook.engines.game_of_islands import bots, engine as G
+    from scorebook.records import game_of_islands as goi
     rows = []
     for number, g in enumerate(record.games, 1):
         n = g.grid
@@ -265,9 +265,9 @@ def analyze_game_of_islands(record, *, depth: int = 2, budget: int = 2_000_000, 
 # ------------------------------------------------------------------ Iwoki
 
 def analyze_iwoki(record, *, samples: int = 24, seed: int = 0, progress=None):
-    from engines.iwoki import agents as A, engine as IE
-    from engines.iwoki.metadata import HEX_GAP_INDEX, SMALL_GAP_INDEX, parse_tile
-    from records import iwoki as IW
+    from scorebook.engines.iwoki import agents as A, engine as IE
+    from scorebook.engines.iwoki.metadata import HEX_GAP_INDEX, SMALL_GAP_INDEX, parse_tile
+    from scorebook.records import iwoki as IW
     s = IW._initial_state(record.header, record.rules, IW._Where())
     rows = []
     for ply, a in enumerate(record.actions, 1):
@@ -286,8 +286,8 @@ def analyze_iwoki(record, *, samples: int = 24, seed: int = 0, progress=None):
 
 
 def _iwoki_option_index(s, opts, a, parse_tile, small_gaps, hex_gaps) -> int:
-    from engines.iwoki import engine as IE
-    from engines.iwoki.metadata import HAND_HEX, HAND_SMALL, N_HEX_TILES, N_SMALL_TILES
+    from scorebook.engines.iwoki import engine as IE
+    from scorebook.engines.iwoki.metadata import HAND_HEX, HAND_SMALL, N_HEX_TILES, N_SMALL_TILES
     p = int(s[IE.TO_MOVE])
     for j, o in enumerate(opts):
         if a.type == "draw" and o[0] == IE.DRAW or a.type == "pass" and o[0] == IE.PASS:
@@ -305,8 +305,8 @@ def _iwoki_option_index(s, opts, a, parse_tile, small_gaps, hex_gaps) -> int:
 
 
 def _iwoki_option_text(s, o) -> str:
-    from engines.iwoki import engine as IE
-    from engines.iwoki.metadata import (HAND_HEX, HAND_SMALL, HEX_GAP_NAMES, N_HEX_TILES, N_SMALL_TILES,
+    from scorebook.engines.iwoki import engine as IE
+    from scorebook.engines.iwoki.metadata import (HAND_HEX, HAND_SMALL, HEX_GAP_NAMES, N_HEX_TILES, N_SMALL_TILES,
                                         SMALL_GAP_NAMES)
     p = int(s[IE.TO_MOVE])
     if o[0] == IE.SMALL:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-from records.errors import UsageError
-from records.formats import read_text
+from scorebook.records.errors import UsageError
+from scorebook.records.formats import read_text
 
 from .loss import ENGINE_VERSION, analyze_record
 

@@ -16,9 +16,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from records import game_of_islands
-from records.errors import RecordRejected, UsageError
-from records.formats import decode, read_text
+from scorebook.records import game_of_islands
+from scorebook.records.errors import RecordRejected, UsageError
+from scorebook.records.formats import decode, read_text
 
 TIEBREAKS = ("points", "omb", "p_zero", "g_score", "seniority")
 DEFAULT_CHAIN = game_of_islands.DEFAULT_TIEBREAKS

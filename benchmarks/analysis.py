@@ -18,16 +18,15 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _report import write_section  # noqa: E402
 SHARED = ROOT.parent / "shared" / "data"
 
-from analyze.loss import analyze_record  # noqa: E402
-from engines.tiny_islands.players import random_game  # noqa: E402
-from records import tiny_islands, tinybot  # noqa: E402
-from records.formats import read_text  # noqa: E402
+from scorebook.analyze.loss import analyze_record  # noqa: E402
+from scorebook.engines.tiny_islands.players import random_game  # noqa: E402
+from scorebook.records import tiny_islands, tinybot  # noqa: E402
+from scorebook.records.formats import read_text  # noqa: E402
 
 
 def placement_stats(report) -> tuple[float, float, float, float, int, int]:

@@ -18,14 +18,13 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _report import write_section  # noqa: E402
 
-from engines.game_of_islands import engine as E  # noqa: E402
-from engines.game_of_islands import reference as R  # noqa: E402
-from engines.game_of_islands.bots import GREEDY, RANDOM, SEARCH, play_game, solve  # noqa: E402
+from scorebook.engines.game_of_islands import engine as E  # noqa: E402
+from scorebook.engines.game_of_islands import reference as R  # noqa: E402
+from scorebook.engines.game_of_islands.bots import GREEDY, RANDOM, SEARCH, play_game, solve  # noqa: E402
 
 
 def playouts(n: int, seconds: float = 3.0) -> tuple[float, float]:

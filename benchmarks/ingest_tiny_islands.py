@@ -23,16 +23,15 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _report import write_section  # noqa: E402
 
-from engines.tiny_islands import reference  # noqa: E402
-from engines.tiny_islands.metadata import CELLS, TILE_LETTERS, ZONE_CELLS  # noqa: E402
-from records import tiny_islands, tinybot  # noqa: E402
-from records.ingest import ingest_text  # noqa: E402
-from records.store import Store  # noqa: E402
+from scorebook.engines.tiny_islands import reference  # noqa: E402
+from scorebook.engines.tiny_islands.metadata import CELLS, TILE_LETTERS, ZONE_CELLS  # noqa: E402
+from scorebook.records import tiny_islands, tinybot  # noqa: E402
+from scorebook.records.ingest import ingest_text  # noqa: E402
+from scorebook.records.store import Store  # noqa: E402
 
 SAMPLES = ROOT.parent / "shared" / "data" / "tinyislands" / "tinybot-samples.txt"
 
@@ -42,8 +41,8 @@ def make_lines(n: int) -> tuple[list[str], str]:
         base = SAMPLES.read_text().splitlines()
         return [base[i % len(base)].rsplit(" #", 1)[0] + f" #bench-{i}" for i in range(n)], \
             "the 4 shared TinyBot lines, relabelled"
-    from engines.tiny_islands.deck import two_deck_offers
-    from engines.tiny_islands.players import random_game
+    from scorebook.engines.tiny_islands.deck import two_deck_offers
+    from scorebook.engines.tiny_islands.players import random_game
     rng = np.random.default_rng(0)
 
     def visits(k):
@@ -91,7 +90,7 @@ def reference_replay(record):
 def timed_ingest(text: str, replay_fn=None, workers: bool = True) -> float:
     """Seconds for ingest_text of the whole text into a new database file; ``workers``: let
     large files be read by forked workers (the default), else in this process only."""
-    import records.ingest as ingest
+    import scorebook.records.ingest as ingest
     original, parallel_min = tiny_islands.replay, ingest.PARALLEL_MIN_LINES
     if replay_fn is not None:
         tiny_islands.replay = replay_fn
@@ -120,13 +119,13 @@ def cli_start(lines: list[str]) -> dict[str, float]:
         for label in ("cold", "warm"):
             db = Path(tmp) / f"{label}.db"
             start = time.perf_counter()
-            proc = subprocess.run([sys.executable, "-m", "cli", "--db", str(db), "ingest", str(data), "--json"],
+            proc = subprocess.run([sys.executable, "-m", "scorebook", "--db", str(db), "ingest", str(data), "--json"],
                                   cwd=ROOT, env=env, capture_output=True, text=True)
             out[label] = time.perf_counter() - start
             assert proc.returncode == 0, proc.stderr
             assert json.loads(proc.stdout)["summary"]["ingested"] == 4
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "cli", "--help"], cwd=ROOT, env=env, capture_output=True)
+        subprocess.run([sys.executable, "-m", "scorebook", "--help"], cwd=ROOT, env=env, capture_output=True)
         out["help"] = time.perf_counter() - start
     return out
 
@@ -163,7 +162,7 @@ def main():
         "ingest_jit": len(lines) / jit_s, "ingest_serial": len(lines) / serial_s, "ingest_python": ref_n / ref_s,
         "replay_jit": replay_jit, "replay_python": replay_ref, **{f"cli_{k}": v for k, v in start_times.items()},
     }
-    from records.ingest import _workers
+    from scorebook.records.ingest import _workers
     workers = _workers()
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     report = f"""### Tiny Islands ingest ({date.today().isoformat()}, {machine})

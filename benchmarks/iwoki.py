@@ -23,7 +23,6 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _report import write_section  # noqa: E402
@@ -38,8 +37,8 @@ PAPER = {  # Table 1: (depth, opponent) -> wins, losses, draws, mean difference,
 
 
 def positions(count: int = 8):
-    from engines.iwoki import agents as A
-    from engines.iwoki import engine as E
+    from scorebook.engines.iwoki import agents as A
+    from scorebook.engines.iwoki import engine as E
     out = []
     for g in range(count):
         s = A.deal(np.random.default_rng([11, g]))
@@ -52,7 +51,7 @@ def positions(count: int = 8):
 
 def measure(jit_games: int, depths: list[int], python_budget: float) -> dict:
     """Runs in this process (jitted) or in a child with NUMBA_DISABLE_JIT=1 (plain Python)."""
-    from engines.iwoki import agents as A
+    from scorebook.engines.iwoki import agents as A
     out = {}
     A.many_games(A.GREEDY, A.RANDOM, 0, 0, 2, 1, 0)
     start = time.perf_counter()
@@ -80,7 +79,7 @@ def measure(jit_games: int, depths: list[int], python_budget: float) -> dict:
 
 
 def table1(games: int) -> list[dict]:
-    from engines.iwoki import agents as A
+    from scorebook.engines.iwoki import agents as A
     rows = []
     for tree, code in (("minimax", A.MINIMAX), ("minimax-sim", A.MINIMAX_SIM)):
         for opponent, ocode in (("random", A.RANDOM), ("greedy", A.GREEDY)):
@@ -109,7 +108,7 @@ def table1(games: int) -> list[dict]:
 
 def hidden(games: int = 40, samples: int = 8) -> tuple[int, int, int, float, float, float]:
     """The sampling agent (sees only its own hand) against Greedy, seats alternating."""
-    from engines.iwoki import agents as A
+    from scorebook.engines.iwoki import agents as A
     diffs, start = [], time.perf_counter()
     for g in range(games):
         s = A.deal(np.random.default_rng([77, g]))

@@ -17,13 +17,12 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _report import write_section  # noqa: E402
 
-from engines.tiny_islands import bots, engine as E  # noqa: E402
-from engines.tiny_islands.deck import one_deck_consistent, two_deck_offers  # noqa: E402
+from scorebook.engines.tiny_islands import bots, engine as E  # noqa: E402
+from scorebook.engines.tiny_islands.deck import one_deck_consistent, two_deck_offers  # noqa: E402
 
 DEFAULT_LEVELS = "heuristic:200,mc:4:200,mc:16:200,mc:64:200,mc:160:40"
 SAMPLES = ROOT.parent / "shared" / "data" / "tinyislands" / "tinybot-samples.txt"
@@ -71,7 +70,7 @@ def main():
     naive = [two_deck_offers(np.random.default_rng([2026, g])) for g in range(max(n for *_, n in levels))]
     shared = []
     if SAMPLES.exists():
-        from records import tinybot
+        from scorebook.records import tinybot
         for n, line in enumerate(SAMPLES.read_text().splitlines(), 1):
             r = tinybot.parse_line(line, n)
             shared.append(np.array([(o.tile1, o.zone1, o.tile2, o.zone2) for o in r.offers], np.int64))

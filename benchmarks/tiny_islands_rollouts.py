@@ -19,13 +19,12 @@ import numpy as np
 from numba import njit
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _report import write_section  # noqa: E402
 
-from engines.tiny_islands import bots  # noqa: E402
-from engines.tiny_islands.deck import two_deck_offers  # noqa: E402
+from scorebook.engines.tiny_islands import bots  # noqa: E402
+from scorebook.engines.tiny_islands.deck import two_deck_offers  # noqa: E402
 
 POLICIES = [  # label, effort, screen
     (f"mc:N's play-outs (1 rectangle in {bots.ROLLOUT_EFFORT} at random)", bots.ROLLOUT_EFFORT, 0),

@@ -19,10 +19,9 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from engines.tiny_islands import bots, engine as E  # noqa: E402
-from engines.tiny_islands.deck import two_deck_offers  # noqa: E402
+from scorebook.engines.tiny_islands import bots, engine as E  # noqa: E402
+from scorebook.engines.tiny_islands.deck import two_deck_offers  # noqa: E402
 
 # How far one step moves each weight (standard deviation), by index as in WEIGHTS.
 STEP = np.array([0.3, 0.3, 0.5, 1.0, 2.0, 1.0, 1.5, 2.0, 0.3, 0.3, 0.3, 0.3, 0.4, 0.2, 0.5])

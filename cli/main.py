@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from records.errors import ScorebookError, UsageError
+from scorebook.records.errors import ScorebookError, UsageError
 
 GAMES = ("tiny-islands", "game-of-islands", "iwoki", "patchwork", "tsuro")
 
@@ -36,7 +36,7 @@ def output_options(fn):
 
 
 def _store(ctx):
-    from records.store import Store
+    from scorebook.records.store import Store
     return Store(ctx.obj["db"])
 
 
@@ -76,7 +76,7 @@ def main(ctx, db):
 @click.pass_context
 def ingest(ctx, paths, fmt, strict, lenient, as_json):
     """Read, validate by replay, and store records from files, directories or - (stdin)."""
-    from records.ingest import expand_paths, ingest_file
+    from scorebook.records.ingest import expand_paths, ingest_file
     store = _store(ctx)
     files = expand_paths(list(paths))
     outcomes: list[dict] = []
@@ -172,7 +172,7 @@ def list_(ctx, game, player, as_json):
 @click.pass_context
 def show(ctx, record_id, as_json):
     """Show a record with a text board after each move."""
-    from analyze.boards import record_states
+    from scorebook.analyze.boards import record_states
     row = _store(ctx).get(record_id)
     states = record_states(row)
     if as_json:
@@ -200,7 +200,7 @@ def show(ctx, record_id, as_json):
 @click.pass_context
 def export(ctx, record_id, fmt, out_path, as_json):
     """Export a stored record in any format its game can be read in."""
-    from records.export import export_record
+    from scorebook.records.export import export_record
     row = _store(ctx).get(record_id)
     text = export_record(row, fmt)
     if out_path:
@@ -249,8 +249,8 @@ def play(ctx, game, players, n_games, seed, deck, rules, time_limit, shuffles, g
     rules = rules or "published"
     if rules not in ("published", "tinybot"):
         raise UsageError("--rules for tiny-islands: published or tinybot")
-    from records.formats import decode
-    from records.play import play_tiny_islands, shuffles_from
+    from scorebook.records.formats import decode
+    from scorebook.records.play import play_tiny_islands, shuffles_from
     orders = None
     if shuffles:
         with open(shuffles, "rb") as fh:
@@ -287,7 +287,7 @@ def play(ctx, game, players, n_games, seed, deck, rules, time_limit, shuffles, g
 @click.pass_context
 def standings(ctx, event, as_csv, as_json):
     """Tournament standings from a tournament file or a stored event name (Game of Islands)."""
-    from analyze.standings import standings_from_file, standings_from_store
+    from scorebook.analyze.standings import standings_from_file, standings_from_store
     if os.path.isfile(event):
         doc = standings_from_file(event)
     else:
@@ -308,7 +308,7 @@ def standings(ctx, event, as_csv, as_json):
 
 
 def _play_goi(ctx, players, n_games, seed, grid, triad, depth, budget, out_dir, as_json):
-    from records.play import play_game_of_islands
+    from scorebook.records.play import play_game_of_islands
     bots = [p.strip() for p in players.split(",")]
     store = _store(ctx)
     show_bar = not as_json and sys.stderr.isatty() and n_games > 1
@@ -336,7 +336,7 @@ def _play_goi(ctx, players, n_games, seed, grid, triad, depth, budget, out_dir, 
 
 
 def _play_iwoki(ctx, players, n_games, seed, rules, time_limit, out_dir, as_json):
-    from records.play import play_iwoki
+    from scorebook.records.play import play_iwoki
     specs = players.split(",")
     store = _store(ctx)
     show_bar = not as_json and sys.stderr.isatty() and n_games > 1
@@ -383,7 +383,7 @@ def _play_iwoki(ctx, players, n_games, seed, rules, time_limit, out_dir, as_json
 @click.pass_context
 def analyze(ctx, record_id, all_, bot, seed, jobs, force, html_path, as_json):
     """Per-move expected-score loss against the bot, stored with the record."""
-    from analyze.run import analyze_all, analyze_one
+    from scorebook.analyze.run import analyze_all, analyze_one
     store = _store(ctx)
     if all_ == bool(record_id):
         raise UsageError("give a record id or --all")
@@ -421,7 +421,7 @@ def analyze(ctx, record_id, all_, bot, seed, jobs, force, html_path, as_json):
             else _nullbar(None) as bar:
         report = analyze_one(store, record_id, bot, seed, force=force, progress=(lambda: bar.update(1)) if bar else None)
     if html_path:
-        from analyze.html import render
+        from scorebook.analyze.html import render
         with open(html_path, "w") as fh:
             fh.write(render(row, report))
     if as_json:

@@ -6,7 +6,7 @@ their order and positions, timeouts, ``MatchResult``). A game is a PGN-style rec
 as one record. Reading and replaying happen in one pass, so the error reported is the first
 in reading order.
 
->>> from records import pgn
+>>> from scorebook.records import pgn
 >>> rec = read_group(pgn.split_games(EXAMPLE))
 >>> rec.score
 {'grid': 10, 'points': [1, 0], 'islands': [1, 0], 'bonus': [0, 0]}
@@ -18,13 +18,13 @@ import re
 from dataclasses import dataclass, field
 from importlib import resources
 
-from engines.game_of_islands import engine as E
+from scorebook.engines.game_of_islands import engine as E
 
 from . import pgn
 from .errors import IllegalMove, ParseError, RecordRejected, ScoreMismatch
 
 GAME = "game-of-islands"
-_FACTS = json.loads(resources.files("engines.game_of_islands").joinpath("game.json").read_text())
+_FACTS = json.loads(resources.files("scorebook.engines.game_of_islands").joinpath("game.json").read_text())
 MIN_GRID, MAX_GRID = _FACTS["grid_sizes"]["min"], _FACTS["grid_sizes"]["max"]
 TRIAD_GRIDS = tuple(_FACTS["grid_sizes"]["tournament"])
 BONUS = _FACTS["last_line_bonus"]

@@ -1,6 +1,6 @@
 """Ingest: text -> parse -> model -> replay (validate, score) -> store, one file per transaction.
 
->>> from records.store import Store
+>>> from scorebook.records.store import Store
 >>> store = Store(":memory:")
 >>> out = ingest_text(store, "garbage here\\n", "bad.txt")
 >>> out[0]["status"], out[0]["errors"][0]["code"]

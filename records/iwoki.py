@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engines.iwoki import engine as E
-from engines.iwoki.metadata import (HAND_HEX, HAND_SMALL, HEX_GAP_INDEX, HEX_GAP_NAMES, N_HAND_HEX,
+from scorebook.engines.iwoki import engine as E
+from scorebook.engines.iwoki.metadata import (HAND_HEX, HAND_SMALL, HEX_GAP_INDEX, HEX_GAP_NAMES, N_HAND_HEX,
                                     N_HAND_SMALL, N_HEX_TILES, N_SMALL_TILES, RULE_SETS, SCORE,
                                     SMALL_GAP_INDEX, SMALL_GAP_NAMES, SMALL_PILE, SMALL_PILE_LEN,
                                     SMALL_PILE_TOP, TO_MOVE, WHITE, WILD, hex_name, parse_tile,

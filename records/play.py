@@ -1,6 +1,6 @@
 """Let bots play and keep their games as records (through the normal ingest path).
 
->>> from records.store import Store
+>>> from scorebook.records.store import Store
 >>> games = play_tiny_islands(Store(":memory:"), "random", games=2, seed=5)
 >>> [g["status"] for g in games]
 ['ingested', 'ingested']
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
-from engines.tiny_islands.deck import offers_for, one_deck_consistent
-from engines.tiny_islands.metadata import DECK_MODELS
-from engines.tiny_islands.players import random_game
+from scorebook.engines.tiny_islands.deck import offers_for, one_deck_consistent
+from scorebook.engines.tiny_islands.metadata import DECK_MODELS
+from scorebook.engines.tiny_islands.players import random_game
 
 from . import tiny_islands
 from .errors import UsageError
@@ -27,7 +27,7 @@ TINY_ISLANDS_BOTS = ("random", "heuristic", "mc", "halving")
 
 def tiny_islands_player(spec: str, rules: str):
     """A function (offers, seed) -> (placements, traces or regions, lengths, as_regions)."""
-    from engines.tiny_islands import bots
+    from scorebook.engines.tiny_islands import bots
     name, _, arg = spec.partition(":")
     if name not in TINY_ISLANDS_BOTS or (arg and not arg.isdigit()) or (arg and name not in ("mc", "halving")):
         raise UsageError(f"unknown Tiny Islands bot {spec!r}; choose random, heuristic, mc:ROLLOUTS or "
@@ -103,7 +103,7 @@ def play_tiny_islands(store: Store, bot: str, *, games: int = 1, seed: int = 0, 
 
 def _goi_game_text(n: int, lines, tags: dict[str, str]) -> tuple[str, list[int]]:
     """PGN text of a bot game from its lines (each mover claims the islands its line makes)."""
-    from engines.game_of_islands import engine as G
+    from scorebook.engines.game_of_islands import engine as G
     from . import game_of_islands as goi
     from . import pgn as container
     used, diag, owner = G.new_state(n)
@@ -136,7 +136,7 @@ def play_game_of_islands(store: Store, bots: list[str], *, grid: int = 10, games
                          out_dir: str | None = None, progress=None) -> list[dict]:
     """Bots play single grids (First alternating between games) or whole triads; every game
     is stored through the normal ingest path, so it is replayed and checked like any record."""
-    from engines.game_of_islands.bots import BOT_NAMES, play_game
+    from scorebook.engines.game_of_islands.bots import BOT_NAMES, play_game
     from . import game_of_islands as goi
     if len(bots) != 2 or any(b not in BOT_NAMES for b in bots):
         raise UsageError(f"game-of-islands needs two bots from {', '.join(BOT_NAMES)}, e.g. search,greedy")
@@ -187,7 +187,7 @@ def play_game_of_islands(store: Store, bots: list[str], *, grid: int = 10, games
 
 def parse_agent(spec: str) -> tuple[str, int]:
     """'minimax:3' -> ('minimax', 3); 'sampler:32' -> ('sampler', 32); 'greedy' -> ('greedy', 0)."""
-    from engines.iwoki.agents import AGENT_NAMES
+    from scorebook.engines.iwoki.agents import AGENT_NAMES
     name, _, arg = spec.strip().partition(":")
     if name not in AGENT_NAMES or (arg and not arg.isdigit()):
         raise UsageError(f"unknown Iwoki agent {spec!r}; use random, greedy, minimax:DEPTH, minimax-sim:DEPTH "
@@ -200,9 +200,9 @@ def play_iwoki(store: Store, specs: list[str], *, games: int = 1, seed: int = 0,
                time_limit: float | None = None, out_dir: str | None = None, progress=None) -> list[dict]:
     """Agents play Iwoki (seats alternate game by game); each game is stored as a record
     through the normal ingest path. Decisions are timed one by one."""
-    from engines.iwoki import agents as A
-    from engines.iwoki import engine as IE
-    from engines.iwoki.metadata import (HAND_HEX, HAND_SMALL, HEX_GAP_NAMES, N_HEX_TILES, N_SMALL_TILES,
+    from scorebook.engines.iwoki import agents as A
+    from scorebook.engines.iwoki import engine as IE
+    from scorebook.engines.iwoki.metadata import (HAND_HEX, HAND_SMALL, HEX_GAP_NAMES, N_HEX_TILES, N_SMALL_TILES,
                                         RULE_SETS, SMALL_GAP_NAMES, hex_name, small_name)
     from . import iwoki as IW
     if len(specs) != 2:
@@ -274,8 +274,8 @@ def play_iwoki(store: Store, specs: list[str], *, games: int = 1, seed: int = 0,
 
 def _minimax_timed(s, depth: int, limit: float, stats) -> np.ndarray:
     """Iterative deepening within a time limit per decision (the deepest finished search)."""
-    from engines.iwoki import agents as A
-    from engines.iwoki import engine as IE
+    from scorebook.engines.iwoki import agents as A
+    from scorebook.engines.iwoki import engine as IE
     opts = IE.options(s)
     best = opts[A.greedy_index(opts)]
     start = time.perf_counter()
@@ -288,7 +288,7 @@ def _minimax_timed(s, depth: int, limit: float, stats) -> np.ndarray:
 
 
 def _iwoki_header(s, seed, g, names, agents, seat_of) -> dict:
-    from engines.iwoki.metadata import (HAND_HEX, HAND_SMALL, HEX_PILE, HEX_PILE_LEN, N_HAND_HEX, N_HAND_SMALL,
+    from scorebook.engines.iwoki.metadata import (HAND_HEX, HAND_SMALL, HEX_PILE, HEX_PILE_LEN, N_HAND_HEX, N_HAND_SMALL,
                                         N_HEX_TILES, N_SMALL_TILES, SMALL_PILE, SMALL_PILE_LEN, hex_name,
                                         small_name)
     players = [None, None]

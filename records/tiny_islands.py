@@ -41,9 +41,9 @@ from typing import Literal
 import numpy as np
 from pydantic import TypeAdapter
 
-from engines.tiny_islands import engine as E
-from engines.tiny_islands.deck import one_deck_consistent
-from engines.tiny_islands.metadata import (CATEGORIES, CELLS, DRAWING_AFTER_TURN, RULE_SETS,
+from scorebook.engines.tiny_islands import engine as E
+from scorebook.engines.tiny_islands.deck import one_deck_consistent
+from scorebook.engines.tiny_islands.metadata import (CATEGORIES, CELLS, DRAWING_AFTER_TURN, RULE_SETS,
                                            TILE_INDEX, TILE_LETTERS, TURNS, ZONE_INDEX,
                                            ZONE_LETTERS, cell_name, parse_cell)
 

@@ -15,8 +15,8 @@ import re
 
 import numpy as np
 
-from engines.tiny_islands import engine as E
-from engines.tiny_islands.metadata import (CATEGORIES, DRAWING_AFTER_TURN, TILE_INDEX,
+from scorebook.engines.tiny_islands import engine as E
+from scorebook.engines.tiny_islands.metadata import (CATEGORIES, DRAWING_AFTER_TURN, TILE_INDEX,
                                            TILE_LETTERS, ZONE_INDEX, ZONE_LETTERS, cell_name)
 
 from .errors import ParseError, UsageError

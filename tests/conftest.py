@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from engines.tiny_islands.deck import two_deck_offers
-from engines.tiny_islands.players import random_game
-from records import tiny_islands, tinybot
-from records.store import Store
+from scorebook.engines.tiny_islands.deck import two_deck_offers
+from scorebook.engines.tiny_islands.players import random_game
+from scorebook.records import tiny_islands, tinybot
+from scorebook.records.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -37,7 +37,7 @@ def store(tmp_path) -> Store:
 @pytest.fixture
 def run_cli(tmp_path):
     """Invoke the CLI against a temporary database; returns the click Result."""
-    from cli.main import main
+    from scorebook.cli.main import main
     runner = CliRunner()
     db = str(tmp_path / "cli.db")
 

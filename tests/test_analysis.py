@@ -5,19 +5,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyze.loss import TARGET_STDERR, _topped_up, analyze_record, classify
-from analyze.run import analyze_all, analyze_one, resolve
-from engines.game_of_islands.bots import GREEDY as GOI_GREEDY, play_game as goi_play
-from engines.iwoki import agents as A
-from engines.iwoki import engine as IE
-from engines.tiny_islands import bots as TB
-from engines.tiny_islands.deck import two_deck_offers
-from engines.tiny_islands.metadata import CELLS, FOREST, ZONE_MASK
-from records import tiny_islands
-from records.errors import UsageError
-from records.formats import read_text
-from records.ingest import ingest_text
-from records.play import _goi_game_text
+from scorebook.analyze.loss import TARGET_STDERR, _topped_up, analyze_record, classify
+from scorebook.analyze.run import analyze_all, analyze_one, resolve
+from scorebook.engines.game_of_islands.bots import GREEDY as GOI_GREEDY, play_game as goi_play
+from scorebook.engines.iwoki import agents as A
+from scorebook.engines.iwoki import engine as IE
+from scorebook.engines.tiny_islands import bots as TB
+from scorebook.engines.tiny_islands.deck import two_deck_offers
+from scorebook.engines.tiny_islands.metadata import CELLS, FOREST, ZONE_MASK
+from scorebook.records import tiny_islands
+from scorebook.records.errors import UsageError
+from scorebook.records.formats import read_text
+from scorebook.records.ingest import ingest_text
+from scorebook.records.play import _goi_game_text
 
 from .conftest import cli_json
 
@@ -55,7 +55,7 @@ def test_a_forest_on_water_costs_clearly_more():
 
 def test_goi_line_that_hands_over_islands_loses_more():
     # near the end of a greedy game, compare the played line with the worst legal line
-    from engines.game_of_islands import bots, engine as G
+    from scorebook.engines.game_of_islands import bots, engine as G
     n = 6
     lines = goi_play(n, GOI_GREEDY, GOI_GREEDY, 2, 2, 1000)
     used, diag, owner = G.new_state(n)
@@ -203,7 +203,7 @@ def test_cli_analyze_json_contract(run_cli, tmp_path):
 
 
 def test_a_failing_record_does_not_stop_the_batch(store, monkeypatch):
-    import analyze.run as run
+    import scorebook.analyze.run as run
     for seed in (1, 2):
         lines = goi_play(6, GOI_GREEDY, GOI_GREEDY, seed, 2, 1000)
         text, _ = _goi_game_text(6, lines, {"Grid": "6", "First": "A", "Second": "B"})

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from records import tinybot
+from scorebook.records import tinybot
 
 from .conftest import cli_json, random_record, random_tinybot_line
 
@@ -99,7 +99,7 @@ def test_play_on_given_shuffles(run_cli, tmp_path):
 
 def test_db_from_environment(tmp_path, monkeypatch):
     from click.testing import CliRunner
-    from cli.main import main
+    from scorebook.cli.main import main
     monkeypatch.setenv("SCOREBOOK_DB", str(tmp_path / "env.db"))
     result = CliRunner().invoke(main, ["list", "--json"])
     assert json.loads(result.stdout) == {"records": []}

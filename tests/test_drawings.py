@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engines.tiny_islands import engine as E
-from engines.tiny_islands import reference as R
-from engines.tiny_islands.metadata import CELLS, cell_name, parse_cell
+from scorebook.engines.tiny_islands import engine as E
+from scorebook.engines.tiny_islands import reference as R
+from scorebook.engines.tiny_islands.metadata import CELLS, cell_name, parse_cell
 
 from .conftest import random_record
 
@@ -88,7 +88,7 @@ def test_random_traces_match_the_reference():
     for seed in range(300):
         rec = random_record(seed)
         # the land before drawing 3 of a random game
-        from records.tiny_islands import replay
+        from scorebook.records.tiny_islands import replay
         res = replay(rec)
         land = res.regions[0] ^ res.regions[1]
         ref_land = {divmod(int(z), 9) for z in np.flatnonzero(land)}

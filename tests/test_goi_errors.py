@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from engines.game_of_islands.bots import GREEDY, RANDOM, play_game
-from records.formats import read_text
-from records.play import _goi_game_text
+from scorebook.engines.game_of_islands.bots import GREEDY, RANDOM, play_game
+from scorebook.records.formats import read_text
+from scorebook.records.play import _goi_game_text
 
 
 def game(movetext: str, grid: int = 10, result: str = "*", extra: str = "") -> str:

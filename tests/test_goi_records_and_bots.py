@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engines.game_of_islands import engine as E
-from engines.game_of_islands.bots import GREEDY, RANDOM, SEARCH, play_game, solve
-from records import game_of_islands as goi
-from records.formats import read_text
-from records.ingest import ingest_text
-from records.play import _goi_game_text
+from scorebook.engines.game_of_islands import engine as E
+from scorebook.engines.game_of_islands.bots import GREEDY, RANDOM, SEARCH, play_game, solve
+from scorebook.records import game_of_islands as goi
+from scorebook.records.formats import read_text
+from scorebook.records.ingest import ingest_text
+from scorebook.records.play import _goi_game_text
 
 from .conftest import cli_json
 
@@ -124,7 +124,7 @@ def test_cli_play_game_of_islands(run_cli, tmp_path):
 
 
 def test_engine_agrees_with_the_plain_python_reference():
-    from engines.game_of_islands import reference as R
+    from scorebook.engines.game_of_islands import reference as R
     rng = np.random.default_rng(9)
     for seed in range(60):
         n = int(rng.integers(4, 11))

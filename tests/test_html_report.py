@@ -7,8 +7,8 @@ import subprocess
 
 import pytest
 
-from engines.game_of_islands.bots import GREEDY, RANDOM, play_game
-from records.play import _goi_game_text
+from scorebook.engines.game_of_islands.bots import GREEDY, RANDOM, play_game
+from scorebook.records.play import _goi_game_text
 
 from .conftest import cli_json
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from engines.iwoki import agents as A
-from engines.iwoki import engine as E
+from scorebook.engines.iwoki import agents as A
+from scorebook.engines.iwoki import engine as E
 
 from .conftest import cli_json
 
@@ -80,7 +80,7 @@ def test_cli_play_iwoki(run_cli):
 
 def plain_options(s):
     """The option list of spec §7, enumerated slot by slot in plain Python (later moves)."""
-    from engines.iwoki.metadata import (HAND_HEX, HAND_SMALL, N_HAND_HEX, N_HAND_SMALL, N_HEX_TILES, N_SMALL_TILES)
+    from scorebook.engines.iwoki.metadata import (HAND_HEX, HAND_SMALL, N_HAND_HEX, N_HAND_SMALL, N_HEX_TILES, N_SMALL_TILES)
     p = int(s[E.TO_MOVE])
     out = []
     rules = int(s[E.RULES])

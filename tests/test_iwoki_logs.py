@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from records import iwoki, pgn
-from records.errors import RecordRejected
-from records.formats import read_text
+from scorebook.records import iwoki, pgn
+from scorebook.records.errors import RecordRejected
+from scorebook.records.formats import read_text
 
 from .conftest import SHARED, cli_json, shared_file
 

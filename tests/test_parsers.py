@@ -6,10 +6,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from records import tinybot, tiny_islands
-from records.errors import RecordRejected
-from records.formats import decode, read_text
-from records.ingest import ingest_text
+from scorebook.records import tinybot, tiny_islands
+from scorebook.records.errors import RecordRejected
+from scorebook.records.formats import decode, read_text
+from scorebook.records.ingest import ingest_text
 
 from .conftest import random_record, random_tinybot_line
 

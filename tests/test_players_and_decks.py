@@ -5,10 +5,10 @@ from collections import Counter
 
 import numpy as np
 
-from engines.tiny_islands import engine as E
-from engines.tiny_islands.deck import (one_deck_consistent, one_deck_offers, two_deck_offers)
-from engines.tiny_islands.metadata import TILE_COUNT, TURNS
-from engines.tiny_islands.players import random_game
+from scorebook.engines.tiny_islands import engine as E
+from scorebook.engines.tiny_islands.deck import (one_deck_consistent, one_deck_offers, two_deck_offers)
+from scorebook.engines.tiny_islands.metadata import TILE_COUNT, TURNS
+from scorebook.engines.tiny_islands.players import random_game
 
 
 def test_random_playout_invariants():

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from engines.tiny_islands.metadata import TILE_LETTERS, ZONE_MASK, cell_name
-from records import tinybot, tiny_islands
-from records.errors import IllegalMove, RecordRejected
-from records.ingest import ingest_text
+from scorebook.engines.tiny_islands.metadata import TILE_LETTERS, ZONE_MASK, cell_name
+from scorebook.records import tinybot, tiny_islands
+from scorebook.records.errors import IllegalMove, RecordRejected
+from scorebook.records.ingest import ingest_text
 
 from .conftest import random_record, random_tinybot_line
 

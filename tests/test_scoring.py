@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engines.tiny_islands import engine as E
-from engines.tiny_islands import reference as R
-from engines.tiny_islands.metadata import CATEGORIES, CELLS, TILE_INDEX, TILE_LETTERS, parse_cell
+from scorebook.engines.tiny_islands import engine as E
+from scorebook.engines.tiny_islands import reference as R
+from scorebook.engines.tiny_islands.metadata import CATEGORIES, CELLS, TILE_INDEX, TILE_LETTERS, parse_cell
 
 from .conftest import random_record
 
@@ -110,6 +110,6 @@ def test_jitted_scorer_equals_plain_python_on_10000_random_boards():
 
 
 def _arrays(record):
-    from records.tiny_islands import _arrays as arrays
+    from scorebook.records.tiny_islands import _arrays as arrays
     offers, placements, traces, lens, as_region, _n = arrays(record)
     return offers, placements, traces, lens, as_region

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from analyze.standings import Match, standings, standings_from_file
-from records.errors import UsageError
+from scorebook.analyze.standings import Match, standings, standings_from_file
+from scorebook.records.errors import UsageError
 
 # (first, second, first's total, second's total); margins from the first player's side
 ROUND_ROBIN = [

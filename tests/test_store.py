@@ -7,9 +7,9 @@ import textwrap
 
 import pytest
 
-from records.errors import UsageError
-from records.ingest import ingest_text
-from records.store import MIGRATIONS, Store
+from scorebook.records.errors import UsageError
+from scorebook.records.ingest import ingest_text
+from scorebook.records.store import MIGRATIONS, Store
 
 from .conftest import ROOT, random_tinybot_line
 
@@ -102,8 +102,8 @@ def test_a_process_killed_mid_file_leaves_nothing(tmp_path):
     data.write_text(lines(1, 2, 3))
     script = textwrap.dedent(f"""
         import os
-        from records.store import Store
-        from records.ingest import ingest_text
+        from scorebook.records.store import Store
+        from scorebook.records.ingest import ingest_text
         original = Store.add_records
         def die(self, items):
             original(self, items[:2])   # rows written inside the open transaction ...
@@ -118,7 +118,7 @@ def test_a_process_killed_mid_file_leaves_nothing(tmp_path):
 
 @pytest.mark.parametrize("strict", [False, True])
 def test_large_files_read_by_workers_give_what_one_process_gives(tmp_path, monkeypatch, strict):
-    import records.ingest as ingest
+    import scorebook.records.ingest as ingest
     rows = [random_tinybot_line(s) for s in range(12)]
     rows[5] = rows[5].replace(" ", "  ", 1)  # other spacing: read token by token
     text = "\n".join(rows + ["garbage line"] * (not strict) + rows[:3] + [""] + rows[7:]) + "\n"

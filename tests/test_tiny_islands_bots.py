@@ -4,10 +4,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engines.tiny_islands import bots
-from engines.tiny_islands import engine as E
-from engines.tiny_islands.deck import two_deck_offers
-from engines.tiny_islands.players import random_game
+from scorebook.engines.tiny_islands import bots
+from scorebook.engines.tiny_islands import engine as E
+from scorebook.engines.tiny_islands.deck import two_deck_offers
+from scorebook.engines.tiny_islands.players import random_game
 
 from .conftest import cli_json
 
@@ -66,7 +66,7 @@ def test_halving_spends_the_budget_on_the_leaders_and_plays_legal_games():
 
 
 def test_cli_play_with_shuffles_and_bots(run_cli, tmp_path):
-    from records import tinybot, tiny_islands
+    from scorebook.records import tinybot, tiny_islands
     offers = two_deck_offers(np.random.default_rng(4))
     rec = tiny_islands.from_arrays(offers, *random_game(offers, 4), rules="tinybot")
     (tmp_path / "s.txt").write_text(tinybot.write_line(rec) + "\n")
@@ -168,7 +168,7 @@ def test_the_planners_room_counts_the_zones_that_keep_empty_land():
 
 
 def test_one_deck_futures_keep_the_card_pattern():
-    from engines.tiny_islands.deck import one_deck_consistent, one_deck_offers
+    from scorebook.engines.tiny_islands.deck import one_deck_consistent, one_deck_offers
     for s in range(5):
         offers = one_deck_offers(np.random.default_rng([3, s]))
         for t in (0, 1, 8, 17, 24, 25):
@@ -274,9 +274,9 @@ def test_a_fresh_process_can_start_with_the_analysis_kernel():
     import sys
     from pathlib import Path
     code = ("import numpy as np\n"
-            "from engines.tiny_islands.players import random_game\n"
-            "from engines.tiny_islands.deck import two_deck_offers\n"
-            "from engines.tiny_islands import bots\n"
+            "from scorebook.engines.tiny_islands.players import random_game\n"
+            "from scorebook.engines.tiny_islands.deck import two_deck_offers\n"
+            "from scorebook.engines.tiny_islands import bots\n"
             "o = two_deck_offers(np.random.default_rng(12)); p, _, _ = random_game(o, 0)\n"
             "v = bots.eval_placements(np.zeros(81, np.int64), np.zeros(81, np.bool_), o, 0, 0, 0,"
             " np.array([p[0]], np.int64), 2, 3)\n"

@@ -1,9 +1,9 @@
 """The 4 published TinyBot records: replay, recorded breakdowns, round trips, ingest."""
 from __future__ import annotations
 
-from engines.tiny_islands.metadata import CATEGORIES
-from records import tinybot, tiny_islands
-from records.ingest import ingest_text
+from scorebook.engines.tiny_islands.metadata import CATEGORIES
+from scorebook.records import tinybot, tiny_islands
+from scorebook.records.ingest import ingest_text
 
 from .conftest import TINYBOT_SAMPLES, cli_json, shared_file
 

@@ -15,7 +15,7 @@ hidden-information game. A whole game between two agents runs inside numba.
   option out Greedy against Greedy on each, and plays the best mean final margin.
 
 >>> import numpy as np
->>> from engines.iwoki.engine import new_state
+>>> from scorebook.engines.iwoki.engine import new_state
 >>> rng = np.random.default_rng(1)
 >>> s = deal(rng, 0)
 >>> actions, stats = play_game(s, GREEDY, RANDOM, 0, 0, 5)

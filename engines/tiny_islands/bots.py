@@ -29,7 +29,7 @@ are out of the deck and the half-seen ones (the zones of turn 1, the tiles of tu
 completed at random from the cards that fit.
 
 >>> import numpy as np
->>> from engines.tiny_islands.deck import two_deck_offers
+>>> from scorebook.engines.tiny_islands.deck import two_deck_offers
 >>> placements, traces, lens = play(two_deck_offers(np.random.default_rng(0)), HEURISTIC, 0, 1, 0)
 >>> bool((lens > 0).all()), placements.shape
 (True, (26, 2))

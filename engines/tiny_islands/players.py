@@ -4,7 +4,7 @@ A player sees each offer only when it is drawn: ``random_game`` reads ``offers[t
 turn ``t`` and nothing later.
 
 >>> import numpy as np
->>> from engines.tiny_islands.deck import two_deck_offers
+>>> from scorebook.engines.tiny_islands.deck import two_deck_offers
 >>> offers = two_deck_offers(np.random.default_rng(3))
 >>> placements, traces, lens = random_game(offers, 7)
 >>> placements.shape, bool((lens > 0).all())

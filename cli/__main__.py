@@ -1,3 +1,0 @@
-from .main import main
-
-main(prog_name="scorebook")

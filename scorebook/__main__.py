@@ -1,0 +1,4 @@
+"""``python -m scorebook``: the same command line as ``scorebook``."""
+from scorebook.cli.main import main
+
+main(prog_name="scorebook")
