@@ -10,47 +10,36 @@ from __future__ import annotations
 import os
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-from scorebook.records.errors import UsageError
-from scorebook.records.formats import read_text
+from scorebook import registry
+from scorebook.records.errors import STRICT, RecordRejected, UsageError
 
 from .loss import ENGINE_VERSION, analyze_record
 
-# option name -> (game, the bot description it goes into)
-OPTIONS = {
-    "tiny-islands": {"rollouts": 24, "candidates": 8, "max-rollouts": 4096},
-    "game-of-islands": {"depth": 2},
-    "iwoki": {"samples": 24},
-}
-
 
 def resolve(game: str, spec: str | None) -> tuple[str, dict]:
-    """A bot spec such as ``rollouts:32`` or ``depth:3,budget:500000`` -> (bot name, options)."""
-    if game not in OPTIONS:
+    """A bot spec such as ``rollouts:32`` or ``depth:3,budget:500000`` -> (the bot's stored
+    name, the options given); the options and their defaults are the game's (game.json)."""
+    g = registry.get_game(game)
+    if g.info.analysis is None:
         raise UsageError(f"analysis of {game} records is not available")
+    defaults = g.info.analysis.options
     options: dict = {}
     for part in (spec or "").replace(",", " ").split():
         key, _, value = part.partition(":") if ":" in part else part.partition("=")
-        allowed = set(OPTIONS[game]) | ({"budget"} if game == "game-of-islands" else set())
-        if key not in allowed or not value.isdigit() or int(value) < 1:
-            raise UsageError(f"--bot for {game}: options {', '.join(sorted(allowed))} with whole numbers, "
-                             f"e.g. {next(iter(OPTIONS[game]))}:{next(iter(OPTIONS[game].values()))}")
+        if key not in defaults or not value.isdigit() or len(value) > 9 or int(value) < 1:
+            first = next(iter(defaults))
+            raise UsageError(f"--bot for {game}: options {', '.join(sorted(defaults))} with whole numbers, "
+                             f"e.g. {first}:{defaults[first]}")
         options[key] = int(value)
-    full = dict(OPTIONS[game], **options)
-    if game == "tiny-islands":
-        name = (f"heuristic rollouts:{full['rollouts']} candidates:{full['candidates']} "
-                f"max-rollouts:{full['max-rollouts']}")
-    elif game == "game-of-islands":
-        name = f"search depth:{full['depth']}"
-    else:
-        name = f"greedy rollouts:{full['samples']}"
-    return name, {key.replace("-", "_"): value for key, value in options.items()}
+    return g.analysis.bot_name(dict(defaults, **options)), options
 
 
-def _record_of(row: dict):
-    item = read_text(row["text"], "stored", "pgn")[0]
-    if item.record is None:
-        raise UsageError(f"stored record {row['id']} no longer reads: {item.error.describe()}")
-    return item.record
+def record_of(row: dict):
+    """The record of a stored row, read back from its canonical text (and so replayed)."""
+    try:
+        return registry.get_game(row["game"]).notation.read_pgn(row["text"], STRICT)[0]
+    except RecordRejected as err:
+        raise UsageError(f"stored record {row['id']} no longer reads: {err.describe()}") from None
 
 
 def _players(row: dict, record) -> list[str]:
@@ -60,7 +49,7 @@ def _players(row: dict, record) -> list[str]:
 def compute(row: dict, spec: str | None, seed: int, progress=None) -> dict:
     game = row["game"]
     name, options = resolve(game, spec)
-    record = _record_of(row)
+    record = record_of(row)
     report = analyze_record(game, record, _players(row, record), seed=seed, options=options, progress=progress)
     report["bot"] = name
     report["id"] = row["id"]
@@ -100,9 +89,11 @@ def analyze_all(store, spec: str | None, seed: int, *, jobs: int | None = None, 
     """Every record without an analysis by this bot and seed; returns the new reports (and
     ``{"id", "error"}`` for a record whose analysis failed: it stays unanalysed)."""
     bots = {}
-    for game in OPTIONS:
+    for game in registry.games():
+        if game.info.analysis is None:
+            continue
         try:
-            bots[game] = resolve(game, spec)[0]
+            bots[game.id] = resolve(game.id, spec)[0]
         except UsageError:
             if spec:
                 continue

@@ -1,13 +1,17 @@
-"""Game of Islands tournament standings (spec §6-7 and the tournament file of
-``shared/data/goi/README.md``).
+"""Tournament standings: match points, then a tiebreak chain (spec: the Game of Islands'
+§6-7 and the tournament file of ``shared/data/goi/README.md``).
 
-Match points (|margin| >= 2 wins 1, else 1/2 each), then the tiebreak chain, by default
-OMB (sum of signed margins), P-Zero (match points among the players still tied), G-score
-(island and bonus points over all grids) and seniority (previous rank, lower is better,
-missing last). Players still tied after the chain share a rank.
+The ranking is game-neutral: a match is two players, their totals and its result. Which
+records are matches, the result rule and the default chain are the game's (its analysis
+module's ``tournament``: The Game of Islands' triads, |margin| >= 2 wins). Match points (a
+win 1, a draw 1/2), then by default OMB (sum of signed margins), P-Zero (match points among
+the players still tied), G-score (points over all games) and seniority (previous rank, lower
+is better, missing last). Players still tied after the chain share a rank.
 
->>> m = [Match("1", ("A", "B"), (20, 10)), Match("2", ("B", "C"), (12, 11)), Match("3", ("C", "A"), (15, 9))]
->>> [(r["rank"], r["player"], r["points"], r["omb"]) for r in standings(["A", "B", "C"], m)["standings"]]
+>>> m = [Match("1", ("A", "B"), (20, 10), "1-0"), Match("2", ("B", "C"), (12, 11), "1/2-1/2"),
+...      Match("3", ("C", "A"), (15, 9), "1-0")]
+>>> chain = ["points", "omb", "p_zero", "g_score", "seniority"]
+>>> [(r["rank"], r["player"], r["points"], r["omb"]) for r in standings(["A", "B", "C"], m, chain)["standings"]]
 [(1, 'C', 1.5, 5), (2, 'A', 1.0, 4), (3, 'B', 0.5, -9)]
 """
 from __future__ import annotations
@@ -16,12 +20,11 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from scorebook.records import game_of_islands
+from scorebook import registry
 from scorebook.records.errors import RecordRejected, UsageError
-from scorebook.records.formats import decode, read_text
+from scorebook.records.formats import decode
 
 TIEBREAKS = ("points", "omb", "p_zero", "g_score", "seniority")
-DEFAULT_CHAIN = game_of_islands.DEFAULT_TIEBREAKS
 
 
 @dataclass(frozen=True)
@@ -29,14 +32,11 @@ class Match:
     match: str
     players: tuple[str, str]
     totals: tuple[int, int]  # from the side of players[0]
+    result: str  # "1-0", "0-1" or "1/2-1/2", from the side of players[0]
 
     @property
     def margin(self) -> int:
         return self.totals[0] - self.totals[1]
-
-    @property
-    def result(self) -> str:
-        return game_of_islands.match_result(self.margin)
 
     def points_of(self, player: str) -> float:
         r = self.result
@@ -51,30 +51,17 @@ class Match:
         return self.totals[0] if player == self.players[0] else self.totals[1]
 
 
-def match_from_record(record: game_of_islands.GoiRecord, where: str, players: list[str] | None = None) -> Match:
-    if record.match is None:
-        raise UsageError(f"{where}: a game without a Match tag is no triad")
-    if not record.finished:
-        raise UsageError(f"{where}: match {record.match} is unfinished")
-    totals = record.totals()
-    names = tuple(record.players)
-    if players is not None:
-        if sorted(players) != sorted(names):
-            raise UsageError(f"{where}: match {record.match} is played by {names[0]} and {names[1]}, "
-                             f"the tournament file says {players[0]} and {players[1]}")
-        if players[0] != names[0]:
-            names, totals = (names[1], names[0]), [totals[1], totals[0]]
-    return Match(record.match, names, tuple(totals))
-
-
-def _read_triads(text: str, where: str) -> list[game_of_islands.GoiRecord]:
-    out = []
-    for item in read_text(text, where, "pgn"):
-        if item.error is not None:
-            raise UsageError(f"{where}: record {item.index} is rejected: {item.error.describe()}")
-        if item.game == game_of_islands.GAME and item.record.match is not None:
-            out.append(item.record)
-    return out
+def tournament_game(name: str | None = None):
+    """The game whose tournament a file or an event is (``name``, or the one game that has tournaments)."""
+    if name is not None:
+        game = registry.get_game(name)
+        if getattr(game.analysis, "tournament", None) is None:
+            raise UsageError(f"{name} has no tournament standings")
+        return game
+    with_tournaments = [g for g in registry.games() if getattr(g.analysis, "tournament", None) is not None]
+    if len(with_tournaments) != 1:
+        raise UsageError("name the game of the tournament (\"game\" in the tournament file)")
+    return with_tournaments[0]
 
 
 def load_tournament(path: str) -> dict:
@@ -84,10 +71,11 @@ def load_tournament(path: str) -> dict:
         spec = json.loads(Path(path).read_text())
     except (OSError, json.JSONDecodeError) as exc:
         raise UsageError(f"{path}: not a readable tournament file ({exc})") from None
+    tournament = tournament_game(spec.get("game")).analysis.tournament
     players = spec.get("players") or []
     names = [p["name"] if isinstance(p, dict) else str(p) for p in players]
     seniority = {p["name"]: p.get("seniority") for p in players if isinstance(p, dict)}
-    chain = spec.get("tiebreaks") or DEFAULT_CHAIN
+    chain = spec.get("tiebreaks") or tournament.default_tiebreaks
     unknown = [t for t in chain if t not in TIEBREAKS]
     if unknown or not chain or chain[0] != "points":
         raise UsageError(f"{path}: tiebreaks start with points and use {', '.join(TIEBREAKS)}")
@@ -102,17 +90,17 @@ def load_tournament(path: str) -> dict:
             raise UsageError(f"{path}: {name}: {err.describe()}") from None
 
     for name in spec.get("records", []):
-        for rec in _read_triads(read_file(name), name):
-            matches.append(match_from_record(rec, name))
+        for rec in tournament.match_records(read_file(name), name):
+            matches.append(tournament.match_of(rec, name))
     for k, entry in enumerate(spec.get("matches", []), 1):
         where = entry.get("file", f"matches[{k}]")
         text = entry["pgn"] if "pgn" in entry else read_file(entry["file"])
-        triads = _read_triads(text, where)
+        found = tournament.match_records(text, where)
         if "match" in entry:
-            triads = [t for t in triads if t.match == entry["match"]]
-        if len(triads) != 1:
-            raise UsageError(f"{path}: {where} holds {len(triads)} triads; name one with \"match\"")
-        matches.append(match_from_record(triads[0], where, entry.get("players")))
+            found = [t for t in found if tournament.match_id(t) == entry["match"]]
+        if len(found) != 1:
+            raise UsageError(f"{path}: {where} holds {len(found)} matches; name one with \"match\"")
+        matches.append(tournament.match_of(found[0], where, entry.get("players")))
     for m in matches:
         for p in m.players:
             if p not in names:
@@ -121,9 +109,9 @@ def load_tournament(path: str) -> dict:
             "tiebreaks": list(chain), "matches": matches}
 
 
-def standings(players: list[str], matches: list[Match], chain: list[str] | None = None,
+def standings(players: list[str], matches: list[Match], chain: list[str],
               seniority: dict[str, int | None] | None = None, event: str | None = None) -> dict:
-    chain = list(chain or DEFAULT_CHAIN)
+    chain = list(chain)
     seniority = seniority or {}
     values = {p: {"points": 0.0, "omb": 0, "p_zero": 0.0, "g_score": 0, "seniority": seniority.get(p)}
               for p in players}
@@ -177,16 +165,18 @@ def standings_from_file(path: str) -> dict:
 
 
 def standings_from_store(store, event: str) -> dict:
-    """Standings of the triads stored under an Event tag, default tiebreak chain."""
+    """Standings of the finished matches stored under an Event tag, default tiebreak chain."""
+    game = tournament_game()
+    tournament = game.analysis.tournament
     rows = store.db.execute("SELECT r.text, r.source FROM records r JOIN events e ON e.id = r.event_id "
-                            "WHERE e.name = ? AND r.game = ? ORDER BY r.key", [event, game_of_islands.GAME]).fetchall()
+                            "WHERE e.name = ? AND r.game = ? ORDER BY r.key", [event, game.id]).fetchall()
     matches, players = [], []
     for text, source in rows:
-        for rec in _read_triads(text, source or event):
-            if rec.finished:
-                m = match_from_record(rec, source or event)
+        for rec in tournament.match_records(text, source or event):
+            if tournament.finished(rec):
+                m = tournament.match_of(rec, source or event)
                 matches.append(m)
                 players += [p for p in m.players if p not in players]
     if not matches:
-        raise UsageError(f"no tournament file and no finished stored triads of event {event!r}")
-    return standings(players, matches, DEFAULT_CHAIN, {}, event)
+        raise UsageError(f"no tournament file and no finished stored matches of event {event!r}")
+    return standings(players, matches, list(tournament.default_tiebreaks), {}, event)

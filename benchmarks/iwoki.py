@@ -41,8 +41,8 @@ def positions(count: int = 8):
     from scorebook.engines.iwoki import engine as E
     out = []
     for g in range(count):
-        s = A.deal(np.random.default_rng([11, g]))
-        acts, _ = A.play_game(s, A.GREEDY, A.GREEDY, 0, 0, g)
+        s = A.deal(np.random.default_rng([11, g]), 0)
+        acts, _ = A.play_game(s, A.GREEDY, A.GREEDY, 0, 0, g, 1 << 40, 16)
         for o in acts[:4 + g % 4]:
             E.apply_option(s, o[:5])
         out.append(s)
@@ -62,14 +62,14 @@ def measure(jit_games: int, depths: list[int], python_budget: float) -> dict:
         if time.perf_counter() - start > python_budget / 4:
             break
     out["games_per_s"] = n / (time.perf_counter() - start)
-    A.minimax(positions(1)[0], 2, 1 << 40, np.zeros(2, np.int64))  # load the compiled search first
+    A.minimax(positions(1)[0], 2, 1 << 40, np.zeros(2, np.int64), False)  # load the compiled search first
     for d in depths:
         times, nodes = [], []
         start = time.perf_counter()
         for s in positions():
             stats = np.zeros(2, np.int64)
             t = time.perf_counter()
-            A.minimax(s, d, 1 << 40, stats)
+            A.minimax(s, d, 1 << 40, stats, False)
             times.append(time.perf_counter() - t)
             nodes.append(int(stats[0]))
             if time.perf_counter() - start > python_budget:
@@ -87,12 +87,12 @@ def table1(games: int) -> list[dict]:
                 diffs, decisions, nodes = [], 0, 0
                 start = time.perf_counter()
                 for g in range(games):
-                    s = A.deal(np.random.default_rng([2021, g]))
+                    s = A.deal(np.random.default_rng([2021, g]), 0)
                     if g % 2 == 0:
-                        _, st = A.play_game(s, code, ocode, depth, 0, g)
+                        _, st = A.play_game(s, code, ocode, depth, 0, g, 1 << 40, 16)
                         me, other = 0, 1
                     else:
-                        _, st = A.play_game(s, ocode, code, 0, depth, g)
+                        _, st = A.play_game(s, ocode, code, 0, depth, g, 1 << 40, 16)
                         me, other = 1, 0
                     diffs.append(int(st[me, 2] - st[other, 2]))
                     decisions += int(st[me, 0])
@@ -111,7 +111,7 @@ def hidden(games: int = 40, samples: int = 8) -> tuple[int, int, int, float, flo
     from scorebook.engines.iwoki import agents as A
     diffs, start = [], time.perf_counter()
     for g in range(games):
-        s = A.deal(np.random.default_rng([77, g]))
+        s = A.deal(np.random.default_rng([77, g]), 0)
         if g % 2 == 0:
             _, st = A.play_game(s, A.SAMPLER, A.GREEDY, 0, 0, g, 1 << 40, samples)
             diffs.append(int(st[0, 2] - st[1, 2]))

@@ -23,6 +23,7 @@ from _report import write_section  # noqa: E402
 
 from scorebook.engines.tiny_islands import bots, engine as E  # noqa: E402
 from scorebook.engines.tiny_islands.deck import one_deck_consistent, two_deck_offers  # noqa: E402
+from scorebook.engines.tiny_islands.metadata import TURNS  # noqa: E402
 
 DEFAULT_LEVELS = "heuristic:200,mc:4:200,mc:16:200,mc:64:200,mc:160:40"
 SAMPLES = ROOT.parent / "shared" / "data" / "tinyislands" / "tinybot-samples.txt"
@@ -35,7 +36,7 @@ def _one_game(offers: np.ndarray, bot: int, rollouts: int, seed: int) -> tuple[i
     start = time.perf_counter()
     placements, regions, lens = bots.play(offers, bot, rollouts, seed, 0, deck_model)
     seconds = time.perf_counter() - start
-    res = E.replay(offers, placements, regions, lens, np.ones(3, np.bool_), 26, 0)
+    res = E.replay(offers, placements, regions, lens, np.ones(3, np.bool_), TURNS, 0)
     assert res[0] == E.OK
     return int(res[7][8]), seconds
 

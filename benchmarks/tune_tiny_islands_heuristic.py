@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from multiprocessing import Pool
 from pathlib import Path
@@ -22,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 from scorebook.engines.tiny_islands import bots, engine as E  # noqa: E402
 from scorebook.engines.tiny_islands.deck import two_deck_offers  # noqa: E402
+from scorebook.engines.tiny_islands.metadata import TURNS  # noqa: E402
 
 # How far one step moves each weight (standard deviation), by index as in WEIGHTS.
 STEP = np.array([0.3, 0.3, 0.5, 1.0, 2.0, 1.0, 1.5, 2.0, 0.3, 0.3, 0.3, 0.3, 0.4, 0.2, 0.5])
@@ -34,7 +34,7 @@ def _totals(job: tuple[np.ndarray, int, int]) -> list[int]:
     for g in range(part, len(_shuffles), parts):
         offers = _shuffles[g]
         placements, regions, lens = bots.play_weighted(offers, bots.HEURISTIC, 0, g, 0, weights, bots.TWO_DECK)
-        res = E.replay(offers, placements, regions, lens, np.ones(3, np.bool_), 26, 0)
+        res = E.replay(offers, placements, regions, lens, np.ones(3, np.bool_), TURNS, 0)
         out.append(int(res[7][8]) if res[0] == E.OK else -100)
     return out
 

@@ -7,15 +7,31 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import os
 import sys
 
 import click
 
-from scorebook.records.errors import ScorebookError, UsageError
+from scorebook import registry
+from scorebook.records.errors import ScorebookError, UnknownGame, UsageError
 
-GAMES = ("tiny-islands", "game-of-islands", "iwoki", "patchwork", "tsuro")
+
+class GameType(click.ParamType):
+    """A game id, checked against the registry when the command runs (so a game registered
+    later, a test's toy game, is a valid argument too)."""
+    name = "GAME"
+
+    def convert(self, value, param, ctx):
+        try:
+            return registry.get_game(value).id
+        except UnknownGame as err:
+            self.fail(str(err), param, ctx)
+
+    def get_metavar(self, param, ctx=None):
+        return "[" + "|".join(registry.game_ids()) + "]"
+
+
+GAME = GameType()
 
 
 def _emit_json(doc) -> None:
@@ -68,7 +84,7 @@ def main(ctx, db):
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--format", "fmt", default="auto", type=click.Choice(["auto", "tinybot", "pgn", "iwoki-log"]),
+@click.option("--format", "fmt", default="auto", type=click.Choice(["auto", *registry.formats()]),
               help="Force a format instead of detecting it from content.")
 @click.option("--strict", is_flag=True, help="Reject a whole file when any of its records is rejected.")
 @click.option("--lenient", is_flag=True, help="Store records whose stated score differs, with a warning.")
@@ -146,7 +162,7 @@ def _table(headers, rows) -> str:
 # ------------------------------------------------------------------ list, show, export
 
 @main.command("list")
-@click.option("--game", type=click.Choice(GAMES), help="Only records of this game.")
+@click.option("--game", type=GAME, help="Only records of this game.")
 @click.option("--player", help="Only records with this player.")
 @output_options
 @click.pass_context
@@ -185,16 +201,15 @@ def show(ctx, record_id, as_json):
     for k, v in row["tags"].items():
         click.echo(f"  {k}: {v}")
     for s in states:
-        where = f"game {s['game']} ({s['grid']}x{s['grid']}), " if "game" in s else ""
-        click.echo(f"\n{where}ply {s['ply']}: {s['move']}")
+        click.echo(f"\n{s['heading']}ply {s['ply']}: {s['move']}")
         click.echo(s["board"])
     click.echo("\nscore: " + ", ".join(f"{k} {v}" for k, v in row["score"].items()))
 
 
 @main.command()
 @click.argument("record_id")
-@click.option("--format", "fmt", default="pgn", type=click.Choice(["pgn", "tinybot", "iwoki-log"]),
-              show_default=True)
+@click.option("--format", "fmt", default="pgn", show_default=True,
+              help="pgn, or a format of the record's game (tinybot, iwoki-log).")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
 @output_options
 @click.pass_context
@@ -202,7 +217,7 @@ def export(ctx, record_id, fmt, out_path, as_json):
     """Export a stored record in any format its game can be read in."""
     from scorebook.records.export import export_record
     row = _store(ctx).get(record_id)
-    text = export_record(row, fmt)
+    text, dropped = export_record(row, fmt)
     if out_path:
         with open(out_path, "w") as fh:
             fh.write(text)
@@ -214,68 +229,73 @@ def export(ctx, record_id, fmt, out_path, as_json):
 
 # ------------------------------------------------------------------ play
 
+def _play_options(fn):
+    """One click option per play option any game declares (game.json), each checked per game
+    by the library; the help says which game takes it."""
+    by_name: dict = {}
+    for game in registry.games():
+        for o in game.info.play_options:
+            by_name.setdefault(o.name, []).append((game.id, o))
+    for name, uses in reversed(list(by_name.items())):
+        kinds = {o.kind for _, o in uses}
+        if len(kinds) > 1:
+            raise RuntimeError(f"play option {name} has different kinds in different games")
+        kind = kinds.pop()
+        help_text = "; ".join(f"{gid}: {o.help}" + (f" ({'|'.join(o.choices)}, default {o.default})" if o.choices
+                                                       else f" (default {o.default})" if o.default not in (None, False)
+                                                       else "") for gid, o in uses)
+        types = {"int": int, "float": float, "choice": str, "file": click.Path(exists=True, dir_okay=False)}
+        if kind == "flag":
+            fn = click.option(f"--{name}", is_flag=True, default=None, help=help_text)(fn)
+        else:
+            fn = click.option(f"--{name}", type=types[kind], default=None, help=help_text)(fn)
+    return fn
+
+
+def _bots_help() -> str:
+    return "Bots, comma separated. " + "; ".join(
+        f"{g.id}: " + ", ".join(b.name + (f":{b.argument.upper()}" if b.argument else "") for b in g.info.bots)
+        for g in registry.games()) + "."
+
+
 @main.command()
-@click.argument("game", type=click.Choice(GAMES))
-@click.option("--players", required=True, help="Bots, comma separated. tiny-islands: random, heuristic, mc:N, halving:N (halving:256 is the strongest within a minute a game); "
-              "game-of-islands: two of random, greedy, search; iwoki: two of random, greedy, minimax:D, "
-              "minimax-sim:D, sampler:K.")
+@click.argument("game", type=GAME)
+@click.option("--players", required=True, help=_bots_help())
 @click.option("--games", "n_games", default=1, show_default=True, type=click.IntRange(1, 1_000_000))
 @click.option("--seed", default=0, show_default=True, type=int)
-@click.option("--deck", default="two-deck", show_default=True, type=click.Choice(["two-deck", "one-deck"]),
-              help="Tiny Islands deck model for new shuffles.")
-@click.option("--rules", default=None, help="Rule set: tiny-islands published|tinybot (default published); "
-              "iwoki simulator-2021|official (default simulator-2021).")
-@click.option("--time-limit", type=float, default=None, help="Iwoki minimax: seconds per decision (iterative deepening).")
-@click.option("--shuffles", type=click.Path(exists=True, dir_okay=False),
-              help="Tiny Islands: take the deck orders from these records (TinyBot lines or Scorebook notation).")
-@click.option("--grid", default=10, show_default=True, type=int, help="Game of Islands grid size.")
-@click.option("--triad", is_flag=True, help="Game of Islands: play whole triads (10, 12, 14) as matches.")
-@click.option("--depth", default=4, show_default=True, type=click.IntRange(2, 64),
-              help="Game of Islands search bot: lines looked ahead at most.")
-@click.option("--budget", default=300_000, show_default=True, type=click.IntRange(1000),
-              help="Game of Islands search bot: lines evaluated per move at most.")
+@_play_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Also write each record to this folder.")
 @output_options
 @click.pass_context
-def play(ctx, game, players, n_games, seed, deck, rules, time_limit, shuffles, grid, triad, depth, budget, out_dir,
-         as_json):
+def play(ctx, game, players, n_games, seed, out_dir, as_json, **game_options):
     """Let bots play; their records go to the database."""
-    if game == "iwoki":
-        return _play_iwoki(ctx, players, n_games, seed, rules or "simulator-2021", time_limit, out_dir, as_json)
-    if game == "game-of-islands":
-        return _play_goi(ctx, players, n_games, seed, grid, triad, depth, budget, out_dir, as_json)
-    if game != "tiny-islands":
-        raise UsageError(f"play {game} is not supported yet")
-    rules = rules or "published"
-    if rules not in ("published", "tinybot"):
-        raise UsageError("--rules for tiny-islands: published or tinybot")
-    from scorebook.records.formats import decode
-    from scorebook.records.play import play_tiny_islands, shuffles_from
-    orders = None
-    if shuffles:
-        with open(shuffles, "rb") as fh:
-            orders = shuffles_from(decode(fh.read()), shuffles)
+    from scorebook.records.play import play as play_games
+    options = {name.replace("_", "-"): value for name, value in game_options.items() if value is not None}
     store = _store(ctx)
-    total = len(orders) if orders is not None else n_games
-    show_bar = not as_json and sys.stderr.isatty() and total > 1
-    with click.progressbar(length=total, label="playing", file=sys.stderr) if show_bar else _nullbar(None) as bar:
-        results = play_tiny_islands(store, players.strip(), games=n_games, seed=seed, deck=deck, rules=rules,
-                                    shuffles=orders, out_dir=out_dir, progress=bar.update if bar else None)
-    totals = [r["score"]["total"] for r in results if r.get("score")]
-    mean = sum(totals) / len(totals) if totals else None
-    stderr = (math.sqrt(sum((t - mean) ** 2 for t in totals) / (len(totals) - 1) / len(totals))
-              if len(totals) > 1 else None)
+    count = n_games
+    show_bar = not as_json and sys.stderr.isatty() and count > 1
+    with click.progressbar(length=count, label="playing", file=sys.stderr) if show_bar else _nullbar(None) as bar:
+        out = play_games(store, game, players.split(","), games=n_games, seed=seed, options=options, out_dir=out_dir,
+                         progress=bar.update if bar else None)
+    results, summary = out["games"], out["summary"]
     if as_json:
-        _emit_json({"games": [{"id": r.get("id"), "status": r["status"], "score": r.get("score"),
-                               "seconds": r["seconds"]} for r in results],
-                    "mean": mean, "stderr": stderr})
+        _emit_json({"games": [{k: v for k, v in r.items() if k not in ("source", "index", "game")} for r in results],
+                    "mean": summary["mean"], "stderr": summary["stderr"], "players": summary["players"],
+                    "summary": summary})
         return
-    click.echo(_table(["game", "id", "status", "score", "seconds"],
-                      [[i + 1, r.get("id") or "-", r["status"], _total(r.get("score")), r["seconds"]]
-                       for i, r in enumerate(results)]))
+    names = summary["players"]
+    value = "score" if len(names) == 1 else f"margin ({names[0]})"
+    click.echo(_table(["game", "id", "status", "players", "score", value, "seconds"],
+                      [[i + 1, r.get("id") or "-", r["status"], " / ".join(r["players"]), _total(r.get("score")),
+                        "-" if r.get("value") is None else r["value"], r["seconds"]] for i, r in enumerate(results)]))
+    mean, stderr = summary["mean"], summary["stderr"]
     if mean is not None:
-        click.echo(f"mean {mean:.2f}" + (f" ± {stderr:.2f} (standard error)" if stderr is not None else "")
-                   + f" over {len(totals)} games")
+        se = f" ± {stderr:.2f} (standard error)" if stderr is not None else ""
+        if len(names) == 2:
+            click.echo(f"{names[0]} vs {names[1]}: {summary['wins']} wins, {summary['losses']} losses, "
+                       f"{summary['draws']} draws; mean margin {mean:+.2f}{se} over {summary['games']} games")
+        else:
+            click.echo(f"mean {mean:.2f}{se} over {summary['games']} games")
 
 
 # ------------------------------------------------------------------ standings
@@ -305,67 +325,6 @@ def standings(ctx, event, as_csv, as_json):
         return
     click.echo(f"{doc['event']}  (tiebreaks: {', '.join(doc['tiebreaks'])})")
     click.echo(_table(headers, rows))
-
-
-def _play_goi(ctx, players, n_games, seed, grid, triad, depth, budget, out_dir, as_json):
-    from scorebook.records.play import play_game_of_islands
-    bots = [p.strip() for p in players.split(",")]
-    store = _store(ctx)
-    show_bar = not as_json and sys.stderr.isatty() and n_games > 1
-    with click.progressbar(length=n_games, label="playing", file=sys.stderr) if show_bar else _nullbar(None) as bar:
-        results = play_game_of_islands(store, bots, grid=grid, games=n_games, seed=seed, triad=triad, depth=depth,
-                                       budget=budget, out_dir=out_dir, progress=bar.update if bar else None)
-    margins = [r["margin"] for r in results if r.get("margin") is not None]
-    mean = sum(margins) / len(margins) if margins else None
-    stderr = (math.sqrt(sum((m - mean) ** 2 for m in margins) / (len(margins) - 1) / len(margins))
-              if len(margins) > 1 else None)
-    names = results[0]["players"] if results else bots
-    wins = {names[0]: sum(1 for m in margins if m > 0), names[1]: sum(1 for m in margins if m < 0),
-            "draws": sum(1 for m in margins if m == 0)}
-    if as_json:
-        _emit_json({"games": [{"id": r.get("id"), "status": r["status"], "score": r.get("score"),
-                               "margin": r.get("margin"), "seconds": r["seconds"]} for r in results],
-                    "players": names, "mean": mean, "stderr": stderr, "wins": wins})
-        return
-    click.echo(_table(["game", "id", "status", "score", f"margin ({names[0]})", "seconds"],
-                      [[i + 1, r.get("id") or "-", r["status"], _total(r.get("score")), r.get("margin"), r["seconds"]]
-                       for i, r in enumerate(results)]))
-    if mean is not None:
-        click.echo(f"{names[0]} vs {names[1]}: {wins[names[0]]} wins, {wins[names[1]]} losses, {wins['draws']} draws; "
-                   f"mean margin {mean:+.2f}" + (f" ± {stderr:.2f}" if stderr is not None else ""))
-
-
-def _play_iwoki(ctx, players, n_games, seed, rules, time_limit, out_dir, as_json):
-    from scorebook.records.play import play_iwoki
-    specs = players.split(",")
-    store = _store(ctx)
-    show_bar = not as_json and sys.stderr.isatty() and n_games > 1
-    with click.progressbar(length=n_games, label="playing", file=sys.stderr) if show_bar else _nullbar(None) as bar:
-        results = play_iwoki(store, specs, games=n_games, seed=seed, rules=rules, time_limit=time_limit,
-                             out_dir=out_dir, progress=bar.update if bar else None)
-    names = results[0]["players"]
-    diffs = [r["difference"] for r in results]
-    n = len(diffs)
-    mean = sum(diffs) / n
-    stderr = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else None
-    times = [r["decision_seconds"][0] for r in results if r["decision_seconds"][0] is not None]
-    summary = {"players": names, "games": n, "wins": sum(d > 0 for d in diffs), "losses": sum(d < 0 for d in diffs),
-               "draws": sum(d == 0 for d in diffs), "mean_difference": mean, "stderr": stderr,
-               "mean_decision_seconds": sum(times) / len(times) if times else None,
-               "mean_nodes_per_game": sum(r["nodes"][0] for r in results) / n}
-    if as_json:
-        _emit_json({"games": [{"id": r.get("id"), "status": r["status"], "score": r.get("score"),
-                               "difference": r["difference"], "seconds": r["decision_seconds"],
-                               "nodes": r["nodes"]} for r in results],
-                    "mean": mean, "stderr": stderr, "summary": summary})
-        return
-    click.echo(_table(["game", "id", "status", "final", f"difference ({names[0]})"],
-                      [[i + 1, r.get("id") or "-", r["status"], _total(r.get("score")), r["difference"]]
-                       for i, r in enumerate(results)]))
-    click.echo(f"{names[0]} vs {names[1]}: {summary['wins']} wins, {summary['losses']} losses, {summary['draws']} "
-               f"draws; mean difference {mean:+.2f}" + (f" ± {stderr:.2f}" if stderr is not None else "")
-               + (f"; {summary['mean_decision_seconds']:.4f} s a decision" if times else "")
-               + f"; {summary['mean_nodes_per_game']:.0f} nodes a game")
 
 
 # ------------------------------------------------------------------ analyze

@@ -15,6 +15,15 @@ class UsageError(ScorebookError):
     """Bad arguments: unknown format, missing record, unreadable file."""
 
 
+class UnknownGame(UsageError):
+    """A game id that no registered game has (``planned``: named by the contract, not built yet)."""
+
+    def __init__(self, message: str, game_id: str, *, planned: bool = False):
+        super().__init__(message)
+        self.game_id = game_id
+        self.planned = planned
+
+
 class RecordRejected(ScorebookError):
     """A record that cannot be stored; ``code`` is stable, ``message`` is for people."""
 
@@ -61,3 +70,32 @@ class IllegalMove(RecordRejected):
 
 class ScoreMismatch(RecordRejected):
     """The score the record states differs from the replayed one."""
+
+
+class ErrorPolicy:
+    """What a reader does with an error it could step over: strict raises every error;
+    lenient keeps a stated score that differs from the replay as a warning (the record is
+    stored) and raises everything else. Readers call ``handle`` instead of threading a flag.
+
+    >>> warnings = []
+    >>> LENIENT.handle(ScoreMismatch("score-mismatch", "stated 5, replay 6"), warnings)
+    >>> warnings
+    ['score-mismatch: stated 5, replay 6']
+    """
+
+    def __init__(self, name: str, keeps: tuple[type[RecordRejected], ...]):
+        self.name = name
+        self.keeps = keeps
+
+    def handle(self, error: RecordRejected, warnings: list[str]) -> None:
+        if isinstance(error, self.keeps):
+            warnings.append(error.describe())
+            return
+        raise error
+
+    def __repr__(self) -> str:
+        return f"ErrorPolicy({self.name!r})"
+
+
+STRICT = ErrorPolicy("strict", ())
+LENIENT = ErrorPolicy("lenient", (ScoreMismatch,))

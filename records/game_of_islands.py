@@ -13,27 +13,25 @@ in reading order.
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
-from importlib import resources
+from typing import NamedTuple
+
+import numpy as np
 
 from scorebook.engines.game_of_islands import engine as E
 
 from . import pgn
-from .errors import IllegalMove, ParseError, RecordRejected, ScoreMismatch
+from .errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch
+from .notation import Canonical, Notation, Position
 
-GAME = "game-of-islands"
-_FACTS = json.loads(resources.files("scorebook.engines.game_of_islands").joinpath("game.json").read_text())
-MIN_GRID, MAX_GRID = _FACTS["grid_sizes"]["min"], _FACTS["grid_sizes"]["max"]
-TRIAD_GRIDS = tuple(_FACTS["grid_sizes"]["tournament"])
-BONUS = _FACTS["last_line_bonus"]
-WIN_MARGIN = _FACTS["match_win_margin"]
-DEFAULT_TIEBREAKS: list[str] = list(_FACTS["default_tiebreaks"])
+GAME = E.GAME_ID
+MIN_GRID, MAX_GRID, TRIAD_GRIDS = E.MIN_GRID, E.MAX_GRID, E.TRIAD_GRIDS
+DEFAULT_TIEBREAKS: list[str] = list(E.DEFAULT_TIEBREAKS)
+match_result = E.match_result
 
 DOT_RE = re.compile(r"^([A-Za-z])(\d{1,3})$")
 LINE_RE = re.compile(r"^([A-Za-z]\d{1,3})-([A-Za-z]\d{1,3})$")
-MOVE_NUMBER_RE = re.compile(r"^(\d+)\.(\.\.)?(.*)$")
 SCORE_RE = re.compile(r"^(\d+)-(\d+)$")
 CLOCK_RE = re.compile(r"^\d+:\d\d:\d\d$")
 MATCH_RESULTS = ("1-0", "0-1", "1/2-1/2")
@@ -125,304 +123,245 @@ class GoiRecord:
                 "result": match_result(margin)}
 
 
-def match_result(margin: int) -> str:
-    return "1-0" if margin >= WIN_MARGIN else "0-1" if margin <= -WIN_MARGIN else "1/2-1/2"
-
-
 # ---------------------------------------------------------------- reading
 
 @dataclass(slots=True)
 class _Part:
-    """A piece of movetext: a word, or one comma-separated piece of it."""
+    """A turn's head or a claimed dot: a piece of a movetext word split at its commas."""
     text: str
     line: int
     column: int
-    comma: bool  # a comma follows: claims come next
+    comma: bool  # a comma follows: a claim comes next
 
 
-def _parts(tokens: list[pgn.Token]):
-    """Words split at commas, with comments kept as they are (kind 'comment')."""
-    for tok in tokens:
-        if tok.kind == pgn.COMMENT:
-            yield tok
-            continue
-        if tok.kind != pgn.WORD:
-            yield _Part(tok.text, tok.line, tok.column, False)
-            continue
-        m = MOVE_NUMBER_RE.match(tok.text)
-        text, col = tok.text, tok.column
-        if m and m.group(3):  # "1.A1-B2": the number stuck to the move
-            number = tok.text[:len(tok.text) - len(m.group(3))]
-            yield _Part(number, tok.line, col, False)
-            col += len(number)
-            text = m.group(3)
-        pieces = text.split(",")
-        for i, piece in enumerate(pieces):
-            if piece:
-                yield _Part(piece, tok.line, col, i < len(pieces) - 1)
-            elif i < len(pieces) - 1 and i > 0:
-                yield _Part("", tok.line, col, True)  # ",," : an empty claim
-            col += len(piece) + 1
+def _pieces(token: pgn.Token) -> list[_Part]:
+    """A word split at its commas (``I1-J2,J1``); ``,,`` is an empty claim."""
+    pieces = token.text.split(",")
+    out, col = [], token.column
+    for i, piece in enumerate(pieces):
+        if piece:
+            out.append(_Part(piece, token.line, col, i < len(pieces) - 1))
+        elif 0 < i < len(pieces) - 1:
+            out.append(_Part("", token.line, col, True))
+        col += len(piece) + 1
+    return out
 
 
-def _tag_error(code, message, game: pgn.PgnGame, name: str, cls=ParseError):
-    t = game.tag_tokens[name]
-    return cls(code, message, line=t.line, column=t.column, token=t.text)
+class GameOfIslandsVisitor(pgn.Visitor):
+    """Reads and replays one game, or the games of a triad in order, through the engine's
+    ``Grid``; raises the first error in reading order (codes, order and positions:
+    shared/data/goi/README.md). A stated result that differs from the replay goes through the
+    error policy."""
+    result_pattern = re.compile(r"\*|\d+-\d+")
 
+    def __init__(self, policy=STRICT):
+        super().__init__(policy)
+        self.games: list[GoiGame] = []
+        self.match: str | None = None
+        self.players: tuple[str, str] | None = None  # the triad's players, from its first game
+        self.out_of_time: set[str] = set()  # players out of time in an earlier grid of the triad
+        self.pgn_games: list[pgn.PgnGame] = []
 
-def _tag_bracket(game: pgn.PgnGame, name: str) -> tuple[int, int]:
-    t = game.tag_tokens[name]
-    return t.line, t.column
+    # ---- positions
+    def ply(self) -> int:
+        return self.grid.ply + 1
 
+    def _error(self, cls, code: str, message: str, part, ply: int | None = None):
+        ply = self.ply() if ply is None else ply
+        return cls(code, message, line=part.line, column=part.column, token=part.text, ply=ply, move=(ply + 1) // 2)
 
-class _GameChecker:
-    """Replays one game token by token; raises the first error with its position."""
+    def token_error(self, token, code: str, message: str) -> ParseError:
+        return self._error(ParseError, code, message, token)
 
-    def __init__(self, pg: pgn.PgnGame, n: int, out_from_start: set[str], first: str, second: str):
+    def _tag_error(self, code: str, message: str, name: str, cls=ParseError):
+        t = self.pg.tag_tokens.get(name)
+        if t is None:  # a required tag is missing: the game's first line
+            return cls(code, message, line=self.pg.line, column=1)
+        return cls(code, message, line=t.line, column=t.column, token=t.text)
+
+    # ---- the game's tags
+    def begin_game(self, pg: pgn.PgnGame) -> None:
         self.pg = pg
-        self.n = n
-        self.used, self.diag, self.owner = E.new_state(n)
-        self.names = (first, second)
-        self.out = [first in out_from_start, second in out_from_start]
-        self.ply = 0
-        self.over = False  # no legal line remains
-        self.last_line_by = None
-        self.final_turn_taken = False
+        k = len(self.games)
+        if k == 0:
+            self.match = pg.tags.get("Match")
+        expected = None
+        if self.match is not None:
+            if k >= len(TRIAD_GRIDS):
+                raise self._tag_error("triad-grid-order", f"a triad has {len(TRIAD_GRIDS)} games; this is game "
+                                      f"{k + 1} of Match {self.match}", "Grid")
+            expected = TRIAD_GRIDS[k]
+        if "Grid" not in pg.tags:
+            raise ParseError("bad-grid", f"a Game of Islands record needs a Grid tag ({MIN_GRID} to {MAX_GRID})",
+                             line=pg.line, column=1)
+        grid_text = pg.tags["Grid"]
+        if not grid_text.isdigit() or len(grid_text) > 3 or not MIN_GRID <= int(grid_text) <= MAX_GRID:
+            raise self._tag_error("bad-grid", f"Grid must be a whole number from {MIN_GRID} to {MAX_GRID}", "Grid")
+        n = int(grid_text)
+        if "Result" in pg.tags and not (pg.tags["Result"] == "*" or SCORE_RE.match(pg.tags["Result"])):
+            raise self._tag_error("bad-result", "Result is the grid score First-Second, e.g. 12-9, or *", "Result")
+        if "MatchResult" in pg.tags and pg.tags["MatchResult"] not in MATCH_RESULTS:
+            raise self._tag_error("bad-result", "MatchResult is 1-0, 0-1 or 1/2-1/2", "MatchResult")
+        self.first, self.second = pg.tags.get("First", "?"), pg.tags.get("Second", "?")
+        if expected is not None and n != expected:
+            raise self._tag_error("triad-grid-order", f"the games of a triad are grids "
+                                  f"{', '.join(map(str, TRIAD_GRIDS))} in this order; this game should be "
+                                  f"{expected} x {expected}", "Grid")
+        if self.players is not None:
+            for name, who in (("First", self.first), ("Second", self.second)):
+                if who not in self.players or self.first == self.second:
+                    where = pg.tag_tokens.get(name)
+                    raise ParseError("triad-players", f"the games of a triad are played by "
+                                     f"{' and '.join(self.players)}", line=where.line if where else pg.line,
+                                     column=where.column if where else 1, token=who)
+        self.grid = E.Grid(n, (self.first in self.out_of_time, self.second in self.out_of_time))
         self.turns: list[Turn] = []
+        self.pending: tuple[_Part, list[_Part]] | None = None  # a turn whose claims are still coming
 
-    def mover(self) -> int:
-        return self.ply % 2
+    # ---- movetext
+    def visit_move_number(self, number: int, token: pgn.Token) -> None:
+        if self.pending is not None:  # where a claim must come
+            self._claim_part(_Part(token.text, token.line, token.column, False))
+            return
+        super().visit_move_number(number, token)
 
-    def err(self, cls, code, message, part, ply=None):
-        ply = self.ply + 1 if ply is None else ply
-        return cls(code, message, line=part.line, column=part.column, token=part.text,
-                   ply=ply, move=(ply + 1) // 2)
+    def expected_move_number(self) -> int:
+        return self.grid.ply // 2 + 1
 
-    def dot(self, part: _Part) -> int:
+    def can_end(self) -> bool:
+        return self.pending is None
+
+    def visit_comment(self, token: pgn.Token) -> None:
+        if self.pending is not None:
+            raise self._error(ParseError, "bad-token", "a comma must be followed by a claimed dot", self.pending[0])
+        commands, _ = pgn.comment_commands(token.text)
+        if "clk" in commands and not CLOCK_RE.match(commands["clk"]):
+            raise ParseError("bad-comment", "a clock reads [%clk h:mm:ss]", line=token.line, column=token.column,
+                             token=commands["clk"], ply=self.grid.ply or None)
+        if self.turns:
+            self.turns[-1].comments.append(token.text)
+
+    def visit_move(self, token: pgn.Token) -> None:
+        for part in _pieces(token):
+            if self.pending is not None:
+                self._claim_part(part)
+            elif part.comma:
+                self.pending = (part, [])
+            else:
+                self._turn(part, [])
+
+    def _claim_part(self, part: _Part) -> None:
+        head, claims = self.pending
+        claims.append(part)
+        if not part.comma:
+            self.pending = None
+            self._turn(head, claims)
+
+    def _check(self, code: int, part, **fill) -> None:
+        if code != E.OK:
+            cls = ParseError if code == E.TIME_CLAIMS else IllegalMove
+            raise self._error(cls, E.TURN_CODE_NAMES[code], E.TURN_CODE_MESSAGES[code].format(**fill), part)
+
+    def _dot(self, part: _Part) -> tuple[int, int]:
         m = DOT_RE.match(part.text)
         if not m:
-            raise self.err(ParseError, "bad-token", "a dot is a file letter and a rank number, e.g. J6", part)
-        x = ord(m.group(1).upper()) - ord("A")
-        y = int(m.group(2)) - 1
-        if not (0 <= x < self.n and 0 <= y < self.n):
-            raise self.err(IllegalMove, "off-grid", f"{part.text} is off the {self.n} x {self.n} grid", part)
-        return y * self.n + x
+            raise self._error(ParseError, "bad-token", "a dot is a file letter and a rank number, e.g. J6", part)
+        return ord(m.group(1).upper()) - ord("A"), int(m.group(2)) - 1
 
-    def line(self, part: _Part) -> tuple[int, int, int, int]:
-        m = LINE_RE.match(part.text)
-        if not m:
-            raise self.err(ParseError, "bad-token", "a turn is a line such as A1-B2, '--' or 'time'", part)
-        ends = []
-        for text in (m.group(1), m.group(2)):
-            dm = DOT_RE.match(text)
-            x = ord(dm.group(1).upper()) - ord("A")
-            y = int(dm.group(2)) - 1
-            if not (0 <= x < self.n and 0 <= y < self.n):
-                raise self.err(IllegalMove, "off-grid", f"{text} is off the {self.n} x {self.n} grid", part)
-            ends += [x, y]
-        x1, y1, x2, y2 = ends
-        code = E.line_code(self.n, self.used, self.diag, x1, y1, x2, y2)
-        if code != E.OK:
-            raise self.err(IllegalMove, E.LINE_CODE_NAMES[code], E.LINE_CODE_MESSAGES[code], part)
-        return x1, y1, x2, y2
-
-    def claim(self, part: _Part, seen: set[int]) -> int:
-        d = self.dot(part)
-        x, y = d % self.n, d // self.n
-        if self.used[d]:
-            raise self.err(IllegalMove, "claim-used-dot", f"{part.text} lies on a line", part)
-        if d in seen:
-            raise self.err(IllegalMove, "claim-repeated", f"{part.text} is claimed twice in one turn", part)
-        if self.owner[d] >= 0:
-            raise self.err(IllegalMove, "claim-already-claimed", f"{part.text} is already claimed", part)
-        if not E.is_island(self.n, self.used, self.diag, x, y):
-            raise self.err(IllegalMove, "claim-not-island", f"{part.text} is not an island: a line can still "
-                           "pass through it", part)
-        return d
-
-    def turn(self, head: _Part, claims: list[_Part]) -> Turn:
-        p = self.mover()
+    def _turn(self, head: _Part, claims: list[_Part]) -> None:
+        grid = self.grid
         text = head.text
-        kind = "time" if text.lower() == "time" else "pass" if text == "--" else "line"
-        if self.out[0] and self.out[1]:
-            raise self.err(IllegalMove, "move-after-end", "both players are out of time: the grid has stopped", head)
-        if self.over:
-            if kind == "line" or p == self.last_line_by or self.final_turn_taken:
-                raise self.err(IllegalMove, "move-after-end", "the grid is over: no legal line remains", head)
-        if self.out[p] and kind != "time":
-            raise self.err(IllegalMove, "move-after-timeout",
-                           f"{self.names[p]} is out of time: every later turn is written 'time'", head)
+        kind = E.TIME if text.lower() == "time" else E.PASS if text == "--" else E.LINE
+        self._check(grid.turn_code(kind), head, player=(self.first, self.second)[grid.mover])
         turn = Turn(kind)
-        if kind == "time":
-            if claims:
-                raise self.err(ParseError, "bad-token", "a player out of time claims nothing", claims[0])
-            self.out[p] = True
-        elif kind == "pass":
-            if not self.over:
-                raise self.err(IllegalMove, "pass-not-allowed", "'--' is only the final claim-only turn, "
-                               "when no legal line remains", head)
-            self.final_turn_taken = True
-        else:
-            turn.line = self.line(head)
-            E.apply_line(self.n, self.used, self.diag, *turn.line)
-            self.last_line_by = p
+        if kind == E.TIME and claims:
+            self._check(E.TIME_CLAIMS, claims[0])
+        if kind == E.LINE:
+            m = LINE_RE.match(text)
+            if not m:
+                raise self._error(ParseError, "bad-token", "a turn is a line such as A1-B2, '--' or 'time'", head)
+            ends = []
+            for end in (m.group(1), m.group(2)):
+                x, y = self._dot(_Part(end, head.line, head.column, False))
+                if not grid.on_grid(x, y):
+                    raise self._error(IllegalMove, "off-grid", f"{end} is off the {grid.n} x {grid.n} grid", head)
+                ends += [x, y]
+            self._check(grid.line_code(*ends), head)
+            grid.draw(*ends)
+            turn.line = tuple(ends)
         seen: set[int] = set()
         for part in claims:
-            d = self.claim(part, seen)
+            x, y = self._dot(part)
+            if not grid.on_grid(x, y):
+                raise self._error(IllegalMove, "off-grid", f"{part.text} is off the {grid.n} x {grid.n} grid", part)
+            d = y * grid.n + x
+            self._check(grid.claim_code(d, seen), part, dot=part.text)
             seen.add(d)
             turn.claims.append(d)
-        for d in turn.claims:
-            self.owner[d] = p
-        if kind == "line" and not E.has_legal_line(self.n, self.used, self.diag):
-            self.over = True
-        self.ply += 1
+        grid.end_turn(kind, turn.claims)
         self.turns.append(turn)
-        return turn
+
+    # ---- the game's end and result
+    def end_game(self, pg: pgn.PgnGame, result_part: pgn.Token | None) -> None:
+        if self.pending is not None:
+            raise self._error(ParseError, "bad-token", "a comma must be followed by a claimed dot", self.pending[0])
+        grid = self.grid
+        points, islands, bonus = grid.score()
+        stated_tag = pg.tags.get("Result")
+        stated_text = result_part.text if result_part is not None else None
+        errors: list[RecordRejected] = []
+        computed = f"{points[0]}-{points[1]}"
+        for stated, where in ((stated_tag, "tag"), (stated_text, "movetext")):
+            if stated is None or stated == "*":
+                continue
+            if where == "tag":
+                t = pg.tag_tokens["Result"]
+                line, col = t.line, t.column
+            else:
+                line, col = result_part.line, result_part.column
+            if not grid.stopped:
+                raise ParseError("missing-final-move", "the result says the grid ended, but legal lines remain "
+                                 "and no timeout is recorded", line=line, column=col, token=stated)
+            if stated != computed:
+                errors.append(ScoreMismatch("score-mismatch", f"the stated result {stated} differs from the replay "
+                                            f"{computed}", line=line, column=col, token=stated))
+        if stated_tag is not None and stated_text is not None and stated_tag != stated_text and not errors:
+            raise ParseError("bad-result", f"the movetext result {stated_text} differs from the Result tag "
+                             f"{stated_tag}", line=result_part.line, column=result_part.column, token=stated_text)
+        for err in errors:
+            self.handle_error(err)
+        tags = {k: v for k, v in pg.tags.items() if k != "Game"}
+        self.games.append(GoiGame(pg.index, tags, grid.n, self.first, self.second, self.turns,
+                                  stated_text or stated_tag or "*", points, islands, bonus,
+                                  "complete" if grid.stopped else "unfinished", list(grid.out)))
+        if self.players is None:
+            self.players = (self.first, self.second)
+        self.out_of_time |= {name for name, gone in zip((self.first, self.second), grid.out) if gone}
+        self.pgn_games.append(pg)
+
+    def result(self) -> GoiRecord:
+        record = GoiRecord(self.games, self.match, self.warnings)
+        if self.match is not None:
+            computed = record.score["result"]
+            for pg in self.pgn_games:
+                stated = pg.tags.get("MatchResult")
+                if stated is not None and record.finished and stated != computed:
+                    self.pg = pg
+                    self.handle_error(self._tag_error(
+                        "match-result-mismatch", f"MatchResult {stated} differs from the margin rule: totals "
+                        f"{record.totals()[0]}-{record.totals()[1]} give {computed}", "MatchResult", ScoreMismatch))
+        return record
 
 
-def _check_game(pg: pgn.PgnGame, *, expected_grid: int | None = None, triad_players: tuple | None = None,
-                out_from_start: set[str] = frozenset()) -> tuple[GoiGame, list[RecordRejected]]:
-    """Read and replay one game. Returns the game and its score errors (stated result differs),
-    which the caller raises or keeps as warnings; raises every other error."""
-    tags = {k: v for k, v in pg.tags.items() if k != "Game"}
-    if "Grid" not in pg.tags:
-        raise ParseError("bad-grid", "a Game of Islands record needs a Grid tag (4 to 26)", line=pg.line, column=1)
-    grid_text = pg.tags["Grid"]
-    if not grid_text.isdigit() or not MIN_GRID <= int(grid_text) <= MAX_GRID:
-        raise _tag_error("bad-grid", f"Grid must be a whole number from {MIN_GRID} to {MAX_GRID}", pg, "Grid")
-    n = int(grid_text)
-    for name in ("Result",):
-        if name in pg.tags and not (pg.tags[name] == "*" or SCORE_RE.match(pg.tags[name])):
-            raise _tag_error("bad-result", "Result is the grid score First-Second, e.g. 12-9, or *", pg, name)
-    if "MatchResult" in pg.tags and pg.tags["MatchResult"] not in MATCH_RESULTS:
-        raise _tag_error("bad-result", "MatchResult is 1-0, 0-1 or 1/2-1/2", pg, "MatchResult")
-    first, second = pg.tags.get("First", "?"), pg.tags.get("Second", "?")
-    if expected_grid is not None and n != expected_grid:
-        raise _tag_error("triad-grid-order", f"the games of a triad are grids {', '.join(map(str, TRIAD_GRIDS))} "
-                         f"in this order; this game should be {expected_grid} x {expected_grid}", pg, "Grid")
-    if triad_players is not None:
-        for name, who in (("First", first), ("Second", second)):
-            if who not in triad_players or first == second:
-                where = pg.tag_tokens.get(name)
-                raise ParseError("triad-players", f"the games of a triad are played by {' and '.join(triad_players)}",
-                                 line=where.line if where else pg.line, column=where.column if where else 1,
-                                 token=who)
-    checker = _GameChecker(pg, n, set(out_from_start), first, second)
-    parts = list(_parts(pg.tokens))
-    result_part = None
-    i = 0
-    last_turn = None
-    while i < len(parts):
-        part = parts[i]
-        i += 1
-        if isinstance(part, pgn.Token):  # a comment
-            commands, _ = pgn.comment_commands(part.text)
-            if "clk" in commands and not CLOCK_RE.match(commands["clk"]):
-                raise ParseError("bad-comment", "a clock reads [%clk h:mm:ss]", line=part.line,
-                                 column=part.column, token=commands["clk"], ply=checker.ply or None)
-            if last_turn is not None:
-                last_turn.comments.append(part.text)
-            continue
-        if result_part is not None:
-            raise checker.err(ParseError, "bad-token", "nothing may follow the result", part)
-        m = MOVE_NUMBER_RE.match(part.text)
-        if m and not part.comma:
-            expected = checker.ply // 2 + 1
-            if int(m.group(1)) != expected:
-                raise checker.err(ParseError, "bad-move-number", f"expected move number {expected}", part)
-            continue
-        if (part.text == "*" or SCORE_RE.match(part.text)) and not part.comma:
-            result_part = part
-            continue
-        claims = []
-        comma = part.comma
-        while comma:
-            if i >= len(parts) or isinstance(parts[i], pgn.Token):
-                raise checker.err(ParseError, "bad-token", "a comma must be followed by a claimed dot", part)
-            claims.append(parts[i])
-            comma = parts[i].comma
-            i += 1
-        last_turn = checker.turn(part, claims)
-    timed_out = list(checker.out)
-    bonus = [0, 0]
-    if timed_out[0] != timed_out[1]:
-        bonus[1 if timed_out[0] else 0] = BONUS  # the player with time left completes the grid
-    elif not any(timed_out) and checker.over:
-        bonus[checker.last_line_by] = BONUS
-    islands = [int((checker.owner == 0).sum()), int((checker.owner == 1).sum())]
-    points = [islands[0] + bonus[0], islands[1] + bonus[1]]
-    stopped = checker.over or any(timed_out)
-    stated_tag = pg.tags.get("Result")
-    stated_text = result_part.text if result_part is not None else None
-    errors: list[RecordRejected] = []
-    computed = f"{points[0]}-{points[1]}"
-    for stated, where in ((stated_tag, "tag"), (stated_text, "movetext")):
-        if stated is None or stated == "*":
-            continue
-        if where == "tag":
-            line, col = _tag_bracket(pg, "Result")
-        else:
-            line, col = result_part.line, result_part.column
-        if not stopped:
-            raise ParseError("missing-final-move", "the result says the grid ended, but legal lines remain "
-                             "and no timeout is recorded", line=line, column=col, token=stated)
-        if stated != computed:
-            errors.append(ScoreMismatch("score-mismatch", f"the stated result {stated} differs from the replay "
-                                        f"{computed}", line=line, column=col, token=stated))
-    if stated_tag is not None and stated_text is not None and stated_tag != stated_text and not errors:
-        raise ParseError("bad-result", f"the movetext result {stated_text} differs from the Result tag {stated_tag}",
-                         line=result_part.line, column=result_part.column, token=stated_text)
-    result = stated_text or stated_tag or "*"
-    status = "complete" if stopped else "unfinished"
-    game = GoiGame(pg.index, tags, n, first, second, checker.turns, result, points, islands, bonus, status,
-                   timed_out)
-    return game, errors
-
-
-def read_group(games: list[pgn.PgnGame], *, lenient: bool = False) -> GoiRecord:
-    """One record from one game, or from the games of a triad (same Match tag, file order).
-
-    Raises the first error in reading order; with ``lenient`` a stated result that differs
-    from the replay becomes a warning."""
-    match = games[0].tags.get("Match")
-    checked: list[GoiGame] = []
-    warnings: list[str] = []
-    out: set[str] = set()
-    players = None
-    for k, pg in enumerate(games):
-        expected = None
-        if match is not None:
-            expected = TRIAD_GRIDS[k] if k < len(TRIAD_GRIDS) else -1
-            if expected == -1:
-                raise _tag_error("triad-grid-order", f"a triad has {len(TRIAD_GRIDS)} games; this is game {k + 1} "
-                                 f"of Match {match}", pg, "Grid")
-        game, errors = _check_game(pg, expected_grid=expected, triad_players=players, out_from_start=out)
-        if errors:
-            if not lenient:
-                raise errors[0]
-            warnings.extend(e.describe() for e in errors)
-        if players is None:
-            players = (game.first, game.second)
-        out |= {name for name, gone in zip((game.first, game.second), game.timed_out) if gone}
-        checked.append(game)
-    record = GoiRecord(checked, match, warnings)
-    if match is not None:
-        computed = record.score["result"]
-        for pg in games:
-            stated = pg.tags.get("MatchResult")
-            if stated is not None and record.finished and stated != computed:
-                err = _tag_error("match-result-mismatch", f"MatchResult {stated} differs from the margin rule: "
-                                 f"totals {record.totals()[0]}-{record.totals()[1]} give {computed}", pg, "MatchResult",
-                                 ScoreMismatch)
-                if not lenient:
-                    raise err
-                warnings.append(err.describe())
-    return record
+def read_group(games: list[pgn.PgnGame], policy=STRICT) -> GoiRecord:
+    """One record from one game, or from the games of a triad (same Match tag, file order)."""
+    return pgn.read_record(games, GameOfIslandsVisitor(policy))
 
 
 # ---------------------------------------------------------------- writing
 
-def _turn_text(n: int, turn: Turn) -> str:
+def turn_text(n: int, turn: Turn) -> str:
+    """A turn as Scorebook notation writes it: the line in canonical direction, then the claims."""
     if turn.kind == "time":
         head = "time"
     elif turn.kind == "pass":
@@ -431,19 +370,6 @@ def _turn_text(n: int, turn: Turn) -> str:
         x1, y1, x2, y2 = canonical_line(*turn.line)
         head = f"{dot_name(n, y1 * n + x1)}-{dot_name(n, y2 * n + x2)}"
     return ", ".join([head] + [dot_name(n, d) for d in turn.claims])
-
-
-def _wrap(words: list[str], width: int = 79) -> list[str]:
-    lines, current = [], ""
-    for w in words:
-        if current and len(current) + 1 + len(w) > width:
-            lines.append(current)
-            current = w
-        else:
-            current = f"{current} {w}" if current else w
-    if current:
-        lines.append(current)
-    return lines
 
 
 def render(record: GoiRecord) -> tuple[str, list[tuple]]:
@@ -460,13 +386,13 @@ def render(record: GoiRecord) -> tuple[str, list[tuple]]:
                 words.append(f"{(ply + 1) // 2}.")
             elif g.turns[ply - 2].comments:  # PGN style: resume after a comment with "N..."
                 words.append(f"{ply // 2}...")
-            text = _turn_text(g.grid, turn)
+            text = turn_text(g.grid, turn)
             words.append(text)
             for c in turn.comments:
                 words.append(pgn.wrap_comment(c))
             rows.append((number, ply, (ply - 1) % 2, text, " ".join(turn.comments) or None))
         words.append(g.result)
-        blocks.append(pgn.write_tags(tags) + "\n\n" + "\n".join(_wrap(words)) + "\n")
+        blocks.append(pgn.write_tags(tags) + "\n\n" + "\n".join(pgn.wrap_words(words)) + "\n")
     return "\n".join(blocks), rows
 
 
@@ -484,14 +410,110 @@ def score_rows(record: GoiRecord) -> list[tuple[int, str, int]]:
     return rows
 
 
-def states(record: GoiRecord):
-    """Yield (game number, ply, move text, n, used, diag, owner) after every turn, for ``show``."""
-    for number, g in enumerate(record.games, 1):
-        n = g.grid
-        used, diag, owner = E.new_state(n)
-        for ply, turn in enumerate(g.turns, 1):
-            if turn.line is not None:
-                E.apply_line(n, used, diag, *turn.line)
-            for d in turn.claims:
-                owner[d] = (ply - 1) % 2
-            yield number, ply, _turn_text(n, turn), n, used.copy(), diag.copy(), owner.copy()
+class GridView(NamedTuple):
+    """A grid's position for boards: the engine's arrays and the lines drawn so far."""
+    n: int
+    used: np.ndarray
+    diag: np.ndarray
+    owner: np.ndarray
+    lines: tuple
+
+
+def move_text(ply: int, text: str) -> str:
+    """A turn as ``show`` prints it: ``3. I1-J2, J1`` for First, ``3... H1-H3`` for Second."""
+    return f"{(ply + 1) // 2}{'.' if ply % 2 else '...'} {text}"
+
+
+def write_grid(n: int, turns, tags: dict[str, str]) -> tuple[str, list[int]]:
+    """One grid of lines with their claims, [(line, claims), ...] First first, as Scorebook
+    notation with the result the engine scores; returns (text, points)."""
+    grid = E.Grid(n)
+    words = []
+    for i, (line, claims) in enumerate(turns):
+        if i % 2 == 0:
+            words.append(f"{i // 2 + 1}.")
+        words.append(turn_text(n, Turn(E.LINE, line, claims)))
+        grid.draw(*line)
+        grid.end_turn(E.LINE, claims)
+    points = grid.score()[0]
+    words.append(f"{points[0]}-{points[1]}")
+    tags = dict(tags, Result=words[-1])
+    return pgn.write_tags(tags) + "\n\n" + "\n".join(pgn.wrap_words(words)) + "\n", points
+
+
+def bot_grid_text(n: int, lines, tags: dict[str, str]) -> tuple[str, list[int]]:
+    """A grid played by bots (their lines; each mover claims the islands its line makes)."""
+    from scorebook.engines.game_of_islands.game import claimed_turns
+    return write_grid(n, claimed_turns(n, lines), tags)
+
+
+class GameOfIslandsNotation(Notation):
+    game_id = GAME
+
+    def visitor(self, policy: ErrorPolicy) -> GameOfIslandsVisitor:
+        return GameOfIslandsVisitor(policy)
+
+    def group_key(self, game: pgn.PgnGame) -> str | None:
+        """The games of a triad share a Match tag."""
+        return game.tags.get("Match")
+
+    def canonical(self, record: GoiRecord, policy: ErrorPolicy) -> Canonical:
+        """Game of Islands records were replayed while they were read (first error in reading order)."""
+        text, rows = render(record)
+        if record.match is None:
+            g = record.games[0]
+            recorded = None if g.result == "*" else {"grid": g.grid, "points": [int(v) for v in g.result.split("-")]}
+        else:
+            stated = [None if g.result == "*" else {"grid": g.grid, "points": [int(v) for v in g.result.split("-")]}
+                      for g in record.games]
+            match_stated = next((g.tags["MatchResult"] for g in record.games if "MatchResult" in g.tags), None)
+            recorded = None if not any(stated) and match_stated is None else {"games": stated, "result": match_stated}
+        return Canonical(text=text, moves=rows, score=record.score, recorded=recorded, score_rows=score_rows(record),
+                         players=record.players, tags=record.tags, finished=record.finished,
+                         warnings=record.warnings)
+
+    def positions(self, record: GoiRecord):
+        """After every turn of every grid: the GridView, the turn's comments."""
+        for number, g in enumerate(record.games, 1):
+            grid = E.Grid(g.grid)
+            lines: tuple = ()
+            before = GridView(g.grid, grid.used.copy(), grid.diag.copy(), grid.owner.copy(), lines)
+            for ply, turn in enumerate(g.turns, 1):
+                if turn.line is not None:
+                    grid.draw(*turn.line)
+                    lines = lines + (turn.line,)
+                grid.end_turn(turn.kind, turn.claims)
+                after = GridView(g.grid, grid.used.copy(), grid.diag.copy(), grid.owner.copy(), lines)
+                yield Position(ply=ply, player=(ply - 1) % 2, move=move_text(ply, turn_text(g.grid, turn)),
+                               annotation=" ".join(turn.comments) or None, state=after, before=before, game=number)
+                before = after
+
+
+    def write_played(self, setup, played, seats, tags, context) -> str:
+        """Each grid: First alternating from grid to grid, every turn's claims written, the
+        result from the engine's own score; a triad states its MatchResult on the last game."""
+        triad = len(played.moves) > 1
+        texts, totals = [], [0, 0]  # totals from the side of the first grid's First
+        for k, (n, first, turns) in enumerate(played.moves):
+            grid_tags = {"Game": GAME, **tags}
+            if triad:
+                grid_tags["Match"] = f"{context['seed']}.{context['game'] + 1}"
+            grid_tags.update({"Grid": str(n), "First": seats[first][0], "Second": seats[1 - first][0]})
+            text, points = write_grid(n, turns, grid_tags)
+            texts.append(text)
+            totals[0] += points[0] if first == 0 else points[1]
+            totals[1] += points[1] if first == 0 else points[0]
+        text = "\n".join(texts)
+        if triad:
+            last = f'[Grid "{played.moves[-1][0]}"]'
+            text = text.replace(last, last + f'\n[MatchResult "{E.match_result(totals[0] - totals[1])}"]')
+        return text
+
+    def seat_points(self, score: dict) -> list[float]:
+        return list(score.get("totals") or score["points"])
+
+    def file_label(self, options: dict) -> str:
+        return "triad" if options.get("triad") else str(options.get("grid") or 10)
+
+
+NOTATION = GameOfIslandsNotation()

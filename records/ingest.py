@@ -18,9 +18,11 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from . import tiny_islands
-from .errors import RecordRejected, UsageError
-from .formats import Item, decode, detect_format, read_text, read_tinybot_lines
+from scorebook import registry
+
+from .errors import LENIENT, STRICT, ErrorPolicy, RecordRejected, UsageError
+from .formats import decode, detect_format, read_text
+from .notation import Item, PreparedRecord
 from .store import Store
 
 GAME_FILES = (".txt", ".pgn", ".sbn", ".jsonl", ".tbt")
@@ -31,85 +33,30 @@ def content_hash(canonical_text: str) -> str:
     return hashlib.sha256(canonical_text.encode()).hexdigest()
 
 
-def prepare(item: Item, source: str, *, lenient: bool = False) -> dict:
-    """Replay one parsed record and build what the store needs; raises RecordRejected."""
-    if item.game == "game-of-islands":
-        return _prepare_goi(item, source)
-    if item.game == "iwoki":
-        return _prepare_iwoki(item, source)
-    record = item.record
-    result = tiny_islands.replay(record)
-    warnings = []
-    mismatch = tiny_islands.score_mismatch(record, result)
-    if mismatch is not None:
-        if not lenient:
-            raise mismatch
-        warnings.append(mismatch.describe())
-    record.deck = result.deck
-    text, rows = tiny_islands.render(record, result)
-    digest = content_hash(text)
-    score = result.score
-    return {
-        "id": digest[:16], "hash": digest, "game": record.game, "rules": record.rules, "deck": result.deck,
-        "format": item.format, "source": source, "index": item.index, "text": text,
-        "tags": record.tags, "score": score, "recorded": record.recorded, "total": score["total"],
-        "finished": record.finished, "warnings": warnings, "players": record.players,
-        "moves": rows, "scores": [(0, k, v) for k, v in score.items()],
-    }
-
-
-def _prepare_goi(item: Item, source: str) -> dict:
-    """Game of Islands records were replayed while they were read (first error in reading order)."""
-    from . import game_of_islands
-    record = item.record
-    text, rows = game_of_islands.render(record)
-    digest = content_hash(text)
-    if record.match is None:
-        g = record.games[0]
-        stated = g.result if g.result != "*" else None
-        recorded = None if stated is None else {"grid": g.grid, "points": [int(v) for v in stated.split("-")]}
-    else:
-        stated_games = [None if g.result == "*" else {"grid": g.grid, "points": [int(v) for v in g.result.split("-")]}
-                        for g in record.games]
-        match_result = next((g.tags["MatchResult"] for g in record.games if "MatchResult" in g.tags), None)
-        recorded = None if not any(stated_games) and match_result is None else {"games": stated_games,
-                                                                                "result": match_result}
-    return {
-        "id": digest[:16], "hash": digest, "game": record.game, "rules": None, "deck": None,
-        "format": item.format, "source": source, "index": item.index, "text": text, "tags": record.tags,
-        "score": record.score, "recorded": recorded, "total": None, "finished": record.finished,
-        "warnings": record.warnings, "players": record.players,
-        "moves": [(game, ply, player, move, note) for game, ply, player, move, note in rows],
-        "scores": game_of_islands.score_rows(record),
-    }
-
-
-def _prepare_iwoki(item: Item, source: str) -> dict:
-    """Iwoki records were replayed while they were read."""
-    from . import iwoki
-    record = item.record
-    text, rows = iwoki.write_pgn(record)
-    digest = content_hash(text)
-    return {
-        "id": digest[:16], "hash": digest, "game": record.game, "rules": record.rules, "deck": None,
-        "format": item.format, "source": source, "index": item.index, "text": text, "tags": record.tags,
-        "score": record.score, "recorded": record.recorded, "total": None, "finished": record.finished,
-        "warnings": record.warnings, "players": record.players, "moves": rows, "scores": iwoki.score_rows(record),
-    }
+def prepare(item: Item, source: str, policy: ErrorPolicy = STRICT) -> PreparedRecord:
+    """Replay one parsed record (where reading did not) and build what the store takes;
+    raises RecordRejected."""
+    c = registry.get_game(item.game).notation.canonical(item.record, policy)
+    digest = content_hash(c.text)
+    return PreparedRecord(
+        id=digest[:16], hash=digest, game=item.game, rules=c.rules, deck=c.deck, format=item.format,
+        source=source, index=item.index, text=c.text, tags=c.tags, score=c.score, recorded=c.recorded,
+        total=c.total, finished=c.finished, warnings=list(c.warnings), players=list(c.players), moves=c.moves,
+        scores=c.score_rows)
 
 
 def _outcome(item: Item, source: str) -> dict:
     return {"source": source, "index": item.index, "status": None, "game": item.game}
 
 
-def _prepare_items(items: list[Item], source: str, lenient: bool) -> list[tuple[dict, dict | None]]:
-    """(outcome, prepared record or None when rejected) for each item."""
+def _prepare_items(items: list[Item], source: str, policy: ErrorPolicy) -> list[tuple[dict, tuple | None]]:
+    """(outcome, prepared record as a plain tuple, or None when rejected) for each item."""
     pairs = []
     for item in items:
         out = _outcome(item, source)
         if item.error is None:
             try:
-                pairs.append((out, prepare(item, source, lenient=lenient)))
+                pairs.append((out, tuple(prepare(item, source, policy))))
                 continue
             except RecordRejected as err:
                 item.error = err
@@ -119,17 +66,21 @@ def _prepare_items(items: list[Item], source: str, lenient: bool) -> list[tuple[
     return pairs
 
 
-# Large TinyBot files are read and replayed by forked workers while this process writes.
+# Large files of a one-line-a-record format (TinyBot lines) are read and replayed by forked
+# workers while this process writes.
 PARALLEL_MIN_LINES = 2000
 _BATCH_LINES = 250
 _shared_lines: list[str] = []  # the file's lines, inherited by the forked workers
+_POLICIES = {p.name: p for p in (STRICT, LENIENT)}
 
 
-def _prepare_line_batch(job: tuple[int, int, str, bool]) -> bytes:
-    """One batch, sent back marshalled: the results are plain dicts, lists and strings, which
-    marshal writes three times faster than pickle (the pool would pickle them)."""
-    start, end, source, lenient = job
-    return marshal.dumps(_prepare_items(read_tinybot_lines(_shared_lines[start:end], start + 1), source, lenient))
+def _prepare_line_batch(job: tuple[str, int, int, str, str]) -> bytes:
+    """One batch, sent back marshalled: the results are plain dicts, tuples, lists and strings,
+    which marshal writes three times faster than pickle (the pool would pickle them)."""
+    fmt, start, end, source, policy = job
+    reader = registry.format_owner(fmt).notation.formats[fmt]
+    items = reader.read_lines(_shared_lines[start:end], start + 1, _POLICIES[policy])
+    return marshal.dumps(_prepare_items(items, source, _POLICIES[policy]))
 
 
 def _workers() -> int:
@@ -137,17 +88,24 @@ def _workers() -> int:
     return min(cores, 8)
 
 
-def _prepared_batches(text: str, source: str, fmt: str, lenient: bool) -> Iterator[list[tuple[dict, dict | None]]]:
-    """Batches of (outcome, prepared) in file order."""
+def _line_format(fmt: str) -> bool:
+    """Is ``fmt`` a format of one record a line (whose files can be read in parallel batches)?"""
+    owner = registry.format_owner(fmt)
+    return owner is not None and getattr(owner.notation.formats[fmt], "one_record_a_line", False)
+
+
+def _prepared_batches(text: str, source: str, fmt: str, policy: ErrorPolicy) -> Iterator[list[tuple[dict, tuple | None]]]:
+    """Batches of (outcome, prepared record as a tuple, or None) in file order."""
     resolved = detect_format(text) if fmt == "auto" and text.strip() else fmt
-    lines = text.split("\n") if resolved == "tinybot" else []
+    lines = text.split("\n") if resolved and _line_format(resolved) else []
     if (len(lines) < PARALLEL_MIN_LINES or _workers() < 2
             or "fork" not in multiprocessing.get_all_start_methods()):
-        yield _prepare_items(read_text(text, source, fmt, lenient=lenient), source, lenient)
+        yield _prepare_items(read_text(text, source, fmt, policy=policy), source, policy)
         return
     global _shared_lines
     _shared_lines = lines
-    jobs = [(i, min(i + _BATCH_LINES, len(lines)), source, lenient) for i in range(0, len(lines), _BATCH_LINES)]
+    jobs = [(resolved, i, min(i + _BATCH_LINES, len(lines)), source, policy.name)
+            for i in range(0, len(lines), _BATCH_LINES)]
     pool = multiprocessing.get_context("fork").Pool(_workers())
     try:
         for blob in pool.imap(_prepare_line_batch, jobs):
@@ -169,30 +127,33 @@ def _gc_paused():
             gc.enable()
 
 
-def _store_batch(store: Store, batch: list[tuple[dict, dict | None]], seen: set[str]) -> None:
+def _store_batch(store: Store, batch: list[tuple[dict, tuple | None]], seen: set[str]) -> None:
     """Write the new records of a batch (inside the file's transaction); mark the duplicates."""
-    prepared = [(out, p) for out, p in batch if p is not None]
-    existing = store.existing_hashes([p["hash"] for _, p in prepared])
+    prepared = [(out, PreparedRecord._make(p)) for out, p in batch if p is not None]
+    existing = store.existing_hashes([p.hash for _, p in prepared])
     fresh = []
     for out, p in prepared:
-        out.update({"id": p["id"], "score": p["score"], "recorded": p["recorded"], "finished": p["finished"]})
-        if p["hash"] in existing or p["hash"] in seen:
+        out.update({"id": p.id, "score": p.score, "recorded": p.recorded, "finished": p.finished})
+        if p.hash in existing or p.hash in seen:
             out["status"] = "duplicate"
             continue
-        seen.add(p["hash"])
+        seen.add(p.hash)
         out["status"] = "ingested"
-        if p["warnings"]:
-            out["warnings"] = p["warnings"]
+        if p.warnings:
+            out["warnings"] = p.warnings
         fresh.append(p)
     store.add_records(fresh)
 
 
 def ingest_text(store: Store, text: str, source: str, fmt: str = "auto", *,
                 strict: bool = False, lenient: bool = False) -> list[dict]:
-    """Ingest every record of one text atomically; returns one outcome dict per record."""
+    """Ingest every record of one text atomically; returns one outcome dict per record.
+    ``strict``: one rejected record rejects the file; ``lenient``: a stated score that differs
+    from the replay is stored with a warning (the readers' error policy)."""
+    policy = LENIENT if lenient else STRICT
     with _gc_paused():
         if strict:  # read everything first: one rejection and nothing is written
-            pairs = [pair for batch in _prepared_batches(text, source, fmt, lenient) for pair in batch]
+            pairs = [pair for batch in _prepared_batches(text, source, fmt, policy) for pair in batch]
             if any(p is None for _, p in pairs):
                 for out, p in pairs:
                     if p is not None:
@@ -203,7 +164,7 @@ def ingest_text(store: Store, text: str, source: str, fmt: str = "auto", *,
                 return [out for out, _ in pairs]
             batches: Iterable = [pairs]
         else:
-            batches = _prepared_batches(text, source, fmt, lenient)
+            batches = _prepared_batches(text, source, fmt, policy)
         outcomes: list[dict] = []
         seen: set[str] = set()
         try:

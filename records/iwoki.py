@@ -30,16 +30,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scorebook.engines.iwoki import engine as E
-from scorebook.engines.iwoki.metadata import (HAND_HEX, HAND_SMALL, HEX_GAP_INDEX, HEX_GAP_NAMES, N_HAND_HEX,
-                                    N_HAND_SMALL, N_HEX_TILES, N_SMALL_TILES, RULE_SETS, SCORE,
-                                    SMALL_GAP_INDEX, SMALL_GAP_NAMES, SMALL_PILE, SMALL_PILE_LEN,
-                                    SMALL_PILE_TOP, TO_MOVE, WHITE, WILD, hex_name, parse_tile,
-                                    small_name)
+from scorebook.engines.iwoki.metadata import (GAME_ID, HEX_GAP_INDEX, HEX_GAP_NAMES, N_HEX_TILES, N_SMALL_TILES,
+                                              RULE_SETS, SCORE,
+                                              SMALL_GAP_INDEX, SMALL_GAP_NAMES, TO_MOVE, WHITE, WILD, hex_name,
+                                              parse_tile, small_name)
 
 from . import pgn
-from .errors import IllegalMove, ParseError, ScoreMismatch
+from .errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch
+from .notation import Canonical, Format, Item, Notation, Position
 
-GAME = "iwoki"
+GAME = GAME_ID
 FORMAT = "iwoki-log/1"
 ACTION_RE = re.compile(r"^(st\d+)([+-])([0-2])@(H\d+_H\d+_H\d+)$|^(ht\d+)([AB])([0-5])@(H\d+)$|^draw=(st\d+)$|^pass$")
 HEADER_KEYS = ("kind", "format", "game", "seed", "reference", "variant", "players", "initial_deal", "small_pile",
@@ -124,6 +124,11 @@ def _tiles(names, kind, where, what):
     return out
 
 
+def initial_state(record: IwokiRecord) -> np.ndarray:
+    """The engine's state at the start of a record's game."""
+    return _initial_state(record.header, record.rules, _Where())
+
+
 def _initial_state(header: dict, rules: str, where: _Where) -> np.ndarray:
     try:
         deal = header["initial_deal"]
@@ -147,120 +152,88 @@ def _initial_state(header: dict, rules: str, where: _Where) -> np.ndarray:
     return E.new_state(hands_small, hands_hex, small_pile, hex_pile, RULE_SETS.index(rules))
 
 
-def _hand(s, p, kind):
-    if kind == "small":
-        return [int(s[HAND_SMALL + p * N_SMALL_TILES + i]) for i in range(s[N_HAND_SMALL + p])]
-    return [int(s[HAND_HEX + p * N_HEX_TILES + i]) for i in range(s[N_HAND_HEX + p])]
+_KINDS = {"place-small": E.SMALL, "place-hex": E.HEX, "draw": E.DRAW, "pass": E.PASS}
 
 
-def replay(record: IwokiRecord, where: _Where, stated: list[dict] | None = None, *, lenient=False) -> None:
-    """Replay every action; fill in the computed fields and the score. ``stated`` holds the
-    log's own per-action numbers (points, scores, tokens, hex_drawn), checked one by one."""
+def replay(record: IwokiRecord, where: _Where | None = None, stated: list[dict] | None = None,
+           policy: ErrorPolicy = STRICT) -> None:
+    """Replay every action through the engine; fill in the computed fields and the score.
+    An action without a seat (Scorebook notation writes none) gets the seat the rules put to
+    move. ``stated`` holds a log's own per-action numbers (points, scores, tokens,
+    hex_drawn), checked one by one; a stated score that differs goes through ``policy``."""
+    where = where or _Where()
     s = _initial_state(record.header, record.rules, where)
+
+    def refuse(code: int, i: int, **fill):
+        cls = IllegalMove
+        raise _err(cls, E.CODE_NAMES[code], E.CODE_MESSAGES[code].format(**fill), where, i)
+
     for i, a in enumerate(record.actions):
         if E.game_over(s):
-            raise _err(IllegalMove, "action-after-end", "the game was already over (a player to move had no small "
-                       "tiles, or two passes in a row)", where, i)
+            refuse(E.ACTION_AFTER_END, i)
         p = int(s[TO_MOVE])
+        if a.seat < 0:
+            a.seat = p
         if a.seat != p:
             raise _err(IllegalMove, "wrong-seat", f"seat {p} is to move", where, i)
-        opts = E.options(s)
-        if a.n_options is not None and a.n_options != len(opts):
-            record.warnings.append(f"action {i + 1}: the log counts {a.n_options} options, the engine {len(opts)}")
-        first = bool(s[E.FIRST])
-        a.first_move = first
-        drawn = -1
-        if a.type in ("place-small", "place-hex"):
-            kind = "small" if a.type == "place-small" else "hex"
+        if a.n_options is not None:
+            n_options = len(E.options(s))
+            if a.n_options != n_options:
+                record.warnings.append(f"action {i + 1}: the log counts {a.n_options} options, the engine {n_options}")
+        a.first_move = bool(s[E.FIRST])
+        kind = _KINDS.get(a.type)
+        if kind is None:
+            raise _err(ParseError, "bad-action", f"unknown action type {a.type!r}", where, i)
+        tile = gap = orient = -1
+        if kind in (E.SMALL, E.HEX):
+            small = kind == E.SMALL
             try:
-                tk, tile = parse_tile(a.tile)
+                tile_kind, tile = parse_tile(a.tile)
             except (ValueError, TypeError):
                 raise _err(ParseError, "bad-action", f"{a.tile!r} is not a tile", where, i) from None
-            hand = _hand(s, p, kind)
-            if tk != kind or tile not in hand:
-                raise _err(IllegalMove, "tile-not-in-hand", f"{a.tile} is not in seat {p}'s hand", where, i)
-            hi = hand.index(tile)
-            if kind == "small":
-                face = "+-".index(a.face)
-                orient = face * 3 + a.rotation
-                gaps = SMALL_GAP_INDEX
-            else:
-                face = "AB".index(a.face)
-                orient = face * 6 + a.rotation
-                gaps = HEX_GAP_INDEX
+            if tile_kind != ("small" if small else "hex") or tile not in E.hand(s, p, kind):
+                refuse(E.TILE_NOT_IN_HAND, i, tile=a.tile, seat=p)
+            orient = ("+-".index(a.face) * 3 if small else "AB".index(a.face) * 6) + a.rotation
+            gaps = SMALL_GAP_INDEX if small else HEX_GAP_INDEX
             if a.gap not in gaps:
-                raise _err(ParseError, "bad-action", f"{a.gap!r} is not a {kind} gap", where, i)
+                raise _err(ParseError, "bad-action", f"{a.gap!r} is not a {'small' if small else 'hex'} gap", where, i)
             gap = gaps[a.gap]
-            kind_code = E.SMALL if kind == "small" else E.HEX
-            if first:
-                allowed = [(o[0], o[1], o[2], o[3]) for o in opts]
-                if (kind_code, hi, gap, orient) not in allowed:
-                    raise _err(IllegalMove, "first-move-rule", "the first move is a tile on H1_H4_H5 or H1 in the "
-                               "orientation the rules allow", where, i)
-                points = int(E.first_move_points(kind_code, tile, orient))
-            else:
-                open_ = E.is_open_small(s, gap) if kind == "small" else E.is_open_hex(s, gap)
-                if not open_:
-                    raise _err(IllegalMove, "gap-not-open", f"{a.gap} is not open", where, i)
-                legal, points = E.evaluate(s, kind_code, tile, gap, orient)
-                if not legal:
-                    raise _err(IllegalMove, "illegal-placement", "the tile's numbers do not match the board (a "
-                               "placement needs a match and no mismatch)", where, i)
-            a.points = int(points)
-            drawn = E.place(s, kind_code, hi, gap, orient, points)
-        elif a.type == "draw":
-            if first or s[E.DREW]:
-                raise _err(IllegalMove, "second-draw" if s[E.DREW] else "draw-not-allowed",
-                           "one draw per turn, never on the first move", where, i)
-            if s[SMALL_PILE_TOP] >= s[SMALL_PILE_LEN]:
-                raise _err(IllegalMove, "draw-empty-pile", "the small pile is empty", where, i)
-            top = small_name(int(s[SMALL_PILE + s[SMALL_PILE_TOP]]))
-            if a.tile != top:
-                raise _err(IllegalMove, "draw-not-top", f"the top of the small pile is {top}", where, i)
-            drawn = E.draw(s)
-        elif a.type == "pass":
-            if len(opts) != 1 or opts[0, 0] != E.PASS:
-                raise _err(IllegalMove, "pass-not-allowed", "a pass is allowed only when nothing can be placed "
-                           "and no draw is left this turn", where, i)
-            drawn = E.pass_turn(s)
-        else:
-            raise _err(ParseError, "bad-action", f"unknown action type {a.type!r}", where, i)
+        code, points = E.action_code(s, kind, tile, gap, orient)
+        if code != E.OK:
+            refuse(code, i, tile=a.tile, seat=p, gap=a.gap)
+        if kind == E.DRAW and a.tile != small_name(E.pile_top(s)):
+            raise _err(IllegalMove, "draw-not-top", f"the top of the small pile is {small_name(E.pile_top(s))}",
+                       where, i)
+        a.points = points
+        drawn = E.apply_action(s, kind, tile, gap, orient, points)
         a.hex_drawn = hex_name(drawn) if drawn >= 0 else None
         a.scores = (int(s[SCORE]), int(s[SCORE + 1]))
         a.white_tokens = (int(s[WHITE]), int(s[WHITE + 1]))
         if stated is not None:
-            _check_stated(record, a, stated[i], where, i, lenient)
-    over = bool(E.game_over(s))
-    pen = E.penalties(s)
-    before = [int(s[SCORE]), int(s[SCORE + 1])]
-    final = [before[0] - int(pen[0]), before[1] - int(pen[1])]
-    winner = 0 if final[0] > final[1] else 1 if final[1] > final[0] else None
-    record.score = {"before_tally": before, "penalties": [int(pen[0]), int(pen[1])], "final": final, "winner": winner}
+            _check_stated(record, a, stated[i], where, i, policy)
+    over, trigger, reason = E.end_of_game(s)
+    record.score = E.final_tally(s)
     record.finished = over
-    record._end_state = (over, int(s[TO_MOVE]), "out_of_small_tiles" if s[N_HAND_SMALL + s[TO_MOVE]] == 0
-                         else "double_pass")
+    record._end_state = (over, trigger, reason)
     if record.end is not None:
         if not over:
             raise _err(IllegalMove, "end-too-early", "the end line comes while the game goes on", where, None)
         e = record.end
-        reason, trigger = record._end_state[2], record._end_state[1]
         if e.get("reason") != reason or e.get("trigger_seat") != trigger:
             raise _err(IllegalMove, "end-mismatch", f"the game ends by {reason}, detected by seat {trigger}",
                        where, None)
-        want = {"scores_before_tally": before, "penalties": record.score["penalties"], "final_scores": final,
-                "winner": winner}
+        sc = record.score
+        want = {"scores_before_tally": sc["before_tally"], "penalties": sc["penalties"], "final_scores": sc["final"],
+                "winner": sc["winner"]}
         diffs = [f"{k} {e.get(k)} (replay {v})" for k, v in want.items() if e.get(k) != v]
         if diffs:
-            err = _err(ScoreMismatch, "score-mismatch", "the end line differs from the replay: " + ", ".join(diffs),
-                       where, None)
-            if not lenient:
-                raise err
-            record.warnings.append(err.describe())
+            policy.handle(_err(ScoreMismatch, "score-mismatch", "the end line differs from the replay: "
+                               + ", ".join(diffs), where, None), record.warnings)
     elif over and stated is not None:
         raise _err(IllegalMove, "missing-end", "the game is over but the log has no end line", where, None)
 
 
-def _check_stated(record, a: Action, st: dict, where, i, lenient):
+def _check_stated(record, a: Action, st: dict, where, i, policy: ErrorPolicy):
     checks = []
     if a.type.startswith("place"):
         checks.append(("points", st.get("points"), a.points))
@@ -272,15 +245,12 @@ def _check_stated(record, a: Action, st: dict, where, i, lenient):
             code = "score-mismatch" if name in ("points", "scores") else f"{name.replace('_', '-')}-mismatch"
             err = _err(ScoreMismatch if code == "score-mismatch" else IllegalMove, code,
                        f"{name} {json.dumps(said)} differs from the replay {json.dumps(got)}", where, i)
-            if lenient and code == "score-mismatch":
-                record.warnings.append(err.describe())
-                continue
-            raise err
+            policy.handle(err, record.warnings)
 
 
 # ---------------------------------------------------------------- iwoki-log/1
 
-def parse_log(text: str, *, lenient: bool = False) -> IwokiRecord:
+def parse_log(text: str, policy: ErrorPolicy = STRICT) -> IwokiRecord:
     """Read and replay one ``iwoki-log/1`` file (one game)."""
     where = _Where()
     lines = [(n, l) for n, l in enumerate(text.split("\n"), 1) if l.strip()]
@@ -343,7 +313,7 @@ def parse_log(text: str, *, lenient: bool = False) -> IwokiRecord:
         actions.append(a)
         stated.append(obj)
     record = IwokiRecord(header, actions, end, "simulator-2021", {}, [])
-    replay(record, where, stated, lenient=lenient)
+    replay(record, where, stated, policy)
     return record
 
 
@@ -445,76 +415,80 @@ def write_pgn(record: IwokiRecord) -> tuple[str, list[tuple]]:
         rows.append((1, i, a.seat, a.text(), a.note))
     tags = header_tags(record)
     words.append(tags["Result"])
-    from .game_of_islands import _wrap
-    return pgn.write_tags(tags) + "\n\n" + "\n".join(_wrap(words)) + "\n", rows
+    return pgn.write_tags(tags) + "\n\n" + "\n".join(pgn.wrap_words(words)) + "\n", rows
 
 
-def read_pgn_game(game: pgn.PgnGame, *, lenient: bool = False) -> IwokiRecord:
-    """Read and replay one Iwoki game of the container."""
-    t = dict(game.tags)
-    where = _Where()
-    where.header = (game.line, 1, None)
+class IwokiVisitor(pgn.Visitor):
+    """Reads and replays one Iwoki game of the container (actions numbered in play order; the
+    seats follow from the rules, a draw keeping the turn)."""
+    result_pattern = re.compile(r"-?\d+--?\d+|\*")
 
-    def need(name):
-        if name not in t:
-            raise ParseError("bad-tag", f"an Iwoki record needs the tag {name}", line=game.line, column=1)
-        return t.pop(name)
-    t.pop("Game", None)
-    rules = t.pop("Rules", "simulator-2021")
-    if rules not in RULE_SETS:
-        tok = game.tag_tokens["Rules"]
-        raise ParseError("bad-tag", f"Rules must be one of {', '.join(RULE_SETS)}", line=tok.line, column=tok.column,
-                         token=rules)
-    try:
-        header = {"kind": "header", "format": FORMAT, "game": GAME, "seed": json.loads(need("Seed"))}
-        ref = {}
-        for key, tag in (("simulator", "Simulator"), ("commit", "Commit"), ("recorder", "Recorder")):
-            if tag in t:
-                ref[key] = t.pop(tag)
-        header["reference"] = ref
-        variant = {}
-        for part in need("Variant").split():
-            k, _, v = part.partition("=")
-            variant[k] = json.loads(v)
-        header["variant"] = variant
-        header["players"] = [_agent_parse(need(s + "Agent"), seat, need(s)) for seat, s in enumerate(_SEATS)]
-        deals = []
-        for p in range(2):
-            small, _, hexes = need(f"Deal{p + 1}").partition("/")
-            deals.append({"small": small.split(), "hex": hexes.split()})
-        header["initial_deal"] = deals
-        header["small_pile"] = need("SmallPile").split()
-        header["hex_pile"] = need("HexPile").split()
-        if "HeaderExtra" in t:
-            header.update(json.loads(t.pop("HeaderExtra")))
-    except (json.JSONDecodeError, ValueError) as exc:
-        raise ParseError("bad-tag", f"a header tag does not read: {exc}", line=game.line, column=1) from None
-    result_tag = t.pop("Result", None)
-    actions: list[Action] = []
-    result_tok = None
-    for tok in game.tokens:
-        if tok.kind == pgn.COMMENT:
-            cmds, rest = pgn.comment_commands(tok.text)
-            if actions:
-                if "opts" in cmds and cmds["opts"].isdigit():
-                    actions[-1].n_options = int(cmds["opts"])
-                if rest:
-                    actions[-1].note = rest
-            continue
-        text = tok.text
-        if re.fullmatch(r"\d+\.", text):
-            if int(text[:-1]) != len(actions) + 1:
-                raise ParseError("bad-move-number", f"expected action number {len(actions) + 1}", line=tok.line,
-                                 column=tok.column, ply=len(actions) + 1, token=text)
-            continue
-        if re.fullmatch(r"-?\d+--?\d+|\*", text):
-            result_tok = tok
-            continue
-        m = ACTION_RE.match(text)
-        if not m or result_tok is not None:
-            raise ParseError("bad-token", "an action is TILE FACE ROTATION@GAP (st5+1@H1_H4_H5, ht3A0@H1), "
-                             "draw=TILE or pass", line=tok.line, column=tok.column, ply=len(actions) + 1, token=text)
-        where.spots[len(actions)] = (tok.line, tok.column, text)
+    def begin_game(self, game: pgn.PgnGame) -> None:
+        self.game = game
+        t = dict(game.tags)
+        self.where = _Where()
+        self.where.header = (game.line, 1, None)
+
+        def need(name):
+            if name not in t:
+                raise ParseError("bad-tag", f"an Iwoki record needs the tag {name}", line=game.line, column=1)
+            return t.pop(name)
+        t.pop("Game", None)
+        self.rules = t.pop("Rules", "simulator-2021")
+        if self.rules not in RULE_SETS:
+            tok = game.tag_tokens["Rules"]
+            raise ParseError("bad-tag", f"Rules must be one of {', '.join(RULE_SETS)}", line=tok.line,
+                             column=tok.column, token=self.rules)
+        try:
+            header = {"kind": "header", "format": FORMAT, "game": GAME, "seed": json.loads(need("Seed"))}
+            ref = {}
+            for key, tag in (("simulator", "Simulator"), ("commit", "Commit"), ("recorder", "Recorder")):
+                if tag in t:
+                    ref[key] = t.pop(tag)
+            header["reference"] = ref
+            variant = {}
+            for part in need("Variant").split():
+                k, _, v = part.partition("=")
+                variant[k] = json.loads(v)
+            header["variant"] = variant
+            header["players"] = [_agent_parse(need(s + "Agent"), seat, need(s)) for seat, s in enumerate(_SEATS)]
+            deals = []
+            for p in range(2):
+                small, _, hexes = need(f"Deal{p + 1}").partition("/")
+                deals.append({"small": small.split(), "hex": hexes.split()})
+            header["initial_deal"] = deals
+            header["small_pile"] = need("SmallPile").split()
+            header["hex_pile"] = need("HexPile").split()
+            if "HeaderExtra" in t:
+                header.update(json.loads(t.pop("HeaderExtra")))
+        except (json.JSONDecodeError, ValueError) as exc:
+            raise ParseError("bad-tag", f"a header tag does not read: {exc}", line=game.line, column=1) from None
+        self.header = header
+        self.result_tag = t.pop("Result", None)
+        self.tags = t
+        self.actions: list[Action] = []
+
+    def ply(self) -> int:
+        return len(self.actions) + 1
+
+    def expected_move_number(self) -> int:
+        return len(self.actions) + 1
+
+    def visit_comment(self, token: pgn.Token) -> None:
+        if not self.actions:
+            return
+        commands, rest = pgn.comment_commands(token.text)
+        if "opts" in commands and commands["opts"].isdigit():
+            self.actions[-1].n_options = int(commands["opts"])
+        if rest:
+            self.actions[-1].note = rest
+
+    def visit_move(self, token: pgn.Token) -> None:
+        m = ACTION_RE.match(token.text)
+        if not m:
+            raise self.token_error(token, "bad-token", "an action is TILE FACE ROTATION@GAP (st5+1@H1_H4_H5, "
+                                   "ht3A0@H1), draw=TILE or pass")
+        self.where.spots[len(self.actions)] = (token.line, token.column, token.text)
         if m.group(1):
             a = Action("place-small", -1, m.group(1), m.group(2), int(m.group(3)), m.group(4))
         elif m.group(5):
@@ -523,60 +497,33 @@ def read_pgn_game(game: pgn.PgnGame, *, lenient: bool = False) -> IwokiRecord:
             a = Action("draw", -1, m.group(9))
         else:
             a = Action("pass", -1)
-        actions.append(a)
-    record = IwokiRecord(header, actions, None, rules, t, [])
-    # seats follow from the rules (a draw keeps the turn): fill them in as the replay goes
-    s = _initial_state(header, rules, where)
-    for a in actions:
-        a.seat = int(s[TO_MOVE])
-        if not _step_for_seat(s, a):
-            break  # the replay below reports why
-    replay(record, where, None, lenient=lenient)
-    stated = result_tag if result_tag is not None else (result_tok.text if result_tok else None)
-    computed = f"{record.score['final'][0]}-{record.score['final'][1]}" if record.finished else "*"
-    if stated is not None and stated != computed:
-        if stated != "*" and not record.finished:
-            raise ParseError("unfinished-game", "the result is stated but the game goes on", line=game.line, column=1,
-                             token=stated)
-        tok = game.tag_tokens.get("Result")
-        err = ScoreMismatch("score-mismatch", f"the stated result {stated} differs from the replay {computed}",
-                            line=tok.line if tok else None, column=tok.column if tok else None, token=stated)
-        if not lenient:
-            raise err
-        record.warnings.append(err.describe())
-    if stated is not None and stated != "*":
-        final = [int(x) for x in re.findall(r"-?\d+", stated)[:2]]
-        record.end = {"final_scores": final}
-    return record
+        self.actions.append(a)
+
+    def end_game(self, game: pgn.PgnGame, result_token: pgn.Token | None) -> None:
+        record = IwokiRecord(self.header, self.actions, None, self.rules, self.tags, self.warnings)
+        replay(record, self.where, None, self.policy)
+        stated = self.result_tag if self.result_tag is not None else (result_token.text if result_token else None)
+        computed = f"{record.score['final'][0]}-{record.score['final'][1]}" if record.finished else "*"
+        if stated is not None and stated != computed:
+            if stated != "*" and not record.finished:
+                raise ParseError("unfinished-game", "the result is stated but the game goes on", line=game.line,
+                                 column=1, token=stated)
+            tok = game.tag_tokens.get("Result")
+            self.handle_error(ScoreMismatch("score-mismatch", f"the stated result {stated} differs from the replay "
+                                            f"{computed}", line=tok.line if tok else None,
+                                            column=tok.column if tok else None, token=stated))
+        if stated is not None and stated != "*":
+            final = [int(x) for x in re.findall(r"-?\d+", stated)[:2]]
+            record.end = {"final_scores": final}
+        self.record = record
+
+    def result(self) -> IwokiRecord:
+        return self.record
 
 
-def _step_for_seat(s, a: Action) -> bool:
-    """Advance a scratch state by one action, to know who moves next (a draw keeps the
-    turn); False when the action is not among the options."""
-    if E.game_over(s):
-        return False
-    opts = E.options(s)
-    if a.type == "draw":
-        for o in opts:
-            if o[0] == E.DRAW:
-                E.apply_option(s, o)
-                return True
-        return False
-    if a.type == "pass":
-        if opts[0, 0] != E.PASS:
-            return False
-        E.apply_option(s, opts[0])
-        return True
-    kind, tile = parse_tile(a.tile)
-    code = E.SMALL if kind == "small" else E.HEX
-    hand = _hand(s, int(s[TO_MOVE]), kind)
-    orient = ("+-".index(a.face) * 3 if code == E.SMALL else "AB".index(a.face) * 6) + a.rotation
-    gap = (SMALL_GAP_INDEX if code == E.SMALL else HEX_GAP_INDEX).get(a.gap, -1)
-    for o in opts:
-        if o[0] == code and tile in hand and o[1] == hand.index(tile) and o[2] == gap and o[3] == orient:
-            E.apply_option(s, o)
-            return True
-    return False
+def read_pgn_game(game: pgn.PgnGame, policy: ErrorPolicy = STRICT) -> IwokiRecord:
+    """Read and replay one Iwoki game of the container."""
+    return pgn.read_record([game], IwokiVisitor(policy))
 
 
 def score_rows(record: IwokiRecord) -> list[tuple[int, str, int]]:
@@ -589,14 +536,113 @@ def score_rows(record: IwokiRecord) -> list[tuple[int, str, int]]:
 
 
 def states(record: IwokiRecord):
-    """Yield (ply, move, state) after every action, for ``show``: open gaps, scores, hands."""
+    """Yield (ply, action, state after it) for every action (the record was replayed when read)."""
     s = _initial_state(record.header, record.rules, _Where())
     for i, a in enumerate(record.actions, 1):
-        _step_for_seat(s, a)
+        kind = _KINDS[a.type]
+        tile = gap = orient = -1
+        if kind in (E.SMALL, E.HEX):
+            tile = parse_tile(a.tile)[1]
+            small = kind == E.SMALL
+            gap = (SMALL_GAP_INDEX if small else HEX_GAP_INDEX)[a.gap]
+            orient = ("+-".index(a.face) * 3 if small else "AB".index(a.face) * 6) + a.rotation
+        E.apply_action(s, kind, tile, gap, orient, a.points)
         yield i, a, s.copy()
 
 
-def gap_names(s) -> tuple[list[str], list[str]]:
-    small = [SMALL_GAP_NAMES[int(s[E.OPEN_SMALL + i])] for i in range(s[E.N_OPEN_SMALL])]
-    hexes = [HEX_GAP_NAMES[int(s[E.OPEN_HEX + i])] for i in range(s[E.N_OPEN_HEX])]
-    return small, hexes
+class IwokiLogFormat(Format):
+    """``iwoki-log/1`` JSON Lines: one game from each header line to the next."""
+    name = "iwoki-log"
+
+    def read(self, text: str, policy: ErrorPolicy) -> list[Item]:
+        lines = text.split("\n")
+        starts = [i for i, line in enumerate(lines) if line.lstrip().startswith('{"kind":"header"')] or [0]
+        items = []
+        for k, start in enumerate(starts, 1):
+            end = starts[k] if k < len(starts) else len(lines)
+            chunk = "\n" * start + "\n".join(lines[start:end])  # keep file line numbers
+            try:
+                items.append(Item(k, self.name, GAME, record=parse_log(chunk, policy), line=start + 1))
+            except RecordRejected as err:
+                items.append(Item(k, self.name, GAME, error=err, line=start + 1))
+        return items
+
+    def write(self, record: IwokiRecord) -> tuple[str, list[str]]:
+        dropped = [f"tag {k}" for k in record.tags]
+        if record.rules != "simulator-2021":
+            dropped.append(f"rules {record.rules} (a log is replayed under simulator-2021)")
+        if any(a.note for a in record.actions):
+            dropped.append("comments")
+        return write_log(record), dropped
+
+
+class IwokiNotation(Notation):
+    game_id = GAME
+    formats = {"iwoki-log": IwokiLogFormat()}
+
+    def visitor(self, policy: ErrorPolicy) -> IwokiVisitor:
+        return IwokiVisitor(policy)
+
+    def canonical(self, record: IwokiRecord, policy: ErrorPolicy) -> Canonical:
+        """Iwoki records were replayed while they were read."""
+        text, rows = write_pgn(record)
+        return Canonical(text=text, moves=rows, score=record.score, recorded=record.recorded,
+                         score_rows=score_rows(record), players=record.players, tags=record.tags,
+                         finished=record.finished, rules=record.rules, warnings=record.warnings)
+
+    def positions(self, record: IwokiRecord):
+        """After every action: the engine's state vector; the action's comment."""
+        before = _initial_state(record.header, record.rules, _Where())
+        for ply, action, s in states(record):
+            yield Position(ply=ply, player=action.seat, move=f"{ply}. seat {action.seat} {action.text()}",
+                           annotation=action.note, state=s, before=before)
+            before = s
+
+
+    def write_played(self, setup, played, seats, tags, context) -> str:
+        """A bot game: the deal as the header, each option played as an action."""
+        header = _played_header(setup, seats, context["seed"] * 100000 + context["game"])
+        actions = []
+        for seat, kind, _, gap, orient, _, tile in played.moves:
+            if kind == E.SMALL:
+                actions.append(Action("place-small", seat, small_name(tile), "+-"[orient // 3], orient % 3,
+                                      SMALL_GAP_NAMES[gap]))
+            elif kind == E.HEX:
+                actions.append(Action("place-hex", seat, hex_name(tile), "AB"[orient // 6], orient % 6,
+                                      HEX_GAP_NAMES[gap]))
+            elif kind == E.DRAW:
+                actions.append(Action("draw", seat, small_name(tile)))
+            else:
+                actions.append(Action("pass", seat))
+        rules = RULE_SETS[int(setup[E.RULES])]
+        record = IwokiRecord(header, actions, None, rules, dict(tags), [])
+        replay(record)
+        return write_pgn(record)[0]
+
+    def seat_points(self, score: dict) -> list[float]:
+        return list(score["final"])
+
+
+def _played_header(s, seats, seed: int) -> dict:
+    """The log header of a bot game dealt as state ``s``: seats' names and agents, hands, piles."""
+    players = []
+    for seat, (name, bot) in enumerate(seats):
+        entry = {"seat": seat, "name": name, "type": bot.name}
+        if bot.name.startswith("minimax"):
+            entry.update({"depth": bot.number, "max_time_ms": None})
+        if bot.name == "sampler":
+            entry["samples"] = bot.number
+        players.append(entry)
+    perfect = any(bot.name.startswith("minimax") for _, bot in seats)
+    deal = [{"small": [small_name(t) for t in E.hand(s, p, E.SMALL)], "hex": [hex_name(t) for t in E.hand(s, p, E.HEX)]}
+            for p in range(2)]
+    return {"kind": "header", "format": FORMAT, "game": GAME, "seed": seed,
+            "reference": {"simulator": "scorebook engines/iwoki", "recorder": "scorebook play"},
+            "variant": {"perfect_information": perfect, "players": 2, "initial_small": len(deal[0]["small"]),
+                        "initial_hex": len(deal[0]["hex"]), "draw_seed": None},
+            "players": players, "initial_deal": deal,
+            "small_pile": [small_name(int(s[E.SMALL_PILE + i])) for i in range(s[E.SMALL_PILE_LEN])],
+            "hex_pile": [hex_name(int(s[E.HEX_PILE + i])) for i in range(s[E.HEX_PILE_LEN])]}
+
+
+NOTATION = IwokiNotation()

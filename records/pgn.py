@@ -1,7 +1,11 @@
 """The PGN-style container every game shares: tag pairs, then movetext, then the result.
 
 This module knows nothing of any game's moves. It splits a file into games, reads the tag
-pairs and cuts the movetext into positioned tokens; each game's grammar reads those.
+pairs and cuts the movetext into positioned tokens; ``read_record`` walks them and drives a
+game's ``Visitor`` (python-chess's ``read_game(..., Visitor=...)`` is the model): the walker
+owns what every game shares (move numbers, comments, parenthesised groups, the result token,
+nothing after it), the visitor the game's own moves, tags and result. Errors a reader may
+step over go through the visitor's error policy (strict or lenient).
 
 >>> games = split_games('[Game "tiny-islands"]\\n\\n1. hi+w6 hi3 {[%visits 1:2]} *\\n')
 >>> games[0].tags["Game"], [t.text for t in games[0].tokens]
@@ -14,12 +18,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .errors import ParseError
+from .errors import STRICT, ErrorPolicy, ParseError, RecordRejected
 
 WORD, COMMENT, OPEN, CLOSE = "word", "comment", "open", "close"
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(;.*)?$')
 _COMMAND_RE = re.compile(r"\[%(\w+)\s*([^\]]*)\]")
+# "12." or "12..." (black's move in PGN; a pair's second half here), possibly with the move stuck on
+MOVE_NUMBER_RE = re.compile(r"^(\d+)\.(\.\.)?(.*)$")
 
 
 @dataclass(slots=True)
@@ -141,3 +147,130 @@ def write_tags(tags: dict[str, str]) -> str:
 
 def wrap_comment(text: str) -> str:
     return "{" + text.replace("}", ")") + "}"
+
+
+def wrap_words(words: list[str], width: int = 79) -> list[str]:
+    """Movetext words in lines of at most ``width`` characters (a longer word stands alone)."""
+    lines, current = [], ""
+    for w in words:
+        if current and len(current) + 1 + len(w) > width:
+            lines.append(current)
+            current = w
+        else:
+            current = f"{current} {w}" if current else w
+    if current:
+        lines.append(current)
+    return lines
+
+
+# ---------------------------------------------------------------- reading a record
+
+
+class Visitor:
+    """Receives the games of one record from ``read_record`` and builds the game's model.
+
+    A game's notation subclasses it: ``begin_game`` reads the tags, ``visit_move`` each move
+    token, ``visit_group`` a parenthesised group, ``visit_comment`` each ``{...}`` comment,
+    ``visit_result`` the result token, ``end_game`` settles the game (stated result against the
+    replay), ``result`` returns the record. ``token_error`` makes a positioned error with
+    the game's ply (and move) numbering; ``handle_error`` applies the error policy to an error
+    a reader may step over (a stated score that differs from the replay).
+    """
+    #: a movetext token that ends the game: the result (matched before ``visit_move``)
+    result_pattern: re.Pattern = re.compile(r"\*")
+
+    def __init__(self, policy: ErrorPolicy = STRICT):
+        self.policy = policy
+        self.warnings: list[str] = []
+
+    def handle_error(self, error: RecordRejected) -> None:
+        self.policy.handle(error, self.warnings)
+
+    def ply(self) -> int | None:
+        """The 1-based ply the next move would be (errors carry it)."""
+        return None
+
+    def token_error(self, token: Token, code: str, message: str) -> ParseError:
+        return ParseError(code, message, line=token.line, column=token.column, ply=self.ply(), token=token.text)
+
+    def expected_move_number(self) -> int:
+        raise NotImplementedError
+
+    def visit_move_number(self, number: int, token: Token) -> None:
+        """A move number: it must be the one the next move carries."""
+        expected = self.expected_move_number()
+        if number != expected:
+            raise self.token_error(token, "bad-move-number", f"expected move number {expected}")
+
+    def can_end(self) -> bool:
+        """May the result stand here (a token matching ``result_pattern`` is the result)?"""
+        return True
+
+    def begin_game(self, game: PgnGame) -> None:
+        raise NotImplementedError
+
+    def visit_move(self, token: Token) -> None:
+        raise NotImplementedError
+
+    def visit_group(self, opening: Token, words: list[Token], closed: bool) -> None:
+        """``( word ... )``; ``closed`` is False when the group never closes."""
+        self.visit_move(opening)
+
+    def visit_comment(self, token: Token) -> None:
+        pass
+
+    def visit_result(self, token: Token) -> None:
+        pass
+
+    def end_game(self, game: PgnGame, result: Token | None) -> None:
+        pass
+
+    def result(self):
+        raise NotImplementedError
+
+
+def read_record(games: list[PgnGame], visitor: Visitor):
+    """Walk the games of one record (one game, or several that form one record) through
+    ``visitor`` and return what it built; raises the first error in reading order."""
+    for game in games:  # a container error (bad tag, comment) of any game comes first
+        if game.error is not None:
+            raise game.error
+    for game in games:
+        visitor.begin_game(game)
+        result: Token | None = None
+        tokens = game.tokens
+        i = 0
+        while i < len(tokens):
+            token = tokens[i]
+            i += 1
+            if token.kind == COMMENT:
+                visitor.visit_comment(token)
+                continue
+            if result is not None:
+                raise visitor.token_error(token, "bad-token", "nothing may follow the result")
+            if token.kind == OPEN:
+                words = []
+                while i < len(tokens) and tokens[i].kind == WORD:
+                    words.append(tokens[i])
+                    i += 1
+                closed = i < len(tokens) and tokens[i].kind == CLOSE
+                i += closed
+                visitor.visit_group(token, words, closed)
+                continue
+            if token.kind == CLOSE:
+                raise visitor.token_error(token, "bad-token", "a ) without its (")
+            number = MOVE_NUMBER_RE.match(token.text)
+            if number:
+                head = token.text[:len(token.text) - len(number.group(3))]
+                digits = number.group(1)  # bounded before int(): a move number has at most 9 digits
+                visitor.visit_move_number(int(digits) if len(digits) <= 9 else -1, Token(head, token.line, token.column))
+                if not number.group(3):
+                    continue
+                token = Token(number.group(3), token.line, token.column + len(head))
+            if visitor.result_pattern.fullmatch(token.text) and visitor.can_end():
+                result = token
+                visitor.visit_result(token)
+                continue
+            visitor.visit_move(token)
+        visitor.end_game(game, result)
+    return visitor.result()

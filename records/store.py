@@ -184,25 +184,24 @@ class Store:
                 cache[name] = row[0]
         return cache[name]
 
-    def add_records(self, items: list[dict]) -> None:
-        """Insert prepared records (see ``ingest.prepare``); call inside ``atomic()``."""
+    def add_records(self, items: list) -> None:
+        """Insert prepared records (``notation.PreparedRecord``); call inside ``atomic()``."""
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         rows: list[tuple] = []
         links, moves, scores = [], [], []
         key = self.db.execute("SELECT coalesce(max(key), 0) FROM records").fetchone()[0]
-        for item in items:
+        for p in items:
             key += 1
-            event = item["tags"].get("Event")
+            event = p.tags.get("Event")
             rows.append((
-                key, item["id"], item["hash"], item["game"], item.get("rules"), item.get("deck"), item["format"],
-                item["source"], item["index"], item["text"], json.dumps(item["tags"]), json.dumps(item["score"]),
-                None if item["recorded"] is None else json.dumps(item["recorded"]), item.get("total"),
-                int(item["finished"]), json.dumps(item["warnings"]) if item["warnings"] else None,
+                key, p.id, p.hash, p.game, p.rules, p.deck, p.format, p.source, p.index, p.text,
+                json.dumps(p.tags), json.dumps(p.score), None if p.recorded is None else json.dumps(p.recorded),
+                p.total, int(p.finished), json.dumps(p.warnings) if p.warnings else None,
                 self._name_id("events", self._event_ids, event) if event else None, ENGINE_VERSION, now))
-            for seat, name in enumerate(item["players"]):
+            for seat, name in enumerate(p.players):
                 links.append((key, seat, self._name_id("players", self._player_ids, name)))
-            moves.extend([(key, game, ply, player, text, note) for game, ply, player, text, note in item["moves"]])
-            scores.extend([(key, seat, cat, pts) for seat, cat, pts in item["scores"]])
+            moves.extend([(key, game, ply, player, text, note) for game, ply, player, text, note in p.moves])
+            scores.extend([(key, seat, cat, pts) for seat, cat, pts in p.scores])
         # bulk rows go straight to the connection: sqlite-utils' insert_all builds SQL per chunk
         conn = self.db.conn
         conn.executemany(f"INSERT INTO records ({RECORD_COLUMNS}) VALUES ({','.join('?' * 19)})", rows)

@@ -43,20 +43,21 @@ from pydantic import TypeAdapter
 
 from scorebook.engines.tiny_islands import engine as E
 from scorebook.engines.tiny_islands.deck import one_deck_consistent
-from scorebook.engines.tiny_islands.metadata import (CATEGORIES, CELLS, DRAWING_AFTER_TURN, RULE_SETS,
+from scorebook.engines.tiny_islands.metadata import (CATEGORIES, CELLS, DECK_MODELS, DRAWING_AFTER_TURN, GAME_ID,
+                                                     RULE_SETS,
                                            TILE_INDEX, TILE_LETTERS, TURNS, ZONE_INDEX,
                                            ZONE_LETTERS, cell_name, parse_cell)
 
 from . import pgn
-from .errors import IllegalMove, ParseError, ScoreMismatch
+from .errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch, UsageError
+from .notation import Canonical, Notation, Position
 
-GAME = "tiny-islands"
+GAME = GAME_ID
 _T = "fhswMCB"
 _Z = "1-9a-iQWEASDZXC"
 OFFER_RE = re.compile(rf"^([{_T}])([{_Z}])\+([{_T}])([{_Z}])$")
 PLACEMENT_RE = re.compile(rf"^([{_T}])([a-i][1-9])$")
 CELL_RE = re.compile(r"^[a-i][1-9]$")
-MOVE_NUMBER_RE = re.compile(r"^(\d+)\.$")
 VISITS_RE = re.compile(r"^(\d+:\d+(,\d+:\d+)*)?$")
 # the text of every (tile, zone) pair and every placement, made once
 _PAIR_TEXT = [[tile + zone for zone in ZONE_LETTERS] for tile in TILE_LETTERS]
@@ -299,191 +300,202 @@ def _visits_ok(text: str) -> bool:
     return all(seg == "-" or VISITS_RE.match(seg) for seg in text.split("|"))
 
 
-def parse_pgn(text: str) -> list[TinyIslandsRecord]:
-    return [parse_game(g) for g in pgn.split_games(text)]
+class TinyIslandsVisitor(pgn.Visitor):
+    """Reads one game of the container as a Tiny Islands record (grammar in the module doc)."""
+    result_pattern = re.compile(r"\*|-?\d+")
 
+    def begin_game(self, game: pgn.PgnGame) -> None:
+        self.game = game
+        tags = dict(game.tags)
+        name = tags.pop("Game", GAME)
+        if name != GAME:
+            t = game.tag_tokens["Game"]
+            raise ParseError("bad-tag", f"Game is {name!r}, expected {GAME!r}", line=t.line, column=t.column,
+                             token=name)
+        self.rules = tags.pop("Rules", "published")
+        if self.rules not in RULE_SETS:
+            raise self._tag_error("Rules", f"Rules must be one of {', '.join(RULE_SETS)}")
+        self.deck = tags.pop("Deck", None)
+        if self.deck is not None and self.deck not in DECK_MODELS:
+            raise self._tag_error("Deck", "Deck must be two-deck or one-deck")
+        self.label = tags.pop("Label", None)
+        self.random_placements = None
+        if "RandomPlacements" in tags:
+            value = tags.pop("RandomPlacements")
+            if not value.isdigit():
+                raise self._tag_error("RandomPlacements", "RandomPlacements must be a whole number")
+            self.random_placements = int(value)
+        self.recorded = None
+        self.score_pos = None
+        if "Breakdown" in tags:
+            value = tags.pop("Breakdown")
+            parts = value.split()
+            if len(parts) != 9 or not all(re.fullmatch(r"-?\d+", p) for p in parts):
+                raise self._tag_error("Breakdown", "Breakdown must be 9 integers: " + " ".join(CATEGORIES))
+            nums = [int(p) for p in parts]
+            if sum(nums[1:8]) - nums[0] != nums[8]:
+                raise self._tag_error("Breakdown", "Breakdown total is not the sum of the categories less penalties")
+            self.recorded = dict(zip(CATEGORIES, nums))
+            t = game.tag_tokens["Breakdown"]
+            self.score_pos = (t.line, t.column, value)
+        self.result_tag = tags.pop("Result", None)
+        if self.result_tag is not None and not self.result_pattern.fullmatch(self.result_tag):
+            raise self._tag_error("Result", "Result must be the total score or *")
+        self.tags = tags
+        self.offers: list[Offer] = []
+        self.placements: list[Placement] = []
+        self.drawings: list[Drawing] = []
+        self.preamble: list[str] = []
+        self.positions: dict = {}
+        self.last = None  # the move the next comment belongs to
+        self.pending_offer: Offer | None = None
+        self.result_token: pgn.Token | None = None
 
-def parse_game(game: pgn.PgnGame) -> TinyIslandsRecord:
-    """Read one game of the container as a Tiny Islands record (grammar in the module doc)."""
-    tags = dict(game.tags)
-    positions: dict = {}
-    name = tags.pop("Game", GAME)
-    if name != GAME:
-        t = game.tag_tokens["Game"]
-        raise ParseError("bad-tag", f"Game is {name!r}, expected {GAME!r}", line=t.line, column=t.column, token=name)
-
-    def tag_error(key, message):
-        t = game.tag_tokens[key]
+    def _tag_error(self, key: str, message: str) -> ParseError:
+        t = self.game.tag_tokens[key]
         return ParseError("bad-tag", message, line=t.line, column=t.column, token=t.text)
 
-    rules = tags.pop("Rules", "published")
-    if rules not in RULE_SETS:
-        raise tag_error("Rules", f"Rules must be one of {', '.join(RULE_SETS)}")
-    deck = tags.pop("Deck", None)
-    if deck is not None and deck not in ("two-deck", "one-deck"):
-        raise tag_error("Deck", "Deck must be two-deck or one-deck")
-    label = tags.pop("Label", None)
-    random_placements = None
-    if "RandomPlacements" in tags:
-        value = tags.pop("RandomPlacements")
-        if not value.isdigit():
-            raise tag_error("RandomPlacements", "RandomPlacements must be a whole number")
-        random_placements = int(value)
-    recorded = None
-    score_pos = None
-    if "Breakdown" in tags:
-        value = tags.pop("Breakdown")
-        parts = value.split()
-        if len(parts) != 9 or not all(re.fullmatch(r"-?\d+", p) for p in parts):
-            raise tag_error("Breakdown", "Breakdown must be 9 integers: " + " ".join(CATEGORIES))
-        nums = [int(p) for p in parts]
-        if sum(nums[1:8]) - nums[0] != nums[8]:
-            raise tag_error("Breakdown", "Breakdown total is not the sum of the categories less penalties")
-        recorded = dict(zip(CATEGORIES, nums))
-        t = game.tag_tokens["Breakdown"]
-        score_pos = (t.line, t.column, value)
-    result_tag = tags.pop("Result", None)
-    if result_tag is not None and not re.fullmatch(r"\*|-?\d+", result_tag):
-        raise tag_error("Result", "Result must be the total score or *")
+    def ply(self) -> int | None:
+        turn = len(self.placements)
+        return ply_of_turn(turn) if turn < TURNS else None
 
-    offers: list[Offer] = []
-    placements: list[Placement] = []
-    drawings: list[Drawing] = []
-    preamble: list[str] = []
-    last = None  # the model the next comment belongs to
-    pending_offer = None
-    result_token = None
-    toks = game.tokens
-    i = 0
+    def expected_move_number(self) -> int:
+        return len(self.placements) + 1
 
-    def bad(tok, code, message):
-        turn = len(placements)
-        ply = ply_of_turn(turn) if turn < TURNS else None
-        return ParseError(code, message, line=tok.line, column=tok.column, ply=ply, token=tok.text)
+    def visit_move_number(self, number: int, token: pgn.Token) -> None:
+        if self.pending_offer is not None or number != self.expected_move_number():
+            raise self.token_error(token, "bad-move-number", f"expected move number {self.expected_move_number()}")
 
-    while i < len(toks):
-        tok = toks[i]
-        i += 1
-        if result_token is not None:
-            raise bad(tok, "bad-token", "nothing may follow the result")
-        if tok.kind == pgn.COMMENT:
-            commands, rest = pgn.comment_commands(tok.text)
-            if last is None:
-                if commands:
-                    raise bad(tok, "bad-comment", "an annotation before the first move")
-                preamble.append(rest)
-                continue
-            for key, value in commands.items():
-                if key == "visits":
-                    if not _visits_ok(value):
-                        raise bad(tok, "bad-comment", "visits must be move:visits entries, separated by commas")
-                    if isinstance(last, Placement):
-                        if "|" in value:
-                            raise bad(tok, "bad-comment", "a placement has one visit list")
-                        last.visits = value
-                    else:
-                        last.visits = [None if s == "-" else s for s in value.split("|")]
-                elif key == "trace" and isinstance(last, Drawing):
-                    cells = value.split()
-                    if not cells or not all(CELL_RE.match(c) for c in cells):
-                        raise bad(tok, "bad-comment", "a trace is a list of cells")
-                    last.trace = [parse_cell(c) for c in cells]
+    def can_end(self) -> bool:
+        return self.pending_offer is None
+
+    def _drawings_due(self) -> int:
+        n = len(self.placements)
+        return sum(1 for d in DRAWING_AFTER_TURN if d <= n)
+
+    def visit_comment(self, token: pgn.Token) -> None:
+        if self.result_token is not None:
+            raise self.token_error(token, "bad-token", "nothing may follow the result")
+        commands, rest = pgn.comment_commands(token.text)
+        last = self.last
+        if last is None:
+            if commands:
+                raise self.token_error(token, "bad-comment", "an annotation before the first move")
+            self.preamble.append(rest)
+            return
+        for key, value in commands.items():
+            if key == "visits":
+                if not _visits_ok(value):
+                    raise self.token_error(token, "bad-comment", "visits must be move:visits entries, separated by commas")
+                if isinstance(last, Placement):
+                    if "|" in value:
+                        raise self.token_error(token, "bad-comment", "a placement has one visit list")
+                    last.visits = value
                 else:
-                    raise bad(tok, "bad-comment", f"unknown annotation %{key}")
-            if rest:
-                last.note = rest if not last.note else last.note + " " + rest
-            continue
-        if tok.kind == pgn.OPEN:
-            start = tok
-            cells = []
-            while i < len(toks) and toks[i].kind == pgn.WORD:
-                if not CELL_RE.match(toks[i].text):
-                    raise bad(toks[i], "bad-token", "a drawing lists cells such as e5")
-                cells.append(parse_cell(toks[i].text))
-                i += 1
-            if i >= len(toks) or toks[i].kind != pgn.CLOSE:
-                raise bad(start, "bad-token", "a drawing must close with )")
-            i += 1
-            n = len(placements)
-            due = sum(1 for d in DRAWING_AFTER_TURN if d <= n)
-            if pending_offer is not None or len(drawings) >= due:
-                raise bad(start, "drawing-out-of-place", f"drawings come after turns "
-                          f"{', '.join(map(str, DRAWING_AFTER_TURN))}, not after turn {n}")
-            if not cells:
-                raise bad(start, "drawing-empty", "a drawing encloses at least one cell")
-            last = Drawing(region=cells)
-            positions[("drawing", len(drawings))] = (start.line, start.column,
-                                                      "(" + " ".join(cell_name(c) for c in cells) + ")")
-            drawings.append(last)
-            continue
-        if tok.kind == pgn.CLOSE:
-            raise bad(tok, "bad-token", "a ) without its (")
-        text = tok.text
-        m = MOVE_NUMBER_RE.match(text)
-        if m:
-            if pending_offer is not None or int(m.group(1)) != len(placements) + 1:
-                raise bad(tok, "bad-move-number", f"expected move number {len(placements) + 1}")
-            continue
+                    last.visits = [None if s == "-" else s for s in value.split("|")]
+            elif key == "trace" and isinstance(last, Drawing):
+                cells = value.split()
+                if not cells or not all(CELL_RE.match(c) for c in cells):
+                    raise self.token_error(token, "bad-comment", "a trace is a list of cells")
+                last.trace = [parse_cell(c) for c in cells]
+            else:
+                raise self.token_error(token, "bad-comment", f"unknown annotation %{key}")
+        if rest:
+            last.note = rest if not last.note else last.note + " " + rest
+
+    def visit_group(self, opening: pgn.Token, words: list[pgn.Token], closed: bool) -> None:
+        """A drawing: the cells it encloses, ``(i1 h1 h2)``."""
+        cells = []
+        for word in words:
+            if not CELL_RE.match(word.text):
+                raise self.token_error(word, "bad-token", "a drawing lists cells such as e5")
+            cells.append(parse_cell(word.text))
+        if not closed:
+            raise self.token_error(opening, "bad-token", "a drawing must close with )")
+        if self.pending_offer is not None or len(self.drawings) >= self._drawings_due():
+            raise self.token_error(opening, "drawing-out-of-place", f"drawings come after turns "
+                                   f"{', '.join(map(str, DRAWING_AFTER_TURN))}, not after turn {len(self.placements)}")
+        if not cells:
+            raise self.token_error(opening, "drawing-empty", "a drawing encloses at least one cell")
+        self.last = Drawing(region=cells)
+        self.positions[("drawing", len(self.drawings))] = (
+            opening.line, opening.column, "(" + " ".join(cell_name(c) for c in cells) + ")")
+        self.drawings.append(self.last)
+
+    def visit_move(self, token: pgn.Token) -> None:
+        text = token.text
         m = OFFER_RE.match(text)
-        if m and pending_offer is None:
-            n = len(placements)
-            due = sum(1 for d in DRAWING_AFTER_TURN if d <= n)
-            if len(drawings) < due:
-                raise bad(tok, "missing-drawing", f"the shoreline drawing after turn {n} is missing")
+        if m and self.pending_offer is None:
+            n = len(self.placements)
+            if len(self.drawings) < self._drawings_due():
+                raise self.token_error(token, "missing-drawing", f"the shoreline drawing after turn {n} is missing")
             if n >= TURNS:
-                raise bad(tok, "move-after-end", f"the game has {TURNS} turns")
-            pending_offer = Offer(tile1=TILE_INDEX[m.group(1)], zone1=ZONE_INDEX[m.group(2)],
-                                  tile2=TILE_INDEX[m.group(3)], zone2=ZONE_INDEX[m.group(4)])
-            positions[("offer", n)] = (tok.line, tok.column, text)
-            continue
+                raise self.token_error(token, "move-after-end", f"the game has {TURNS} turns")
+            self.pending_offer = Offer(tile1=TILE_INDEX[m.group(1)], zone1=ZONE_INDEX[m.group(2)],
+                                       tile2=TILE_INDEX[m.group(3)], zone2=ZONE_INDEX[m.group(4)])
+            self.positions[("offer", n)] = (token.line, token.column, text)
+            return
         m = PLACEMENT_RE.match(text)
-        if m and pending_offer is not None:
-            last = Placement(tile=TILE_INDEX[m.group(1)], cell=parse_cell(m.group(2)))
-            positions[("placement", len(placements))] = (tok.line, tok.column, text)
-            offers.append(pending_offer)
-            placements.append(last)
-            pending_offer = None
-            continue
-        if re.fullmatch(r"\*|-?\d+", text) and pending_offer is None:
-            result_token = tok
-            continue
-        if pending_offer is not None:
-            raise bad(tok, "bad-token", "expected a placement: tile letter (f h s w M C B) then a cell such as e5")
-        raise bad(tok, "bad-token", "expected an offer such as hi+w6: tile letter (f h s w M C B) and zone "
-                  "(row 1-9, column a-i, nonant QWEASDZXC), twice, joined by +")
-    if pending_offer is not None:
-        line, col, tok = positions[("offer", len(placements))]
-        raise ParseError("missing-placement", "the record ends after an offer", line=line, column=col,
-                         ply=ply_of_turn(len(placements)), token=tok)
-    if result_token is None:
-        raise ParseError("missing-result", "the movetext must end with the result: the total or *",
-                         line=game.line, column=1)
-    result = result_token.text
-    if result_tag is not None and result_tag != result:
-        t = game.tag_tokens["Result"]
-        raise ParseError("bad-result", f"the Result tag says {result_tag}, the movetext {result}",
-                         line=t.line, column=t.column, token=result_tag)
-    if result != "*":
-        total = int(result)
-        if recorded is None:
-            recorded = {"total": total}
-            score_pos = (result_token.line, result_token.column, result)
-        elif recorded["total"] != total:
-            raise ParseError("bad-result", f"the result {total} differs from the Breakdown total {recorded['total']}",
+        if m and self.pending_offer is not None:
+            self.last = Placement(tile=TILE_INDEX[m.group(1)], cell=parse_cell(m.group(2)))
+            self.positions[("placement", len(self.placements))] = (token.line, token.column, text)
+            self.offers.append(self.pending_offer)
+            self.placements.append(self.last)
+            self.pending_offer = None
+            return
+        if self.pending_offer is not None:
+            raise self.token_error(token, "bad-token",
+                                   "expected a placement: tile letter (f h s w M C B) then a cell such as e5")
+        raise self.token_error(token, "bad-token", "expected an offer such as hi+w6: tile letter (f h s w M C B) "
+                               "and zone (row 1-9, column a-i, nonant QWEASDZXC), twice, joined by +")
+
+    def visit_result(self, token: pgn.Token) -> None:
+        self.result_token = token
+
+    def end_game(self, game: pgn.PgnGame, result_token: pgn.Token | None) -> None:
+        n = len(self.placements)
+        if self.pending_offer is not None:
+            line, col, tok = self.positions[("offer", n)]
+            raise ParseError("missing-placement", "the record ends after an offer", line=line, column=col,
+                             ply=ply_of_turn(n), token=tok)
+        if result_token is None:
+            raise ParseError("missing-result", "the movetext must end with the result: the total or *",
+                             line=game.line, column=1)
+        result = result_token.text
+        if self.result_tag is not None and self.result_tag != result:
+            t = game.tag_tokens["Result"]
+            raise ParseError("bad-result", f"the Result tag says {self.result_tag}, the movetext {result}",
+                             line=t.line, column=t.column, token=self.result_tag)
+        recorded, score_pos = self.recorded, self.score_pos
+        if result != "*":
+            total = int(result)
+            if recorded is None:
+                recorded = {"total": total}
+                score_pos = (result_token.line, result_token.column, result)
+            elif recorded["total"] != total:
+                raise ParseError("bad-result", f"the result {total} differs from the Breakdown total "
+                                 f"{recorded['total']}", line=result_token.line, column=result_token.column,
+                                 token=result)
+        self.record = TinyIslandsRecord(
+            tags=self.tags, rules=self.rules, deck=self.deck, offers=self.offers, placements=self.placements,
+            drawings=self.drawings, recorded=recorded, label=self.label, random_placements=self.random_placements,
+            finished=result != "*", preamble=" ".join(self.preamble) or None, positions=self.positions,
+            score_position=score_pos)
+        if result != "*" and n != TURNS:
+            raise ParseError("unfinished-game", f"a game with a score has {TURNS} turns, this one "
+                             f"{n}; write * as the result of an unfinished game",
                              line=result_token.line, column=result_token.column, token=result)
-    record = TinyIslandsRecord(
-        tags=tags, rules=rules, deck=deck, offers=offers, placements=placements,
-        drawings=drawings, recorded=recorded, label=label, random_placements=random_placements,
-        finished=result != "*", preamble=" ".join(preamble) or None, positions=positions,
-        score_position=score_pos)
-    if result != "*" and len(placements) != TURNS:
-        raise ParseError("unfinished-game", f"a game with a score has {TURNS} turns, this one "
-                         f"{len(placements)}; write * as the result of an unfinished game",
-                         line=result_token.line, column=result_token.column, token=result)
-    if record.finished and len(drawings) != len(DRAWING_AFTER_TURN):
-        raise ParseError("missing-drawing", "the last shoreline drawing is missing",
-                         line=result_token.line, column=result_token.column, token=result)
-    return record
+        if self.record.finished and len(self.drawings) != len(DRAWING_AFTER_TURN):
+            raise ParseError("missing-drawing", "the last shoreline drawing is missing",
+                             line=result_token.line, column=result_token.column, token=result)
+
+    def result(self) -> TinyIslandsRecord:
+        return self.record
+
+
+def parse_pgn(text: str, policy: ErrorPolicy = STRICT) -> list[TinyIslandsRecord]:
+    """Every Tiny Islands record of a container text; raises the first error."""
+    return NOTATION.read_pgn(text, policy)
 
 
 def _drawing_text(drawing: Drawing, region: np.ndarray | None) -> tuple[str, str]:
@@ -577,3 +589,83 @@ def from_arrays(offers, placements, traces, lens, *, tags: dict[str, str] | None
                   for d in range(len(lens)) if lens[d] > 0 and DRAWING_AFTER_TURN[d] <= n],
         finished=n == TURNS)
     return record
+
+
+class TinyIslandsNotation(Notation):
+    game_id = GAME
+
+    @property
+    def formats(self):
+        from .tinybot import TINYBOT  # the TinyBot format module imports this one
+        return {TINYBOT.name: TINYBOT}
+
+    def visitor(self, policy: ErrorPolicy) -> TinyIslandsVisitor:
+        return TinyIslandsVisitor(policy)
+
+    def canonical(self, record: TinyIslandsRecord, policy: ErrorPolicy) -> Canonical:
+        result = replay(record)
+        warnings: list[str] = []
+        mismatch = score_mismatch(record, result)
+        if mismatch is not None:
+            policy.handle(mismatch, warnings)
+        record.deck = result.deck
+        text, rows = render(record, result)
+        score = result.score
+        return Canonical(text=text, moves=rows, score=score, recorded=record.recorded,
+                         score_rows=[(0, k, v) for k, v in score.items()], players=record.players, tags=record.tags,
+                         finished=record.finished, total=score["total"], rules=record.rules, deck=result.deck,
+                         warnings=warnings)
+
+    def positions(self, record: TinyIslandsRecord):
+        """After every placement and drawing: state (tiles, land); the annotation is the bot's visit list."""
+        notes = {ply_of_turn(t): p.visits for t, p in enumerate(record.placements)}
+        notes.update({ply_of_drawing(d): None if dr.visits is None else _join_visits(dr.visits)
+                      for d, dr in enumerate(record.drawings)})
+        before = (np.zeros(CELLS, np.int64), np.zeros(CELLS, np.bool_))
+        for ply, move, tiles, land in states(record):
+            yield Position(ply=ply, player=0, move=move, annotation=notes.get(ply), state=(tiles, land), before=before)
+            before = (tiles, land)
+
+
+    def fixed_setups(self, options: dict) -> list | None:
+        """``--shuffles FILE``: the deck orders of every record of a file (TinyBot lines or
+        Scorebook notation); the bot sees each offer only when it is drawn."""
+        path = options.get("shuffles")
+        if not path:
+            return None
+        from scorebook.engines.tiny_islands.game import ENGINE
+        from .formats import decode, read_text
+        try:
+            with open(path, "rb") as fh:
+                text = decode(fh.read())
+        except OSError as exc:
+            raise UsageError(f"{path}: {exc.strerror}") from None
+        except RecordRejected as err:
+            raise UsageError(f"{path}: {err.describe()}") from None
+        rules = options.get("rules") or RULE_SETS[0]
+        out = []
+        for item in read_text(text, path):
+            if item.record is None or item.game != GAME:
+                raise UsageError(f"{path}: record {item.index} gives no shuffle"
+                                 + (f" ({item.error.describe()})" if item.error else ""))
+            rec = item.record
+            if len(rec.offers) != TURNS:
+                raise UsageError(f"{path}: record {item.index} is unfinished and gives no full shuffle")
+            offers = np.array([[o.tile1, o.zone1, o.tile2, o.zone2] for o in rec.offers], np.int64)
+            out.append(ENGINE.setup_of_offers(offers, rules))
+        return out
+
+    def write_played(self, setup, played, seats, tags, context) -> str:
+        placements, traces, lens, as_regions = played.moves
+        record = from_arrays(setup["offers"], placements, traces, lens, rules=setup["rules"], regions=as_regions,
+                             deck=None if setup.get("given") else setup["deck"],
+                             tags={**tags, "Player": seats[0][0]})
+        result = replay(record)
+        record.recorded = result.score if record.finished else None
+        return write_pgn(record, result)
+
+    def seat_points(self, score: dict) -> list[float]:
+        return [score["total"]]
+
+
+NOTATION = TinyIslandsNotation()

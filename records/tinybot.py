@@ -19,8 +19,9 @@ from scorebook.engines.tiny_islands import engine as E
 from scorebook.engines.tiny_islands.metadata import (CATEGORIES, DRAWING_AFTER_TURN, TILE_INDEX,
                                            TILE_LETTERS, ZONE_INDEX, ZONE_LETTERS, cell_name)
 
-from .errors import ParseError, UsageError
-from .tiny_islands import (Drawing, Offer, Placement, TinyIslandsRecord, TinyIslandsReplay,
+from .errors import ErrorPolicy, ParseError, RecordRejected, UsageError
+from .notation import Format, Item
+from .tiny_islands import (GAME, Drawing, Offer, Placement, TinyIslandsRecord, TinyIslandsReplay,
                            ply_of_drawing, ply_of_turn, replay)
 
 GAME_TOKENS = 55
@@ -54,12 +55,6 @@ assert len(LAYOUT) == GAME_TOKENS
 _OFFER_AT = [i for i, (kind, _) in enumerate(LAYOUT) if kind == "offer"]
 _PLACEMENT_AT = [i for i, (kind, _) in enumerate(LAYOUT) if kind == "placement"]
 _DRAWING_AT = [i for i, (kind, _) in enumerate(LAYOUT) if kind == "drawing"]
-
-
-def looks_like_tinybot(line: str) -> bool:
-    """A cheap content test used by format detection."""
-    first = line.split(None, 1)[0] if line.strip() else ""
-    return bool(_OFFER_RE.fullmatch(first))
 
 
 def _dist(text: str | None) -> str | None:
@@ -281,3 +276,43 @@ def _direct_order(region: list[int], result: TinyIslandsReplay, index: int) -> l
         return cells
     first_land = next(c for c in cells if land[c])
     return [first_land] + [c for c in cells if c != first_land]
+
+
+class TinybotFormat(Format):
+    """TinyBot's lines as a format of Tiny Islands: one record a line (large files are read in
+    parallel batches by ingest)."""
+    name = "tinybot"
+    one_record_a_line = True
+
+    def read(self, text: str, policy: ErrorPolicy) -> list[Item]:
+        return self.read_lines(text.split("\n"), 1, policy)
+
+    def read_lines(self, lines: list[str], first: int, policy: ErrorPolicy) -> list[Item]:
+        """One item per non-blank line; ``first`` is the file line number of ``lines[0]``. (The
+        stated breakdown is checked against the replay later, under ``policy``.)"""
+        items = []
+        for n, line in enumerate(lines, start=first):
+            if not line.strip():
+                continue
+            try:
+                items.append(Item(n, self.name, GAME, record=parse_line(line, n), line=n))
+            except RecordRejected as err:
+                items.append(Item(n, self.name, GAME, error=err, line=n))
+        return items
+
+    def write(self, record: TinyIslandsRecord) -> tuple[str, list[str]]:
+        return write_line(record) + "\n", dropped(record)
+
+
+def dropped(record: TinyIslandsRecord) -> list[str]:
+    """What of a record a TinyBot line cannot carry (read back, the line is TinyBot's game
+    under TinyBot's rules, with no tags and no comments)."""
+    out = [f"tag {k}" for k, v in record.tags.items() if not (k == "Player" and v == "TinyBot")]
+    if record.rules != "tinybot":
+        out.append(f"rules {record.rules} (a TinyBot line is replayed under the tinybot rules)")
+    if record.preamble or any(p.note for p in record.placements) or any(d.note for d in record.drawings):
+        out.append("comments")
+    return out
+
+
+TINYBOT = TinybotFormat()

@@ -1,32 +1,24 @@
-"""Shared fixtures. Third-party records are read from ../shared (never copied here)."""
+"""Fixtures every game's tests share. Third-party records are read from ../shared (never
+copied here); each game's own fixtures are in its folder's conftest.py."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from scorebook.engines.tiny_islands.deck import two_deck_offers
-from scorebook.engines.tiny_islands.players import random_game
-from scorebook.records import tiny_islands, tinybot
 from scorebook.records.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
 SHARED = ROOT.parent / "shared"
-TINYBOT_SAMPLES = SHARED / "data" / "tinyislands" / "tinybot-samples.txt"
 
 
 def shared_file(path: Path) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is absent: the shared third-party data is not beside this checkout")
     return path
-
-
-@pytest.fixture
-def tinybot_sample_lines() -> list[str]:
-    return shared_file(TINYBOT_SAMPLES).read_text().splitlines()
 
 
 @pytest.fixture
@@ -45,19 +37,6 @@ def run_cli(tmp_path):
         return runner.invoke(main, ["--db", db, *args], input=input, catch_exceptions=False)
     run.db = db
     return run
-
-
-def random_record(seed: int, rules: str = "published") -> tiny_islands.TinyIslandsRecord:
-    """A finished random legal game with its replayed score as the stated one."""
-    offers = two_deck_offers(np.random.default_rng(seed))
-    placements, traces, lens = random_game(offers, seed)
-    record = tiny_islands.from_arrays(offers, placements, traces, lens, rules=rules)
-    record.recorded = tiny_islands.replay(record).score
-    return record
-
-
-def random_tinybot_line(seed: int) -> str:
-    return tinybot.write_line(random_record(seed, "tinybot"))
 
 
 def cli_json(result) -> dict:

@@ -5,7 +5,8 @@ import json
 
 from scorebook.records import tinybot
 
-from .conftest import cli_json, random_record, random_tinybot_line
+from .conftest import cli_json
+from .tiny_islands.conftest import random_record, random_tinybot_line
 
 
 def test_ingest_file_dir_and_stdin(run_cli, tmp_path):

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from scorebook.engines.game_of_islands.bots import GREEDY, RANDOM, play_game
-from scorebook.records.play import _goi_game_text
+from scorebook.records.game_of_islands import bot_grid_text
 
 from .conftest import cli_json
 
@@ -20,7 +20,7 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (bash .ci/run installs it)")
 def test_report_renders_in_chromium(run_cli, tmp_path):
     lines = play_game(6, GREEDY, RANDOM, 5, 2, 1000)
-    text, _ = _goi_game_text(6, lines, {"Grid": "6", "First": "Greedy", "Second": "Random"})
+    text, _ = bot_grid_text(6, lines, {"Grid": "6", "First": "Greedy", "Second": "Random"})
     rid = cli_json(run_cli("ingest", "-", "--json", input=text))["records"][0]["id"]
     page = tmp_path / "report.html"
     doc = cli_json(run_cli("analyze", rid, "--json", "--html", str(page)))

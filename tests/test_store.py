@@ -11,7 +11,8 @@ from scorebook.records.errors import UsageError
 from scorebook.records.ingest import ingest_text
 from scorebook.records.store import MIGRATIONS, Store
 
-from .conftest import ROOT, random_tinybot_line
+from .conftest import ROOT
+from .tiny_islands.conftest import random_tinybot_line
 
 
 def lines(*seeds):

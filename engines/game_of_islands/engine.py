@@ -18,6 +18,9 @@ lie on a line again.
 True
 >>> apply_line(n, used, diag, 8, 0, 9, 1); bool(is_island(n, used, diag, 9, 0))  # J1
 True
+
+A whole grid, turn by turn, is a :class:`Grid` (every rule of a turn, the end, timeouts and
+the bonus); ``ENGINE`` is the game's protocol object (``engines.protocol.Engine``).
 """
 from __future__ import annotations
 
@@ -27,17 +30,26 @@ from importlib import resources
 import numpy as np
 from numba import njit
 
-BONUS_POINTS: int = json.loads(resources.files(__package__).joinpath("game.json").read_text())["last_line_bonus"]
+_FACTS = json.loads(resources.files(__package__).joinpath("game.json").read_text())
+GAME_ID: str = _FACTS["game"]["id"]
+BONUS_POINTS: int = _FACTS["last_line_bonus"]
+MIN_GRID: int = _FACTS["grid_sizes"]["min"]
+MAX_GRID: int = _FACTS["grid_sizes"]["max"]
+TRIAD_GRIDS: tuple[int, ...] = tuple(_FACTS["grid_sizes"]["tournament"])
+MATCH_WIN_MARGIN: int = _FACTS["match_win_margin"]
+DEFAULT_TIEBREAKS: tuple[str, ...] = tuple(_FACTS["default_tiebreaks"])
 
 OK = 0
 SAME_DOT = 1
 NOT_STRAIGHT = 2
 DOT_USED = 3
 CROSSING = 4
+OFF_GRID = 5
 
 LINE_CODE_NAMES = {SAME_DOT: "same-dot", NOT_STRAIGHT: "not-straight", DOT_USED: "dot-used",
-                   CROSSING: "crossing"}
+                   CROSSING: "crossing", OFF_GRID: "off-grid"}
 LINE_CODE_MESSAGES = {
+    OFF_GRID: "a dot is off the grid",
     SAME_DOT: "a line needs two different end dots",
     NOT_STRAIGHT: "a line runs horizontally, vertically or diagonally",
     DOT_USED: "the line passes through a dot already on a line",
@@ -301,3 +313,126 @@ def random_playouts(n, count, seed):
     for _ in range(count):
         total += playout(n, used, diag, owner, 0)[0]
     return total / count
+
+
+# ---------------------------------------------------------------- a grid, turn by turn
+
+LINE, PASS, TIME = "line", "pass", "time"  # a turn draws a line, is the final claim-only turn, or is out of time
+
+# codes of a turn's checks, in the order of the spec (shared/data/goi/README.md)
+BOTH_OUT, GRID_OVER, MOVE_AFTER_TIMEOUT, PASS_NOT_ALLOWED, TIME_CLAIMS = 11, 12, 13, 14, 15
+CLAIM_USED_DOT, CLAIM_REPEATED, CLAIM_ALREADY_CLAIMED, CLAIM_NOT_ISLAND = 21, 22, 23, 24
+TURN_CODE_NAMES = {
+    BOTH_OUT: "move-after-end", GRID_OVER: "move-after-end", MOVE_AFTER_TIMEOUT: "move-after-timeout",
+    PASS_NOT_ALLOWED: "pass-not-allowed", TIME_CLAIMS: "bad-token", CLAIM_USED_DOT: "claim-used-dot",
+    CLAIM_REPEATED: "claim-repeated", CLAIM_ALREADY_CLAIMED: "claim-already-claimed",
+    CLAIM_NOT_ISLAND: "claim-not-island", **LINE_CODE_NAMES}
+# {dot}: the dot as written; {player}: the mover's name
+TURN_CODE_MESSAGES = {
+    BOTH_OUT: "both players are out of time: the grid has stopped",
+    GRID_OVER: "the grid is over: no legal line remains",
+    MOVE_AFTER_TIMEOUT: "{player} is out of time: every later turn is written 'time'",
+    PASS_NOT_ALLOWED: "'--' is only the final claim-only turn, when no legal line remains",
+    TIME_CLAIMS: "a player out of time claims nothing",
+    CLAIM_USED_DOT: "{dot} lies on a line",
+    CLAIM_REPEATED: "{dot} is claimed twice in one turn",
+    CLAIM_ALREADY_CLAIMED: "{dot} is already claimed",
+    CLAIM_NOT_ISLAND: "{dot} is not an island: a line can still pass through it",
+    **LINE_CODE_MESSAGES}
+
+
+def match_result(margin: int) -> str:
+    """A triad's result from the first player's side: |margin| >= 2 wins (spec §6)."""
+    return "1-0" if margin >= MATCH_WIN_MARGIN else "0-1" if margin <= -MATCH_WIN_MARGIN else "1/2-1/2"
+
+
+class Grid:
+    """One grid as it is played: First moves at even plies. A turn is checked and applied in
+    the spec's order: ``turn_code`` (before anything), ``line_code`` and ``draw`` for a
+    line, ``claim_code`` per claimed dot, then ``end_turn``. ``out_of_time`` carries a
+    timeout over from an earlier grid of the triad (that player has no time left).
+
+    >>> g = Grid(4)
+    >>> g.turn_code(LINE) == OK and g.line_code(0, 0, 3, 0) == OK
+    True
+    >>> g.draw(0, 0, 3, 0); g.end_turn(LINE, []); g.ply, g.mover
+    (1, 1)
+    """
+
+    def __init__(self, n: int, out_of_time: tuple[bool, bool] = (False, False)):
+        self.n = n
+        self.used, self.diag, self.owner = new_state(n)
+        self.out = list(out_of_time)
+        self.ply = 0
+        self.over = False  # no legal line remains
+        self.last_line_by: int | None = None
+        self.final_turn_taken = False
+
+    @property
+    def mover(self) -> int:
+        return self.ply % 2
+
+    def on_grid(self, x: int, y: int) -> bool:
+        return 0 <= x < self.n and 0 <= y < self.n
+
+    def turn_code(self, kind: str) -> int:
+        """OK, or why the mover may not take a turn of this kind now."""
+        p = self.mover
+        if self.out[0] and self.out[1]:
+            return BOTH_OUT
+        if self.over and (kind == LINE or p == self.last_line_by or self.final_turn_taken):
+            return GRID_OVER
+        if self.out[p] and kind != TIME:
+            return MOVE_AFTER_TIMEOUT
+        if kind == PASS and not self.over:
+            return PASS_NOT_ALLOWED
+        return OK
+
+    def line_code(self, x1: int, y1: int, x2: int, y2: int) -> int:
+        """OK or why the line (both ends on the grid) may not be drawn."""
+        return line_code(self.n, self.used, self.diag, x1, y1, x2, y2)
+
+    def draw(self, x1: int, y1: int, x2: int, y2: int) -> None:
+        apply_line(self.n, self.used, self.diag, x1, y1, x2, y2)
+        self.last_line_by = self.mover
+
+    def claim_code(self, d: int, claimed_this_turn) -> int:
+        """OK or why dot ``d`` (on the grid) may not be claimed now."""
+        if self.used[d]:
+            return CLAIM_USED_DOT
+        if d in claimed_this_turn:
+            return CLAIM_REPEATED
+        if self.owner[d] >= 0:
+            return CLAIM_ALREADY_CLAIMED
+        if not is_island(self.n, self.used, self.diag, d % self.n, d // self.n):
+            return CLAIM_NOT_ISLAND
+        return OK
+
+    def end_turn(self, kind: str, claims) -> None:
+        """The turn's claims score for the mover; a timeout, the final turn or the grid's end is noted."""
+        p = self.mover
+        if kind == TIME:
+            self.out[p] = True
+        elif kind == PASS:
+            self.final_turn_taken = True
+        for d in claims:
+            self.owner[d] = p
+        if kind == LINE and not has_legal_line(self.n, self.used, self.diag):
+            self.over = True
+        self.ply += 1
+
+    @property
+    def stopped(self) -> bool:
+        """The grid has ended: no legal line left, or a player out of time."""
+        return self.over or any(self.out)
+
+    def score(self) -> tuple[list[int], list[int], list[int]]:
+        """(points, islands, bonus) of First and Second: islands claimed, plus the bonus to
+        whoever drew the last line, or, when one player ran out of time, to the other."""
+        bonus = [0, 0]
+        if self.out[0] != self.out[1]:
+            bonus[1 if self.out[0] else 0] = BONUS_POINTS
+        elif not any(self.out) and self.over:
+            bonus[self.last_line_by] = BONUS_POINTS
+        islands = [int((self.owner == 0).sum()), int((self.owner == 1).sum())]
+        return [islands[0] + bonus[0], islands[1] + bonus[1]], islands, bonus

@@ -18,7 +18,7 @@ hidden-information game. A whole game between two agents runs inside numba.
 >>> from scorebook.engines.iwoki.engine import new_state
 >>> rng = np.random.default_rng(1)
 >>> s = deal(rng, 0)
->>> actions, stats = play_game(s, GREEDY, RANDOM, 0, 0, 5)
+>>> actions, stats = play_game(s, GREEDY, RANDOM, 0, 0, 5, INF, 16)
 >>> bool(actions.shape[0] > 10), stats.shape
 (True, (2, 3))
 """
@@ -36,7 +36,7 @@ AGENT_NAMES = {"random": RANDOM, "greedy": GREEDY, "minimax": MINIMAX, "sampler"
 INF = 1 << 40
 
 
-def deal(rng: np.random.Generator, rules: int = E.SIMULATOR) -> np.ndarray:
+def deal(rng: np.random.Generator, rules: int) -> np.ndarray:
     """A shuffled deal: 9 small and 3 hex tiles each, the rest in the piles."""
     small = rng.permutation(N_SMALL_TILES)
     hexes = rng.permutation(N_HEX_TILES)
@@ -55,7 +55,7 @@ def greedy_index(opts):
 
 
 @njit(cache=True)
-def minimax(s, depth, budget, stats, alternate=False):
+def minimax(s, depth, budget, stats, alternate):
     """(index of the best root option, its value) for the player to move, alpha-beta to
     ``depth`` plies on an explicit stack. ``stats[0]`` counts nodes; ``stats[1]`` is set when
     ``budget`` nodes ran out (the answer is then the best found so far)."""
@@ -219,7 +219,7 @@ def choose(s, agent, depth, budget, samples, stats):
 
 
 @njit(cache=True)
-def play_game(s, agent0, agent1, depth0, depth1, seed, budget=1 << 40, samples=16):
+def play_game(s, agent0, agent1, depth0, depth1, seed, budget, samples):
     """Play from ``s`` (copied) to the end. Returns (options played, int64[k, 6]: the option
     and the seat) and stats int64[2, 3] per seat: decisions, nodes searched, final tally."""
     np.random.seed(seed)
@@ -258,10 +258,10 @@ def many_games(agent0, agent1, depth0, depth1, games, seed, rules):
         s = np.zeros(STATE_SIZE, np.int64)
         _fill(s, small, hexes, rules)
         if g % 2 == 0:
-            _, st = play_game(s, agent0, agent1, depth0, depth1, g + seed)
+            _, st = play_game(s, agent0, agent1, depth0, depth1, g + seed, INF, 16)
             total += st[0, 2] - st[1, 2]
         else:
-            _, st = play_game(s, agent1, agent0, depth1, depth0, g + seed)
+            _, st = play_game(s, agent1, agent0, depth1, depth0, g + seed, INF, 16)
             total += st[1, 2] - st[0, 2]
     return total / games
 

@@ -35,8 +35,28 @@ from .metadata import (DREW, EMPTY, FIRST, FIRST_HEX_GAP, FIRST_SMALL_GAP, HAND_
 SMALL, HEX, DRAW, PASS = 0, 1, 2, 3
 SIMULATOR, OFFICIAL = 0, 1
 
+# Why an action may not be played (the checks of ``action_code``, in order); messages name
+# {tile}, {seat} and {gap} as the record writes them.
+OK, ACTION_AFTER_END, TILE_NOT_IN_HAND, FIRST_MOVE_RULE, GAP_NOT_OPEN, ILLEGAL_PLACEMENT = 0, 1, 2, 3, 4, 5
+SECOND_DRAW, DRAW_NOT_ALLOWED, DRAW_EMPTY_PILE, PASS_NOT_ALLOWED = 6, 7, 8, 9
+CODE_NAMES = {ACTION_AFTER_END: "action-after-end", TILE_NOT_IN_HAND: "tile-not-in-hand",
+              FIRST_MOVE_RULE: "first-move-rule", GAP_NOT_OPEN: "gap-not-open",
+              ILLEGAL_PLACEMENT: "illegal-placement", SECOND_DRAW: "second-draw",
+              DRAW_NOT_ALLOWED: "draw-not-allowed", DRAW_EMPTY_PILE: "draw-empty-pile",
+              PASS_NOT_ALLOWED: "pass-not-allowed"}
+CODE_MESSAGES = {
+    ACTION_AFTER_END: "the game was already over (a player to move had no small tiles, or two passes in a row)",
+    TILE_NOT_IN_HAND: "{tile} is not in seat {seat}'s hand",
+    FIRST_MOVE_RULE: "the first move is a tile on H1_H4_H5 or H1 in the orientation the rules allow",
+    GAP_NOT_OPEN: "{gap} is not open",
+    ILLEGAL_PLACEMENT: "the tile's numbers do not match the board (a placement needs a match and no mismatch)",
+    SECOND_DRAW: "one draw per turn, never on the first move",
+    DRAW_NOT_ALLOWED: "one draw per turn, never on the first move",
+    DRAW_EMPTY_PILE: "the small pile is empty",
+    PASS_NOT_ALLOWED: "a pass is allowed only when nothing can be placed and no draw is left this turn"}
 
-def new_state(hands_small, hands_hex, small_pile, hex_pile, rules: int = SIMULATOR) -> np.ndarray:
+
+def new_state(hands_small, hands_hex, small_pile, hex_pile, rules: int) -> np.ndarray:
     """The state at the start: hands in deal order, piles top first, seat 0 to move."""
     s = np.zeros(STATE_SIZE, np.int64)
     s[HEXVAL:HEXVAL + N_HEX_GAPS * 6] = EMPTY
@@ -479,3 +499,69 @@ def _masks():
 SMALL_MASK, HEX_MASK, SMALL_WORDS, HEX_WORDS = _masks()
 ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 assert SMALL_RESULTS.max() < WILD and HEX_NUMBERS[HEX_NUMBERS != WILD].max() < WILD  # no number reads as a '*'
+
+
+# ---------------------------------------------------------------- actions, checked (for replaying records)
+
+def hand(s, p, kind) -> list[int]:
+    """The tiles (numbers) in player p's small (kind SMALL) or hex hand, in hand order."""
+    if kind == SMALL:
+        return [int(s[HAND_SMALL + p * N_SMALL_TILES + i]) for i in range(s[N_HAND_SMALL + p])]
+    return [int(s[HAND_HEX + p * N_HEX_TILES + i]) for i in range(s[N_HAND_HEX + p])]
+
+
+def pile_top(s) -> int:
+    """The small tile a draw takes now, or -1 when the pile is empty."""
+    return int(s[SMALL_PILE + s[SMALL_PILE_TOP]]) if s[SMALL_PILE_TOP] < s[SMALL_PILE_LEN] else -1
+
+
+def action_code(s, kind: int, tile: int = -1, gap: int = -1, orient: int = -1) -> tuple[int, int]:
+    """(OK or why not, points) of an action by the player to move: a placement of tile number
+    ``tile`` (kind SMALL or HEX) on ``gap`` in ``orient``, a DRAW or a PASS (spec §5)."""
+    if game_over(s):
+        return ACTION_AFTER_END, 0
+    if kind == DRAW:
+        if s[FIRST] or s[DREW]:
+            return (SECOND_DRAW if s[DREW] else DRAW_NOT_ALLOWED), 0
+        return (OK if s[SMALL_PILE_TOP] < s[SMALL_PILE_LEN] else DRAW_EMPTY_PILE), 0
+    if kind == PASS:
+        opts = options(s)
+        return (OK if len(opts) == 1 and opts[0, 0] == PASS else PASS_NOT_ALLOWED), 0
+    held = hand(s, int(s[TO_MOVE]), kind)
+    if tile not in held:
+        return TILE_NOT_IN_HAND, 0
+    if s[FIRST]:
+        hi = held.index(tile)
+        allowed = {(int(o[0]), int(o[1]), int(o[2]), int(o[3])) for o in options(s)}
+        if (kind, hi, gap, orient) not in allowed:
+            return FIRST_MOVE_RULE, 0
+        return OK, int(first_move_points(kind, tile, orient))
+    if not (is_open_small(s, gap) if kind == SMALL else is_open_hex(s, gap)):
+        return GAP_NOT_OPEN, 0
+    legal, points = evaluate(s, kind, tile, gap, orient)
+    return (OK if legal else ILLEGAL_PLACEMENT), int(points)
+
+
+def apply_action(s, kind: int, tile: int = -1, gap: int = -1, orient: int = -1, points: int = 0) -> int:
+    """Play an action ``action_code`` allowed; returns the hex tile a third white token drew, or -1."""
+    if kind == DRAW:
+        return int(draw(s))
+    if kind == PASS:
+        return int(pass_turn(s))
+    return int(place(s, kind, hand(s, int(s[TO_MOVE]), kind).index(tile), gap, orient, points))
+
+
+def end_of_game(s) -> tuple[bool, int, str]:
+    """(over, the seat whose move detected the end, why: out_of_small_tiles or double_pass)."""
+    to_move = int(s[TO_MOVE])
+    return bool(game_over(s)), to_move, "out_of_small_tiles" if s[N_HAND_SMALL + to_move] == 0 else "double_pass"
+
+
+def final_tally(s) -> dict:
+    """The score as if the game ended now (spec §5.6): running scores, hand penalties (the
+    largest number of each small tile in hand), final scores and the winner (None on a tie)."""
+    pen = penalties(s)
+    before = [int(s[SCORE]), int(s[SCORE + 1])]
+    final = [before[0] - int(pen[0]), before[1] - int(pen[1])]
+    winner = 0 if final[0] > final[1] else 1 if final[1] > final[0] else None
+    return {"before_tally": before, "penalties": [int(pen[0]), int(pen[1])], "final": final, "winner": winner}

@@ -1,4 +1,4 @@
-"""Iwoki facts from ``iwoki.json`` and the layout of the flat state vector the engine uses.
+"""Iwoki facts from ``game.json`` and the layout of the flat state vector the engine uses.
 
 Tiles are ints: small tile ``st{i+1}`` is i (0-47), hex tile ``ht{i+1}`` is i (0-19). Hex
 gaps ``H{i+1}`` are i (0-54); small gaps are indexes into SMALL_GAP_NAMES. A value on the
@@ -14,8 +14,9 @@ from importlib import resources
 
 import numpy as np
 
-_DATA = json.loads(resources.files(__package__).joinpath("iwoki.json").read_text())
+_DATA = json.loads(resources.files(__package__).joinpath("game.json").read_text())
 
+GAME_ID: str = _DATA["game"]["id"]
 WILD = 9  # the wildcard: out of the range of every number a tile can put down (0-6)
 EMPTY = -1
 N_SMALL_TILES = len(_DATA["small_tiles"])
@@ -45,7 +46,7 @@ for _s in range(N_SMALL_GAPS):
         VERTEX_SMALL[SLOT_VERTEX[_s, _j]] = _s
         VERTEX_SLOT[SLOT_VERTEX[_s, _j]] = _j
 
-RULE_SETS = ("simulator-2021", "official")
+RULE_SETS: tuple[str, ...] = tuple(_DATA["game"]["rule_sets"])  # index = state[RULES]
 
 
 def small_name(t: int) -> str:

@@ -30,7 +30,7 @@ completed at random from the cards that fit.
 
 >>> import numpy as np
 >>> from scorebook.engines.tiny_islands.deck import two_deck_offers
->>> placements, traces, lens = play(two_deck_offers(np.random.default_rng(0)), HEURISTIC, 0, 1, 0)
+>>> placements, traces, lens = play(two_deck_offers(np.random.default_rng(0)), HEURISTIC, 0, 1, 0, TWO_DECK)
 >>> bool((lens > 0).all()), placements.shape
 (True, (26, 2))
 """
@@ -42,8 +42,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .engine import (OK, boundary_vertices, check_region, listed_region, score_board, shoreline_length,
-                     toggle_keeps_legal)
+from .engine import (OK, boundary_vertices, check_region, drawing_due, legal_placements, listed_region, score_board,
+                     shoreline_length, toggle_keeps_legal)
 from .metadata import (BOAT, CELLS, CHURCH, DECK_SIZE, FOREST, HOUSE, MOUNTAIN, ONE_DECK_TILE, ONE_DECK_ZONE,
                        SIZE, TILE_COUNT, TILE_IS_LAND, TURNS, ZONE_CELLS, ZONE_COPIES, ZONE_MASK)
 
@@ -177,14 +177,12 @@ def heuristic_placement(tiles, land, offer, drawings_left, wave_rule, w):
     best = -1e18
     bt, bc = -1, -1
     before = _optimistic_total(tiles, land, drawings_left, wave_rule)
-    for k in range(2):
-        t = offer[2 * k]
-        for z in range(CELLS):
-            if tiles[z] == 0 and ZONE_MASK[offer[2 * k + 1], z]:
-                v = _weighted_value(tiles, land, t, z, drawings_left, wave_rule, w, before)
-                if v > best:
-                    best = v
-                    bt, bc = t, z
+    options = legal_placements(tiles, offer)
+    for i in range(options.shape[0]):
+        v = _weighted_value(tiles, land, options[i, 0], options[i, 1], drawings_left, wave_rule, w, before)
+        if v > best:
+            best = v
+            bt, bc = options[i, 0], options[i, 1]
     return bt, bc
 
 
@@ -569,7 +567,7 @@ def rollout(tiles, land, offers, t_next, drawings_done, wave_rule, effort, w, sc
         if tile < 0:
             return -100
         tiles[cell] = tile
-        if t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS:
+        if drawing_due(t + 1):
             cells, n = _draw_now(tiles, land, offers, t, wave_rule, effort, w, screen)
             _, region = listed_region(land, cells, n)
             land ^= region
@@ -580,18 +578,12 @@ def rollout(tiles, land, offers, t_next, drawings_done, wave_rule, effort, w, sc
 @njit(cache=True)
 def _top_placements(tiles, land, offer, drawings_done, wave_rule, w, top_k):
     """The heuristic's best ``top_k`` placements (tile, cell), best first; empty when none."""
-    cand = np.empty((2 * CELLS, 2), np.int64)
-    vals = np.empty(2 * CELLS, np.float64)
-    n = 0
+    cand = legal_placements(tiles, offer)
+    n = cand.shape[0]
+    vals = np.empty(n, np.float64)
     before = _optimistic_total(tiles, land, 3 - drawings_done, wave_rule)
-    for k in range(2):
-        tile = offer[2 * k]
-        for z in range(CELLS):
-            if tiles[z] == 0 and ZONE_MASK[offer[2 * k + 1], z]:
-                cand[n, 0] = tile
-                cand[n, 1] = z
-                vals[n] = _weighted_value(tiles, land, tile, z, 3 - drawings_done, wave_rule, w, before)
-                n += 1
+    for i in range(n):
+        vals[i] = _weighted_value(tiles, land, cand[i, 0], cand[i, 1], 3 - drawings_done, wave_rule, w, before)
     order = np.argsort(-vals[:n])
     return cand[order[:min(top_k, n)]]
 
@@ -662,7 +654,7 @@ def mc_drawing(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_n
     return _region_cells(regions[np.argmax(totals)])
 
 
-def play(offers, bot, rollouts, seed, wave_rule, deck_model=TWO_DECK):
+def play(offers, bot, rollouts, seed, wave_rule, deck_model):
     """A whole game; returns (placements, traces, lengths) like players.random_game. Drawings
     are written as regions (the cells they enclose). Plain Python on purpose: the jitted game
     always gets every argument, so all callers share one compiled (and cached) signature; a
@@ -698,7 +690,7 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model):
         placements[t, 0] = tile
         placements[t, 1] = cell
         tiles[cell] = tile
-        if t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS:
+        if drawing_due(t + 1):
             if bot != HEURISTIC and rollouts > 0 and t + 1 < TURNS:
                 cells, n = mc_drawing(tiles, land, offers, t, d, wave_rule, DRAWING_FUTURES * rollouts,
                                       regions_weighed, w, deck_model, effort, screen)
@@ -732,7 +724,7 @@ def _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, cands
     first, so the numbers do not depend on how many threads ran them."""
     k = cands.shape[0]
     out = np.zeros((k, rollouts), np.float64)
-    due = t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS
+    due = drawing_due(t + 1)
     seeds = _draw_seeds(rollouts + 1)
     for r in prange(rollouts):
         np.random.seed(seeds[r])
@@ -780,7 +772,7 @@ def _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions,
 
 
 @njit(cache=True)
-def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, seed, deck_model=TWO_DECK):
+def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, seed, deck_model):
     """The analysis' placement values: ``_placement_play_outs`` with the tuned weights and
     halving:N's play-outs, from ``seed``."""
     np.random.seed(seed)
@@ -789,7 +781,7 @@ def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rol
 
 
 @njit(cache=True)
-def eval_regions(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, seed, deck_model=TWO_DECK):
+def eval_regions(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, seed, deck_model):
     """The analysis' drawing values: ``_region_play_outs`` with the tuned weights and halving:N's
     play-outs, from ``seed``."""
     np.random.seed(seed)

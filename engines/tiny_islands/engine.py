@@ -17,9 +17,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .metadata import (BOAT, CELLS, CHURCH, FOREST, HOUSE, INVALID_PENALTY, MAX_SHORELINE,
-                       MOUNTAIN, SAND, SIZE, TILE_COUNT, TILE_IS_LAND, TURNS, WAVE, ZONE_COPIES,
-                       ZONE_MASK)
+from .metadata import (BOAT, CELLS, CHURCH, DRAWING_AFTER_TURN, FOREST, HOUSE, INVALID_PENALTY,
+                       MAX_SHORELINE, MOUNTAIN, SAND, SIZE, TILE_COUNT, TILE_IS_LAND, WAVE, ZONE_CELLS,
+                       ZONE_COPIES, ZONE_MASK)
 
 # Result codes of the jitted checks; ``CODE_NAMES`` gives the stable public name.
 OK = 0
@@ -36,6 +36,10 @@ DRAWING_TOO_LONG = 10
 DRAWING_TOUCHES_SHORELINE = 11
 NO_LEGAL_PLACEMENT = 12
 DRAWING_EMPTY = 13
+# the order of a game's actions (a placement a turn, a drawing after the turns of drawings_after_turn)
+MISSING_DRAWING = 14
+DRAWING_OUT_OF_PLACE = 15
+MOVE_AFTER_END = 16
 
 CODE_NAMES = {
     OK: "ok",
@@ -52,6 +56,9 @@ CODE_NAMES = {
     DRAWING_TOUCHES_SHORELINE: "drawing-touches-shoreline",
     NO_LEGAL_PLACEMENT: "no-legal-placement",
     DRAWING_EMPTY: "drawing-empty",
+    MISSING_DRAWING: "missing-drawing",
+    DRAWING_OUT_OF_PLACE: "drawing-out-of-place",
+    MOVE_AFTER_END: "move-after-end",
 }
 CODE_MESSAGES = {
     TILE_NOT_OFFERED: "the placed tile is not one of the two offered tiles",
@@ -67,6 +74,9 @@ CODE_MESSAGES = {
     DRAWING_TOUCHES_SHORELINE: "the shoreline shares a point with an earlier shoreline",
     NO_LEGAL_PLACEMENT: "neither offered zone has an empty cell: the game is stuck",
     DRAWING_EMPTY: "the drawing encloses no cell",
+    MISSING_DRAWING: "a shoreline drawing is due before the next placement",
+    DRAWING_OUT_OF_PLACE: "no shoreline drawing is due here",
+    MOVE_AFTER_END: "the game is over",
 }
 
 # Action kinds a replay error can point at.
@@ -102,63 +112,55 @@ def _inside(r, c):
 
 
 @njit(cache=True)
+def flood(passable, mark, value, stack, top, steps):
+    """The one flood fill: grow the cells on ``stack[:top]`` (already marked ``value``) through
+    cells that are ``passable`` and unmarked (``mark == 0``), by the moves of a neighbour
+    table (``SIDES``: 4-connected, ``AROUND``: 8-connected), marking them ``value``.
+    Returns the number of cells marked, the seeds included."""
+    count = top
+    while top > 0:
+        top -= 1
+        z = stack[top]
+        for i in range(steps.shape[1]):
+            n = steps[z, i]
+            if n >= 0 and passable[n] and mark[n] == 0:
+                mark[n] = value
+                stack[top] = n
+                top += 1
+                count += 1
+    return count
+
+
+@njit(cache=True)
 def land_components(land):
     """Label 4-connected land components: labels[z] = component id, -1 for water."""
-    labels = np.full(CELLS, -1, np.int64)
+    mark = np.zeros(CELLS, np.int64)
     stack = np.empty(CELLS, np.int64)
     n = 0
     for start in range(CELLS):
-        if not land[start] or labels[start] >= 0:
-            continue
-        labels[start] = n
-        top = 0
-        stack[top] = start
-        top += 1
-        while top > 0:
-            top -= 1
-            z = stack[top]
-            r, c = divmod(z, SIZE)
-            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-                rr, cc = r + dr, c + dc
-                if _inside(rr, cc):
-                    nz = rr * SIZE + cc
-                    if land[nz] and labels[nz] < 0:
-                        labels[nz] = n
-                        stack[top] = nz
-                        top += 1
-        n += 1
-    return labels, n
+        if land[start] and mark[start] == 0:
+            n += 1
+            mark[start] = n
+            stack[0] = start
+            flood(land, mark, n, stack, 1, SIDES)
+    return mark - 1, n
 
 
 @njit(cache=True)
 def _fill_from_border(blocked, diagonal):
     """Cells reachable from the board border without entering ``blocked``, by 4-steps, or
     8-steps when ``diagonal`` (a pocket that escapes only through a corner is a pinch, not a hole)."""
-    reached = np.zeros(CELLS, np.bool_)
+    mark = np.zeros(CELLS, np.int64)
     stack = np.empty(CELLS, np.int64)
     top = 0
     for z in range(CELLS):
         r, c = divmod(z, SIZE)
         if (r == 0 or c == 0 or r == SIZE - 1 or c == SIZE - 1) and not blocked[z]:
-            reached[z] = True
+            mark[z] = 1
             stack[top] = z
             top += 1
-    while top > 0:
-        top -= 1
-        z = stack[top]
-        r, c = divmod(z, SIZE)
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                if (dr == 0) == (dc == 0) and not (diagonal and dr != 0):
-                    continue
-                rr, cc = r + dr, c + dc
-                if _inside(rr, cc):
-                    nz = rr * SIZE + cc
-                    if not blocked[nz] and not reached[nz]:
-                        reached[nz] = True
-                        stack[top] = nz
-                        top += 1
-    return reached
+    flood(~blocked, mark, 1, stack, top, AROUND if diagonal else SIDES)
+    return mark == 1
 
 
 @njit(cache=True)
@@ -194,26 +196,11 @@ def shoreline_length(region):
 @njit(cache=True)
 def _connected_without_hole(region, first, n):
     """OK, DRAWING_DISCONNECTED or DRAWING_HOLE for a region of n cells, ``first`` among them."""
-    seen = np.zeros(CELLS, np.bool_)
+    mark = np.zeros(CELLS, np.int64)
     stack = np.empty(CELLS, np.int64)
-    seen[first] = True
+    mark[first] = 1
     stack[0] = first
-    top = 1
-    count = 1
-    while top > 0:
-        top -= 1
-        z = stack[top]
-        r, c = divmod(z, SIZE)
-        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-            rr, cc = r + dr, c + dc
-            if _inside(rr, cc):
-                nz = rr * SIZE + cc
-                if region[nz] and not seen[nz]:
-                    seen[nz] = True
-                    stack[top] = nz
-                    top += 1
-                    count += 1
-    if count != n:
+    if flood(region, mark, 1, stack, 1, SIDES) != n:
         return DRAWING_DISCONNECTED
     # no hole: every outside cell reaches the border through outside cells
     reached = _fill_from_border(region, True)
@@ -412,6 +399,48 @@ def listed_region(land, cells, n):
 
 
 @njit(cache=True)
+def drawing_due(turns_done):
+    """Is a shoreline drawn after this many turns (game.json's drawings_after_turn)?"""
+    for d in DRAWING_AFTER_TURN:
+        if d == turns_done:
+            return True
+    return False
+
+
+@njit(cache=True)
+def legal_placements(tiles, offer):
+    """Every (tile, cell) an offer allows on this board: the empty cells of the first pair's
+    zone in cell order, then the second's (a cell both pairs reach with the same tile appears
+    twice). int64[k, 2]; empty when the turn is stuck. The one placement generator: replay,
+    bots and analysis all read it."""
+    out = np.empty((2 * ZONE_CELLS.shape[1], 2), np.int64)
+    n = 0
+    for k in range(2):
+        zone = offer[2 * k + 1]
+        for i in range(ZONE_CELLS.shape[1]):
+            z = ZONE_CELLS[zone, i]
+            if tiles[z] == 0:
+                out[n, 0] = offer[2 * k]
+                out[n, 1] = z
+                n += 1
+    return out[:n]
+
+
+@njit(cache=True)
+def offer_code(offer, tile_drawn, zone_drawn):
+    """Take an offer's two (tile, zone) cards from the deck's counts: OK, or the tile or the
+    zone that has run out (a deck holds TILE_COUNT of each tile and ZONE_COPIES of each zone)."""
+    for k in range(2):
+        tile_drawn[offer[2 * k]] += 1
+        zone_drawn[offer[2 * k + 1]] += 1
+        if tile_drawn[offer[2 * k]] > TILE_COUNT[offer[2 * k]]:
+            return TILE_EXHAUSTED
+        if zone_drawn[offer[2 * k + 1]] > ZONE_COPIES:
+            return ZONE_EXHAUSTED
+    return OK
+
+
+@njit(cache=True)
 def placement_code(tiles, offer, tile, cell):
     """OK if ``tile`` on ``cell`` matches one offered (tile, zone) pair; else why not.
 
@@ -428,15 +457,6 @@ def placement_code(tiles, offer, tile, cell):
     if not fits_tile:
         return TILE_NOT_OFFERED
     return PLACEMENT_OUTSIDE_ZONE
-
-
-@njit(cache=True)
-def has_legal_placement(tiles, offer):
-    for k in range(2):
-        for z in range(CELLS):
-            if ZONE_MASK[offer[2 * k + 1], z] and tiles[z] == 0:
-                return True
-    return False
 
 
 @njit(cache=True)
@@ -511,26 +531,18 @@ def score_board(tiles, land, wave_rule):
             else:
                 out[0] += INVALID_PENALTY
     # Forests: 2 each, minus 2 per orthogonal group (flooded once each).
-    grouped = np.zeros(CELLS, np.bool_)
     stack = np.empty(CELLS, np.int64)
+    forest = valid == FOREST
+    grouped = np.zeros(CELLS, np.int64)
     forests = 0
     for z in range(CELLS):
-        if valid[z] == FOREST:
+        if forest[z]:
             forests += 2
-            if not grouped[z]:
+            if grouped[z] == 0:
                 forests -= 2
-                grouped[z] = True
+                grouped[z] = 1
                 stack[0] = z
-                top = 1
-                while top > 0:
-                    top -= 1
-                    y = stack[top]
-                    for i in range(4):
-                        n = SIDES[y, i]
-                        if n >= 0 and valid[n] == FOREST and not grouped[n]:
-                            grouped[n] = True
-                            stack[top] = n
-                            top += 1
+                flood(forest, grouped, 1, stack, 1, SIDES)
     out[1] = forests
     # Churches: 0 when the landmass holds another valid Church, else 2 per House near it
     # plus 1 per other House on the landmass (near + all Houses of the landmass).
@@ -544,20 +556,13 @@ def score_board(tiles, land, wave_rule):
                 label += 1
                 comp[z] = label
                 stack[0] = z
-                top = 1
-                while top > 0:
-                    top -= 1
-                    y = stack[top]
-                    if valid[y] == HOUSE:
-                        comp_houses[label] += 1
-                    elif valid[y] == CHURCH:
-                        comp_churches[label] += 1
-                    for i in range(4):
-                        n = SIDES[y, i]
-                        if n >= 0 and land[n] and comp[n] == 0:
-                            comp[n] = label
-                            stack[top] = n
-                            top += 1
+                flood(land, comp, label, stack, 1, SIDES)
+        for z in range(CELLS):
+            if comp[z] > 0:
+                if valid[z] == HOUSE:
+                    comp_houses[comp[z]] += 1
+                elif valid[z] == CHURCH:
+                    comp_churches[comp[z]] += 1
         for z in range(CELLS):
             if valid[z] == CHURCH and comp_churches[comp[z]] == 1:
                 near = 0
@@ -649,7 +654,7 @@ def values_in_range(offers, placements, traces, n_zones):
 def replay(offers, placements, traces, trace_lens, as_region, n_turns, wave_rule):
     """Replay a record: ``offers[t] = (tile1, zone1, tile2, zone2)``, ``placements[t] =
     (tile, cell)`` for turns ``t < n_turns``; drawing ``d`` is ``traces[d, :trace_lens[d]]``,
-    made after turns 9, 18 and 26 when reached; ``as_region[d]`` says the cells are the
+    made after the turns of ``drawings_after_turn`` (game.json) when reached; ``as_region[d]`` says the cells are the
     enclosed region itself rather than TinyBot's trace (which may start a surrounding drawing).
 
     Returns (code, action, at, tiles, land, regions, indirect, breakdown): ``action`` is the
@@ -666,21 +671,17 @@ def replay(offers, placements, traces, trace_lens, as_region, n_turns, wave_rule
     drawing = 0
     for t in range(n_turns):
         offer = offers[t]
-        for k in range(2):
-            tile_drawn[offer[2 * k]] += 1
-            zone_drawn[offer[2 * k + 1]] += 1
-            if tile_drawn[offer[2 * k]] > TILE_COUNT[offer[2 * k]]:
-                return TILE_EXHAUSTED, action, AT_OFFER, tiles, land, regions, indirect, np.zeros(BREAKDOWN_LEN, np.int64)
-            if zone_drawn[offer[2 * k + 1]] > ZONE_COPIES:
-                return ZONE_EXHAUSTED, action, AT_OFFER, tiles, land, regions, indirect, np.zeros(BREAKDOWN_LEN, np.int64)
-        if not has_legal_placement(tiles, offer):
+        code = offer_code(offer, tile_drawn, zone_drawn)
+        if code != OK:
+            return code, action, AT_OFFER, tiles, land, regions, indirect, np.zeros(BREAKDOWN_LEN, np.int64)
+        if legal_placements(tiles, offer).shape[0] == 0:
             return NO_LEGAL_PLACEMENT, action, AT_OFFER, tiles, land, regions, indirect, np.zeros(BREAKDOWN_LEN, np.int64)
         code = placement_code(tiles, offer, placements[t, 0], placements[t, 1])
         if code != OK:
             return code, action, AT_PLACEMENT, tiles, land, regions, indirect, np.zeros(BREAKDOWN_LEN, np.int64)
         tiles[placements[t, 1]] = placements[t, 0]
         action += 1
-        if (t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS) and drawing < trace_lens.shape[0] and trace_lens[drawing] > 0:
+        if drawing_due(t + 1) and drawing < trace_lens.shape[0] and trace_lens[drawing] > 0:
             if as_region[drawing]:
                 code, region = listed_region(land, traces[drawing], trace_lens[drawing])
                 ind = False

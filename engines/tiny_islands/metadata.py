@@ -17,7 +17,7 @@ import numpy as np
 
 _GAME = json.loads(resources.files(__package__).joinpath("game.json").read_text())
 
-GAME_ID: str = _GAME["name"]
+GAME_ID: str = _GAME["game"]["id"]
 SIZE: int = _GAME["board"]["rows"]
 CELLS: int = SIZE * SIZE
 COLUMN_NAMES: str = _GAME["board"]["column_names"]

@@ -15,21 +15,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .engine import OK, drawing_region
-from .metadata import CELLS, SIZE, TURNS, ZONE_MASK
+from .engine import OK, drawing_due, drawing_region, legal_placements
+from .metadata import CELLS, SIZE, TURNS
 
 
 @njit(cache=True)
 def random_placement(tiles, offer):
     """A uniformly random legal (tile, cell) for this offer, or (-1, -1) when stuck."""
-    n = 0
-    options = np.empty((2 * CELLS, 2), np.int64)
-    for k in range(2):
-        for z in range(CELLS):
-            if tiles[z] == 0 and ZONE_MASK[offer[2 * k + 1], z]:
-                options[n, 0] = offer[2 * k]
-                options[n, 1] = z
-                n += 1
+    options = legal_placements(tiles, offer)
+    n = options.shape[0]
     if n == 0:
         return -1, -1
     i = np.random.randint(n)
@@ -94,7 +88,7 @@ def random_game(offers, seed):
         placements[t, 0] = tile
         placements[t, 1] = cell
         tiles[cell] = tile
-        if t + 1 == 9 or t + 1 == 18 or t + 1 == TURNS:
+        if drawing_due(t + 1):
             trace, n = random_drawing(land, 20)
             if n == 0:
                 break

@@ -9,6 +9,12 @@ benchmark can show what the jitted path buys.
 """
 from __future__ import annotations
 
+import json
+from importlib import resources
+
+# the game's facts, read here on their own: the reference shares data, not code, with the engine
+DRAWINGS_AFTER_TURN = tuple(json.loads(resources.files(__package__).joinpath("game.json").read_text())
+                            ["drawings_after_turn"])
 LAND_TILES = set("fhMC")
 N = 9
 ORTHO = ((-1, 0), (1, 0), (0, -1), (0, 1))
@@ -200,8 +206,8 @@ def replay(offers, placements, traces, rules="published") -> tuple[str, dict | N
         if cell in tiles:
             return "cell-occupied", None
         tiles[cell] = tile
-        if t + 1 in (9, 18, 26):
-            code, region = drawing_region(land, traces[(9, 18, 26).index(t + 1)])
+        if t + 1 in DRAWINGS_AFTER_TURN:
+            code, region = drawing_region(land, traces[DRAWINGS_AFTER_TURN.index(t + 1)])
             if code != "ok":
                 return code, None
             land ^= region

@@ -7,7 +7,10 @@ import json
 import pytest
 
 from scorebook.analyze.standings import Match, standings, standings_from_file
+from scorebook.engines.game_of_islands.engine import DEFAULT_TIEBREAKS, match_result
 from scorebook.records.errors import UsageError
+
+CHAIN = list(DEFAULT_TIEBREAKS)
 
 # (first, second, first's total, second's total); margins from the first player's side
 ROUND_ROBIN = [
@@ -20,11 +23,11 @@ ROUND_ROBIN = [
 
 
 def matches():
-    return [Match(f"{i + 1}.1", (a, b), (ta, tb)) for i, (a, b, ta, tb) in enumerate(ROUND_ROBIN)]
+    return [Match(f"{i + 1}.1", (a, b), (ta, tb), match_result(ta - tb)) for i, (a, b, ta, tb) in enumerate(ROUND_ROBIN)]
 
 
 def test_hand_checked_round_robin():
-    table = standings(list("ABCDEF"), matches())["standings"]
+    table = standings(list("ABCDEF"), matches(), CHAIN)["standings"]
     by = {r["player"]: r for r in table}
     # worked out by hand:
     # A and B have 3.5 points; OMB 10 against 8 puts A first.
@@ -41,10 +44,10 @@ def test_hand_checked_round_robin():
 
 
 def test_remaining_ties_share_a_rank_and_seniority_breaks_them_when_given():
-    m = [Match("1", ("A", "B"), (10, 10)), Match("2", ("C", "D"), (10, 10))]
-    table = standings(list("ABCD"), m)["standings"]
+    m = [Match("1", ("A", "B"), (10, 10), "1/2-1/2"), Match("2", ("C", "D"), (10, 10), "1/2-1/2")]
+    table = standings(list("ABCD"), m, CHAIN)["standings"]
     assert [r["rank"] for r in table] == [1, 1, 1, 1]
-    table = standings(list("ABCD"), m, seniority={"C": 1, "A": 2})["standings"]
+    table = standings(list("ABCD"), m, CHAIN, seniority={"C": 1, "A": 2})["standings"]
     assert [(r["player"], r["rank"]) for r in table] == [("C", 1), ("A", 2), ("B", 3), ("D", 3)]
 
 

@@ -6,7 +6,7 @@ import numpy as np
 from scorebook.engines.iwoki import agents as A
 from scorebook.engines.iwoki import engine as E
 
-from .conftest import cli_json
+from ..conftest import cli_json
 
 
 def plain_minimax(s, depth, root):
@@ -25,8 +25,8 @@ def plain_minimax(s, depth, root):
 def positions(count=6, moves=5):
     out = []
     for g in range(count):
-        s = A.deal(np.random.default_rng([3, g]))
-        acts, _ = A.play_game(s, A.GREEDY, A.RANDOM, 0, 0, g)
+        s = A.deal(np.random.default_rng([3, g]), 0)
+        acts, _ = A.play_game(s, A.GREEDY, A.RANDOM, 0, 0, g, 1 << 40, 16)
         for o in acts[:moves + g % 4]:
             E.apply_option(s, o[:5])
         out.append(s)
@@ -38,7 +38,7 @@ def test_alpha_beta_equals_plain_minimax():
         root = int(s[E.TO_MOVE])
         for depth in (1, 2, 3):
             stats = np.zeros(2, np.int64)
-            i, value = A.minimax(s, depth, 1 << 40, stats)
+            i, value = A.minimax(s, depth, 1 << 40, stats, False)
             assert value == plain_minimax(s, depth, root)
             # the chosen option reaches that value, and no earlier option does
             opts = E.options(s)
@@ -61,8 +61,8 @@ def test_greedy_takes_the_first_highest_option():
 def test_agents_beat_random():
     diffs = []
     for g in range(10):
-        s = A.deal(np.random.default_rng([9, g]))
-        _, stats = A.play_game(s, A.GREEDY, A.RANDOM, 0, 0, g)
+        s = A.deal(np.random.default_rng([9, g]), 0)
+        _, stats = A.play_game(s, A.GREEDY, A.RANDOM, 0, 0, g, 1 << 40, 16)
         diffs.append(stats[0, 2] - stats[1, 2])
     assert np.mean(diffs) > 10
 
@@ -72,7 +72,9 @@ def test_cli_play_iwoki(run_cli):
                            "--json"))
     assert [g["status"] for g in doc["games"]] == ["ingested", "ingested"]
     s = doc["summary"]
-    assert s["games"] == 2 and s["wins"] + s["losses"] + s["draws"] == 2 and s["mean_nodes_per_game"] > 0
+    assert s["games"] == 2 and s["wins"] + s["losses"] + s["draws"] == 2
+    assert s["mean_nodes"][0] > 0 and s["mean_nodes"][1] == 0  # minimax searches, random does not
+    assert all(isinstance(g["seconds"], float) for g in doc["games"])
     again = cli_json(run_cli("play", "iwoki", "--players", "minimax:2,random", "--games", "2", "--seed", "3",
                              "--json"))
     assert [g["status"] for g in again["games"]] == ["duplicate", "duplicate"]  # same seed, same games
@@ -115,7 +117,7 @@ def test_option_list_equals_a_plain_enumeration():
     for g in range(12):
         for rules in (E.SIMULATOR, E.OFFICIAL):
             s = A.deal(np.random.default_rng([4, g]), rules)
-            acts, _ = A.play_game(s, A.RANDOM, A.GREEDY, 0, 0, g)
+            acts, _ = A.play_game(s, A.RANDOM, A.GREEDY, 0, 0, g, 1 << 40, 16)
             for o in acts[:-1]:
                 E.apply_option(s, o[:5])
                 if not s[E.FIRST] and not E.game_over(s):

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from .conftest import SHARED, cli_json, shared_file
+from ..conftest import SHARED, cli_json, shared_file
 
 GOI = SHARED / "data" / "goi"
 

@@ -9,7 +9,7 @@ from scorebook.engines.tiny_islands import engine as E
 from scorebook.engines.tiny_islands.deck import two_deck_offers
 from scorebook.engines.tiny_islands.players import random_game
 
-from .conftest import cli_json
+from ..conftest import cli_json
 
 
 def total(offers, placements, traces, lens, as_region):
@@ -22,14 +22,14 @@ def test_heuristic_games_are_legal_and_beat_random():
     ours, rand = [], []
     for g in range(20):
         offers = two_deck_offers(np.random.default_rng([1, g]))
-        ours.append(total(offers, *bots.play(offers, bots.HEURISTIC, 0, g, 0), True))
+        ours.append(total(offers, *bots.play(offers, bots.HEURISTIC, 0, g, 0, bots.TWO_DECK), True))
         rand.append(total(offers, *random_game(offers, g), False))
     assert np.mean(ours) > np.mean(rand) + 40
 
 
 def test_the_planner_draws_legal_regions():
     offers = two_deck_offers(np.random.default_rng(3))
-    placements, regions, lens = bots.play(offers, bots.HEURISTIC, 0, 3, 0)
+    placements, regions, lens = bots.play(offers, bots.HEURISTIC, 0, 3, 0, bots.TWO_DECK)
     for d in range(3):
         assert 1 <= lens[d]  # replay above checks each region; here: an island of some size first
     assert lens[0] >= 4
@@ -38,11 +38,11 @@ def test_the_planner_draws_legal_regions():
 def test_bots_never_read_offers_not_yet_drawn():
     offers = two_deck_offers(np.random.default_rng(8))
     for bot, rollouts in ((bots.HEURISTIC, 0), (bots.MC, 1), (bots.HALVING, 1)):
-        full, full_regions, full_lens = bots.play(offers, bot, rollouts, 5, 0)
+        full, full_regions, full_lens = bots.play(offers, bot, rollouts, 5, 0, bots.TWO_DECK)
         for t in (4, 8, 12):
             changed = offers.copy()
             changed[t + 1:] = two_deck_offers(np.random.default_rng(99))[t + 1:]
-            part, regions, lens = bots.play(changed, bot, rollouts, 5, 0)
+            part, regions, lens = bots.play(changed, bot, rollouts, 5, 0, bots.TWO_DECK)
             assert (part[:t + 1] == full[:t + 1]).all(), (bot, t)
             if t >= 8:  # the first drawing, after turn 9, saw only the first nine offers
                 assert lens[0] == full_lens[0] and (regions[0] == full_regions[0]).all(), (bot, t)
@@ -52,8 +52,8 @@ def test_halving_spends_the_budget_on_the_leaders_and_plays_legal_games():
     # sequential halving with mc:N's budget: the game replays legally, the same seed gives the
     # same game, and a placement is one the offer allows
     offers = two_deck_offers(np.random.default_rng(21))
-    first = bots.play(offers, bots.HALVING, 2, 7, 0)
-    again = bots.play(offers, bots.HALVING, 2, 7, 0)
+    first = bots.play(offers, bots.HALVING, 2, 7, 0, bots.TWO_DECK)
+    again = bots.play(offers, bots.HALVING, 2, 7, 0, bots.TWO_DECK)
     assert all((a == b).all() for a, b in zip(first, again))
     res = E.replay(offers, *first, np.ones(3, np.bool_), 26, 0)
     assert res[0] == E.OK
@@ -79,7 +79,7 @@ def test_cli_play_with_shuffles_and_bots(run_cli, tmp_path):
 
 def test_the_planner_offers_distinct_legal_regions_and_mc_picks_one():
     offers = two_deck_offers(np.random.default_rng(11))
-    placements, _, _ = bots.play(offers, bots.HEURISTIC, 0, 11, 0)
+    placements, _, _ = bots.play(offers, bots.HEURISTIC, 0, 11, 0, bots.TWO_DECK)
     tiles = np.zeros(81, np.int64)
     for tile, cell in placements[:9]:
         tiles[cell] = tile
@@ -104,7 +104,7 @@ def test_a_wider_last_drawing_search_never_scores_less():
     # the last drawing decides the final score outright: climbing from more rectangles can only
     # find a region as good or better (the best three are among the best forty)
     offers = two_deck_offers(np.random.default_rng(12))
-    placements, traces, lens = bots.play(offers, bots.HEURISTIC, 0, 12, 0)
+    placements, traces, lens = bots.play(offers, bots.HEURISTIC, 0, 12, 0, bots.TWO_DECK)
     tiles = np.zeros(81, np.int64)
     for tile, cell in placements:
         tiles[cell] = tile
@@ -125,7 +125,7 @@ def test_the_planners_screen_adds_up_penalties_and_room_over_each_rectangle():
     # the flip saves less those it costs, plus the room term; here each is checked against the
     # full score of the flipped board, on a board with land already drawn
     offers = two_deck_offers(np.random.default_rng(13))
-    placements, traces, lens = bots.play(offers, bots.HEURISTIC, 0, 13, 0)
+    placements, traces, lens = bots.play(offers, bots.HEURISTIC, 0, 13, 0, bots.TWO_DECK)
     tiles = np.zeros(81, np.int64)
     for tile, cell in placements[:18]:
         tiles[cell] = tile
@@ -191,7 +191,7 @@ def _lands_before_each_drawing():
     """(game, drawing, land before it) over three heuristic games: real shorelines to test on."""
     for g in range(3):
         offers = two_deck_offers(np.random.default_rng([4, g]))
-        placements, regions, lens = bots.play(offers, bots.HEURISTIC, 0, g, 0)
+        placements, regions, lens = bots.play(offers, bots.HEURISTIC, 0, g, 0, bots.TWO_DECK)
         land = np.zeros(81, np.bool_)
         for d in range(3):
             yield g, d, land.copy()
@@ -250,17 +250,17 @@ def test_the_incremental_toggle_check_agrees_with_the_full_drawing_check():
 def test_play_outs_do_not_depend_on_the_number_of_threads():
     import numba
     offers = two_deck_offers(np.random.default_rng(12))
-    placements, _, _ = bots.play(offers, bots.HEURISTIC, 0, 1, 0)
+    placements, _, _ = bots.play(offers, bots.HEURISTIC, 0, 1, 0, bots.TWO_DECK)
     tiles = np.zeros(81, np.int64)
     for t in range(5):
         tiles[placements[t, 1]] = placements[t, 0]
     cands = np.array([[offers[5, 0], z] for z in range(81) if tiles[z] == 0][:3], np.int64)
     land = np.zeros(81, np.bool_)
-    both = bots.eval_placements(tiles, land, offers, 5, 0, 0, cands, 6, 77)
+    both = bots.eval_placements(tiles, land, offers, 5, 0, 0, cands, 6, 77, bots.TWO_DECK)
     threads = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
-        one = bots.eval_placements(tiles, land, offers, 5, 0, 0, cands, 6, 77)
+        one = bots.eval_placements(tiles, land, offers, 5, 0, 0, cands, 6, 77, bots.TWO_DECK)
     finally:
         numba.set_num_threads(threads)
     assert (both == one).all()
@@ -279,7 +279,7 @@ def test_a_fresh_process_can_start_with_the_analysis_kernel():
             "from scorebook.engines.tiny_islands import bots\n"
             "o = two_deck_offers(np.random.default_rng(12)); p, _, _ = random_game(o, 0)\n"
             "v = bots.eval_placements(np.zeros(81, np.int64), np.zeros(81, np.bool_), o, 0, 0, 0,"
-            " np.array([p[0]], np.int64), 2, 3)\n"
+            " np.array([p[0]], np.int64), 2, 3, bots.TWO_DECK)\n"
             "print(v.shape)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
                           cwd=Path(__file__).resolve().parent.parent)

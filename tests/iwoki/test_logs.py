@@ -7,10 +7,10 @@ import json
 import pytest
 
 from scorebook.records import iwoki, pgn
-from scorebook.records.errors import RecordRejected
+from scorebook.records.errors import LENIENT, RecordRejected
 from scorebook.records.formats import read_text
 
-from .conftest import SHARED, cli_json, shared_file
+from ..conftest import SHARED, cli_json, shared_file
 
 SAMPLES = SHARED / "data" / "iwoki" / "samples"
 NAMES = ["iwoki_gr_60069.jsonl", "iwoki_m1g_9002.jsonl", "iwoki_m2r_9003.jsonl"]
@@ -92,7 +92,7 @@ def test_wrong_score():
 
 def test_lenient_keeps_a_wrong_score_as_a_warning():
     text = edit(sample(NAMES[0]), 1, points=7)
-    items = read_text(text, "x.jsonl", "iwoki-log", lenient=True)
+    items = read_text(text, "x.jsonl", "iwoki-log", policy=LENIENT)
     assert items[0].error is None and "score-mismatch" in items[0].record.warnings[0]
 
 

@@ -10,16 +10,16 @@ from scorebook.engines.game_of_islands.bots import GREEDY, RANDOM, SEARCH, play_
 from scorebook.records import game_of_islands as goi
 from scorebook.records.formats import read_text
 from scorebook.records.ingest import ingest_text
-from scorebook.records.play import _goi_game_text
+from scorebook.records.game_of_islands import bot_grid_text
 
-from .conftest import cli_json
+from ..conftest import cli_json
 
 
 @pytest.mark.parametrize("n", [10, 12, 14])
 def test_random_games_round_trip(n, store):
     for seed in range(6):
         lines = play_game(n, RANDOM, RANDOM, seed, 2, 1000)
-        text, points = _goi_game_text(n, lines, {"Event": "rt", "Grid": str(n), "First": "A", "Second": "B"})
+        text, points = bot_grid_text(n, lines, {"Event": "rt", "Grid": str(n), "First": "A", "Second": "B"})
         out = ingest_text(store, text, "rt.pgn")[0]
         assert out["status"] == "ingested" and out["score"]["points"] == points
         stored = store.get(out["id"])["text"]
@@ -106,7 +106,7 @@ def test_search_beats_random_and_greedy_beats_random():
     for seed in range(4):
         for bots in ((GREEDY, RANDOM), (SEARCH, RANDOM)):
             lines = play_game(8, bots[0], bots[1], seed, 3, 20000)
-            _, points = _goi_game_text(8, lines, {"Grid": "8", "First": "A", "Second": "B"})
+            _, points = bot_grid_text(8, lines, {"Grid": "8", "First": "A", "Second": "B"})
             margins.append(points[0] - points[1])
     assert sum(m > 0 for m in margins) >= 7
 
@@ -115,7 +115,13 @@ def test_cli_play_game_of_islands(run_cli, tmp_path):
     doc = cli_json(run_cli("play", "game-of-islands", "--grid", "6", "--players", "greedy,random",
                            "--games", "2", "--seed", "4", "--json", "--out", str(tmp_path)))
     assert [g["status"] for g in doc["games"]] == ["ingested"] * 2
-    assert doc["players"] == ["greedy", "random"] and sum(doc["wins"].values()) == 2
+    s = doc["summary"]
+    assert doc["players"] == ["greedy", "random"] and s["wins"] + s["losses"] + s["draws"] == 2
+    # one outcome shape: the margin from greedy's side, whichever seat it had
+    assert [g["players"] for g in doc["games"]] == [["greedy", "random"], ["random", "greedy"]]
+    for g, p in zip(doc["games"], ([0, 1], [1, 0])):
+        assert g["value"] == g["score"]["points"][p[0]] - g["score"]["points"][p[1]]
+        assert isinstance(g["seconds"], float)
     triad = cli_json(run_cli("play", "game-of-islands", "--triad", "--players", "greedy,random",
                              "--games", "1", "--seed", "5", "--json"))
     score = triad["games"][0]["score"]

@@ -5,7 +5,8 @@ from scorebook.engines.tiny_islands.metadata import CATEGORIES
 from scorebook.records import tinybot, tiny_islands
 from scorebook.records.ingest import ingest_text
 
-from .conftest import TINYBOT_SAMPLES, cli_json, shared_file
+from ..conftest import cli_json, shared_file
+from .conftest import TINYBOT_SAMPLES
 
 
 def test_every_sample_replays_to_its_recorded_breakdown(tinybot_sample_lines):

@@ -5,7 +5,7 @@ import pytest
 
 from scorebook.engines.game_of_islands.bots import GREEDY, RANDOM, play_game
 from scorebook.records.formats import read_text
-from scorebook.records.play import _goi_game_text
+from scorebook.records.game_of_islands import bot_grid_text
 
 
 def game(movetext: str, grid: int = 10, result: str = "*", extra: str = "") -> str:
@@ -79,7 +79,7 @@ def test_bad_tag_and_bad_result():
 
 def finished_game(n=4, seed=1, bots=(GREEDY, RANDOM)):
     lines = play_game(n, bots[0], bots[1], seed, 2, 1000)
-    text, points = _goi_game_text(n, lines, {"Event": "t", "Grid": str(n), "First": "Ann", "Second": "Bob"})
+    text, points = bot_grid_text(n, lines, {"Event": "t", "Grid": str(n), "First": "Ann", "Second": "Bob"})
     return text, points, len(lines)
 
 
@@ -143,7 +143,7 @@ def triad_text(seed=1, grids=(10, 12, 14), players=("Ann", "Bob")) -> str:
         first = k % 2
         lines = play_game(n, GREEDY, RANDOM, seed + k, 2, 1000)
         tags = {"Event": "t", "Match": "1.1", "Grid": str(n), "First": players[first], "Second": players[1 - first]}
-        texts.append(_goi_game_text(n, lines, tags)[0])
+        texts.append(bot_grid_text(n, lines, tags)[0])
     return "\n".join(texts)
 
 

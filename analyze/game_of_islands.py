@@ -1,0 +1,175 @@
+"""The Game of Islands analysis: the evaluator, and the text, JSON and SVG boards.
+
+A line's value is the final point margin for the mover under search: exact when the rest of
+the grid fits the search, else the depth-limited estimate (``exact`` says which). A claim the
+mover missed counts as lost points.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from scorebook.engines.game_of_islands import bots, engine as G
+from scorebook.records import game_of_islands as goi
+
+from scorebook.records.errors import STRICT, UsageError
+from scorebook.records.formats import read_pgn
+
+from .loss import MoveRow
+from .protocol import Analysis
+from .standings import Match
+
+
+def parse_line(n: int, text: str):
+    """The line (x1, y1, x2, y2) of a turn's text (``A1-B2, C3``), or None (``--``, ``time``)."""
+    head = text.split(",")[0].strip()
+    if "-" not in head or head in ("--",):
+        return None
+    a, b = head.split("-")
+
+    def dot(t):
+        return ord(t[0].upper()) - ord("A"), int(t[1:]) - 1
+    (x1, y1), (x2, y2) = dot(a), dot(b)
+    return x1, y1, x2, y2
+
+
+class Triads:
+    """Tournaments of The Game of Islands: a match is a triad (10, 12, 14; one Match tag),
+    its result the margin rule (spec §6)."""
+    default_tiebreaks = tuple(G.DEFAULT_TIEBREAKS)
+
+    def match_records(self, text: str, where: str) -> list[goi.GoiRecord]:
+        """The triads of a PGN-style text; a rejected record stops the standings."""
+        out = []
+        for item in read_pgn(text, STRICT):
+            if item.error is not None:
+                raise UsageError(f"{where}: record {item.index} is rejected: {item.error.describe()}")
+            if item.game == goi.GAME and item.record.match is not None:
+                out.append(item.record)
+        return out
+
+    def match_id(self, record: goi.GoiRecord) -> str:
+        return record.match
+
+    def finished(self, record: goi.GoiRecord) -> bool:
+        return record.finished
+
+    def match_of(self, record: goi.GoiRecord, where: str, players: list[str] | None = None) -> Match:
+        """The match of a triad, oriented as ``players`` (a tournament file's) when given."""
+        if record.match is None:
+            raise UsageError(f"{where}: a game without a Match tag is no triad")
+        if not record.finished:
+            raise UsageError(f"{where}: match {record.match} is unfinished")
+        totals = record.totals()
+        names = tuple(record.players)
+        if players is not None:
+            if sorted(players) != sorted(names):
+                raise UsageError(f"{where}: match {record.match} is played by {names[0]} and {names[1]}, "
+                                 f"the tournament file says {players[0]} and {players[1]}")
+            if players[0] != names[0]:
+                names, totals = (names[1], names[0]), [totals[1], totals[0]]
+        return Match(record.match, names, tuple(totals), G.match_result(totals[0] - totals[1]))
+
+
+class GameOfIslandsAnalysis(Analysis):
+    game_id = goi.GAME
+    tournament = Triads()
+
+    def bot_name(self, options: dict[str, int]) -> str:
+        return f"search depth:{options['depth']}"
+
+    def evaluate(self, record: goi.GoiRecord, players, *, seed: int, options: dict[str, int], progress=None):
+        depth, budget = options["depth"], options["budget"]
+        rows = []
+        for number, g in enumerate(record.games, 1):
+            n = g.grid
+            used, diag, owner = G.new_state(n)
+            for ply, turn in enumerate(g.turns, 1):
+                mover = (ply - 1) % 2
+                player = 0 if (g.first == record.players[0]) == (mover == 0) else 1
+                if turn.kind == G.LINE:
+                    # value of each line: searched deeper when few lines are left
+                    left = G.count_legal_lines(n, used, diag)
+                    d = depth if left <= 400 else 1
+                    value, _, complete = bots.solve(n, used, diag, owner, budget) if left <= 18 else (0, 0, False)
+                    lines, values, exact = bots.line_values(n, used, diag, owner, max(d, 64) if complete else d,
+                                                            budget)
+                    exact = bool(exact or complete)
+                    canon = [goi.canonical_line(*map(int, line)) for line in lines]
+                    i = canon.index(goi.canonical_line(*turn.line))
+                    b = int(np.argmax(values))
+                    G.apply_line(n, used, diag, *turn.line)
+                    available = [dd for dd in range(n * n)
+                                 if owner[dd] < 0 and G.is_island(n, used, diag, dd % n, dd // n)]
+                    missed = len([dd for dd in available if dd not in turn.claims])
+                    vb, vp = float(values[b]), float(values[i]) - missed
+                    name = lambda l: f"{goi.dot_name(n, l[1] * n + l[0])}-{goi.dot_name(n, l[3] * n + l[2])}"  # noqa
+                    rows.append(MoveRow(ply, player, goi.turn_text(n, turn), name(canon[b]), vb, vp,
+                                        max(0.0, vb - vp), None, int((values > values[i]).sum()) + 1, len(values),
+                                        number, exact))
+                for dd in turn.claims:
+                    owner[dd] = mover
+                if progress:
+                    progress()
+        return rows, {"depth": depth, "budget": budget}
+
+    # ---- boards: a state is a records.game_of_islands.GridView
+
+    def dots(self, state) -> list[str]:
+        """Ranks from the top: '.' free dot, '+' on a line, 'X'/'O' claimed by First/Second,
+        '*' an island nobody has claimed."""
+        n, used, diag, owner = state.n, state.used, state.diag, state.owner
+        islands = G.island_mask(n, used, diag)
+        rows = []
+        for y in range(n - 1, -1, -1):
+            chars = []
+            for x in range(n):
+                d = y * n + x
+                chars.append("X" if owner[d] == 0 else "O" if owner[d] == 1 else "+" if used[d]
+                             else "*" if islands[d] else ".")
+            rows.append("".join(chars))
+        return rows
+
+    def text_board(self, state) -> str:
+        n = state.n
+        lines = ["    " + " ".join(chr(ord("A") + x) for x in range(n))]
+        for i, r in enumerate(self.dots(state)):
+            lines.append(f"{n - i:>2}  " + " ".join(r))
+        return "\n".join(lines)
+
+    def state_json(self, state) -> dict:
+        return {"grid": state.n, "dots": self.dots(state)}
+
+    def show_extra(self, position) -> dict:
+        return {"game": position.game, "grid": position.state.n}
+
+    def heading(self, position) -> str:
+        n = position.state.n
+        return f"game {position.game} ({n}x{n}), "
+
+    def svg_board(self, state, played: str | None = None, best: str | None = None, size: int = 14) -> str:
+        n, owner = state.n, state.owner
+        out = [f'<svg class="board" xmlns="http://www.w3.org/2000/svg" width="{(n + 1) * size}" '
+               f'height="{(n + 1) * size}">']
+
+        def xy(x, y):
+            return (x + 1) * size, (n - y) * size
+        for (x1, y1, x2, y2) in state.lines:
+            a, b = xy(x1, y1), xy(x2, y2)
+            out.append(f'<line x1="{a[0]}" y1="{a[1]}" x2="{b[0]}" y2="{b[1]}" stroke="#555" stroke-width="2"/>')
+        for text, color, dash in ((best, "#080", "4,2"), (played, "#d00", "")):
+            line = parse_line(n, text) if text is not None else None
+            if line is not None:
+                a, b = xy(line[0], line[1]), xy(line[2], line[3])
+                out.append(f'<line class="mark" x1="{a[0]}" y1="{a[1]}" x2="{b[0]}" y2="{b[1]}" stroke="{color}" '
+                           f'stroke-width="3" stroke-dasharray="{dash}"/>')
+        for d in range(n * n):
+            x, y = d % n, d // n
+            cx, cy = xy(x, y)
+            fill = "#c33" if owner[d] == 0 else "#33c" if owner[d] == 1 else "#222"
+            r = 4 if owner[d] >= 0 else 1.6
+            out.append(f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{fill}"/>')
+        out.append("</svg>")
+        return "".join(out)
+
+
+ANALYSIS = GameOfIslandsAnalysis()

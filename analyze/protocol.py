@@ -1,0 +1,44 @@
+"""The analysis layer's protocol: what every game's ``analyze/<game>.py`` provides.
+
+``ANALYSIS`` is an :class:`Analysis`: the evaluator behind ``analyze`` (per move, the value
+of the bot's best move and of the move played, from the mover's side, in the game's points),
+and the boards of ``show`` (text and JSON) and of the HTML report (SVG). What is the same
+for every game (top-up of sampled values, classes, summaries, the page) stays in
+``analyze/loss.py`` and ``analyze/html.py``.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+
+class Analysis(ABC):
+    game_id: str
+
+    @abstractmethod
+    def bot_name(self, options: dict[str, int]) -> str:
+        """The analysing bot with its options, as stored with a report (and looked up by)."""
+
+    @abstractmethod
+    def evaluate(self, record, players: list[str], *, seed: int, options: dict[str, int], progress=None):
+        """(rows: list[loss.MoveRow], settings: dict) for every move of a replayed record;
+        ``options`` are the game's analysis options (game.json), ``progress()`` is called once a move."""
+
+    @abstractmethod
+    def text_board(self, state) -> str:
+        """A position (``records.notation.Position.state``) as text, for ``show``."""
+
+    @abstractmethod
+    def state_json(self, state) -> dict:
+        """A position as plain data, for ``show --json``."""
+
+    def show_extra(self, position) -> dict:
+        """Keys beside ply, move and annotation in ``show`` (e.g. which game of a triad)."""
+        return {}
+
+    def heading(self, position) -> str:
+        """Text before ``ply N`` in ``show`` (e.g. ``game 2 (12x12), ``)."""
+        return ""
+
+    @abstractmethod
+    def svg_board(self, state, played: str | None = None, best: str | None = None) -> str:
+        """The position before a move in SVG, with the move played and the bot's best marked."""

@@ -1,0 +1,142 @@
+"""Tiny Islands analysis: the evaluator, and the text, JSON and SVG boards.
+
+Values are expected final scores under the heuristic bot's policy, over futures drawn from
+the cards not seen yet under the record's deck model. A placement is compared with the
+heuristic's best candidates; a drawing with the shoreline the bot's planner draws. The best
+and the played move get more futures while the standard error of the loss is above
+``loss.TARGET_STDERR`` (``loss.topped_up``), up to ``max-rollouts``. The last drawing is
+exact: nothing is left to chance.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from scorebook.engines.tiny_islands import bots
+from scorebook.engines.tiny_islands.engine import legal_placements
+from scorebook.engines.tiny_islands.metadata import (CELLS, COLUMN_NAMES, DECK_MODELS, DRAWING_AFTER_TURN,
+                                                     ROW_NAMES, SIZE, TILE_LETTERS, TURNS, cell_name, parse_cell)
+from scorebook.records import tiny_islands as ti
+
+from .loss import TARGET_STDERR, MoveRow, rank, topped_up
+from .protocol import Analysis
+
+
+class TinyIslandsAnalysis(Analysis):
+    game_id = ti.GAME
+
+    def bot_name(self, options: dict[str, int]) -> str:
+        return (f"heuristic rollouts:{options['rollouts']} candidates:{options['candidates']} "
+                f"max-rollouts:{options['max-rollouts']}")
+
+    def evaluate(self, record: ti.TinyIslandsRecord, players, *, seed: int, options: dict[str, int], progress=None):
+        rollouts, candidates, max_rollouts = options["rollouts"], options["candidates"], options["max-rollouts"]
+        result = ti.replay(record)
+        wave_rule = 1 if record.rules == "tinybot" else 0
+        # futures are drawn under the record's deck model
+        deck_model = DECK_MODELS.index(result.deck) if result.deck in DECK_MODELS else 0
+        offers = np.array([(o.tile1, o.zone1, o.tile2, o.zone2) for o in record.offers], np.int64)
+        if len(offers) < TURNS:  # an unfinished game: pad with a sampled future, never read before its turn
+            pad = np.zeros((TURNS, 4), np.int64)
+            pad[:len(offers)] = offers
+            offers = pad
+        tiles = np.zeros(CELLS, np.int64)
+        land = np.zeros(CELLS, np.bool_)
+        rows = []
+        d = 0
+        for t, p in enumerate(record.placements):
+            cands = []
+            for tile, z in legal_placements(tiles, offers[t]):
+                if (tile, z) not in cands:
+                    cands.append((int(tile), int(z)))
+            heur = [bots.placement_value(tiles, land, tile, z, 3 - d, wave_rule) for tile, z in cands]
+            order = list(np.argsort(-np.array(heur), kind="stable")[:candidates])
+            chosen = [cands[i] for i in order]
+            played = (p.tile, p.cell)
+            if played not in chosen:
+                chosen.append(played)
+            arr = np.array(chosen, np.int64)
+            values = bots.eval_placements(tiles, land, offers, t, d, wave_rule, arr, rollouts, seed + t, deck_model)
+            i = chosen.index(played)
+
+            def more(pair, n, k, arr=arr, t=t, d=d, tiles=tiles.copy(), land=land):  # fresh futures per round
+                return bots.eval_placements(tiles, land, offers, t, d, wave_rule, arr[pair], n, seed + 1000 * k + t,
+                                            deck_model)
+            b, vb, vp, se, means, used = topped_up(values, i, more, max_rollouts)
+            name = lambda c: TILE_LETTERS[c[0]] + cell_name(c[1])  # noqa: E731
+            rows.append(MoveRow(ti.ply_of_turn(t), 0, name(played), name(chosen[b]), vb, vp, max(0.0, vb - vp), se,
+                                rank(means, i), len(chosen), futures=used))
+            tiles[p.cell] = p.tile
+            if progress:
+                progress()
+            if d < len(record.drawings) and t + 1 == DRAWING_AFTER_TURN[d]:
+                played_region = result.regions[d]
+                bot_region = bots.planned_region(tiles, land, offers, t, wave_rule)
+                regions = np.array([bot_region, played_region])
+                text = lambda m: "(" + " ".join(cell_name(int(z)) for z in np.flatnonzero(m)) + ")"  # noqa: E731
+                if t + 1 >= TURNS:  # the last drawing: the final score, exact
+                    values = bots.eval_regions(tiles, land, offers, t, d, wave_rule, regions, 1, seed + 100 + t,
+                                               deck_model)
+                    means = values[:, 0]
+                    b = int(np.argmax(means))
+                    vb, vp, se, used = float(means[b]), float(means[1]), None, 1
+                else:
+                    values = bots.eval_regions(tiles, land, offers, t, d, wave_rule, regions, rollouts,
+                                               seed + 100 + t, deck_model)
+
+                    def more(pair, n, k, regions=regions, t=t, d=d, tiles=tiles.copy(), land=land):
+                        return bots.eval_regions(tiles, land, offers, t, d, wave_rule, regions[pair], n,
+                                                 seed + 1000 * k + 100 + t, deck_model)
+                    b, vb, vp, se, means, used = topped_up(values, 1, more, max_rollouts)
+                rows.append(MoveRow(ti.ply_of_drawing(d), 0, text(played_region), text(regions[b]), vb, vp,
+                                    max(0.0, vb - vp), se, rank(means, 1), 2, futures=used))
+                land = land ^ played_region
+                d += 1
+        return rows, {"rollouts": rollouts, "candidates": candidates, "max_rollouts": max_rollouts,
+                      "target_stderr": TARGET_STDERR, "deck": DECK_MODELS[deck_model]}
+
+    # ---- boards: a state is (tiles, land)
+
+    def text_board(self, state) -> str:
+        """Cells are three characters: the tile letter (``.`` when empty) in brackets on land,
+        between spaces on water."""
+        tiles, land = state
+        lines = ["    " + "  ".join(COLUMN_NAMES)]
+        for r in range(SIZE):
+            cells = []
+            for c in range(SIZE):
+                z = r * SIZE + c
+                letter = TILE_LETTERS[tiles[z]] if tiles[z] else "."
+                cells.append(f"[{letter}]" if land[z] else f" {letter} ")
+            lines.append(f"{ROW_NAMES[r]}  " + "".join(cells).rstrip())
+        return "\n".join(lines)
+
+    def state_json(self, state) -> dict:
+        """Rows from the top (row 9): tile letters with '.' for empty, and '#' land / '.' water."""
+        tiles, land = state
+        return {"tiles": ["".join(TILE_LETTERS[tiles[r * SIZE + c]] if tiles[r * SIZE + c] else "."
+                                  for c in range(SIZE)) for r in range(SIZE)],
+                "land": ["".join("#" if land[r * SIZE + c] else "." for c in range(SIZE)) for r in range(SIZE)]}
+
+    def svg_board(self, state, played: str | None = None, best: str | None = None, size: int = 22) -> str:
+        tiles, land = state
+        cell = lambda t: parse_cell(t[1:3]) if t is not None and len(t) == 3 else None  # noqa: E731
+        out = [f'<svg class="board" xmlns="http://www.w3.org/2000/svg" width="{SIZE * size}" height="{SIZE * size}">']
+        for z in range(SIZE * SIZE):
+            r, c = divmod(z, SIZE)
+            fill = "#cfe8a9" if land[z] else "#a9d3f0"
+            out.append(f'<rect x="{c * size}" y="{r * size}" width="{size}" height="{size}" fill="{fill}" '
+                       f'stroke="#fff"/>')
+            if tiles[z]:
+                out.append(f'<text x="{c * size + size / 2}" y="{r * size + size * 0.7}" font-size="{size * 0.6}" '
+                           f'text-anchor="middle">{TILE_LETTERS[tiles[z]]}</text>')
+        for z, color, dash in ((cell(best), "#080", "4,2"), (cell(played), "#d00", "")):
+            if z is not None:
+                r, c = divmod(z, SIZE)
+                out.append(f'<rect class="mark" x="{c * size + 1}" y="{r * size + 1}" width="{size - 2}" '
+                           f'height="{size - 2}" fill="none" stroke="{color}" stroke-width="2" '
+                           f'stroke-dasharray="{dash}"/>')
+        out.append("</svg>")
+        return "".join(out)
+
+
+ANALYSIS = TinyIslandsAnalysis()

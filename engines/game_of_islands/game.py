@@ -1,0 +1,133 @@
+"""The Game of Islands behind the engines' protocol (``engines.protocol.Engine``).
+
+A state is one grid (``engine.Grid``, every rule of a turn). An action is a turn:
+``("line", (x1, y1, x2, y2), claims)``, ``("pass", None, claims)`` (the final claim-only
+turn) or ``("time", None, ())`` (out of time); claims are dot numbers ``y * n + x``. Nothing
+is left to chance; a game set up for ``play`` is a grid or a triad's three grids.
+
+>>> g = ENGINE.initial_state({"grids": [4]})
+>>> ENGINE.apply(g, ("line", (0, 0, 3, 0), ())), ENGINE.to_move(g)
+(0, 1)
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from scorebook.engines.protocol import Engine, Played
+
+from . import engine as E
+
+
+def claimed_turns(n: int, lines) -> list[tuple[tuple[int, int, int, int], list[int]]]:
+    """The turns of a bot game from its lines: each mover claims at once the islands its line
+    makes (the bots' way), First moving first. [(line, claims), ...]."""
+    used, diag, owner = E.new_state(n)
+    turns = []
+    for i, (x1, y1, x2, y2) in enumerate(lines):
+        before = owner.copy()
+        line = (int(x1), int(y1), int(x2), int(y2))
+        E.apply_line(n, used, diag, *line)
+        E.claim_near(n, used, diag, owner, i % 2, *line)
+        turns.append((line, [int(d) for d in np.flatnonzero(owner != before)]))
+    return turns
+
+
+class GameOfIslandsEngine(Engine):
+    game_id = E.GAME_ID
+
+    def new_game(self, rng: np.random.Generator, options: dict) -> dict:
+        """The grids to play (one, or a triad's), with the seed of each grid's bots."""
+        grids = list(E.TRIAD_GRIDS) if options.get("triad") else [options.get("grid") or 10]
+        return {"grids": grids, "seeds": [int(rng.integers(2**31)) for _ in grids]}
+
+    def initial_state(self, setup: dict) -> E.Grid:
+        return E.Grid(setup["grids"][0])
+
+    def legal_actions(self, grid: E.Grid) -> list:
+        """Every legal line, each claiming every unclaimed island once it is drawn (a
+        representative set: any subset of claims is legal too), and the final claim-only turn
+        when it is due."""
+        if self.is_terminal(grid):
+            return []
+        if grid.turn_code(E.LINE) == E.OK:
+            out = []
+            for x1, y1, x2, y2 in E.legal_lines(grid.n, grid.used, grid.diag):
+                E.apply_line(grid.n, grid.used, grid.diag, x1, y1, x2, y2)
+                out.append(("line", (int(x1), int(y1), int(x2), int(y2)), self._unclaimed(grid)))
+                E.undo_line(grid.n, grid.used, grid.diag, x1, y1, x2, y2)
+            return out
+        if grid.turn_code(E.PASS) == E.OK:
+            return [("pass", None, self._unclaimed(grid))]
+        return [("time", None, ())] if grid.turn_code(E.TIME) == E.OK else []
+
+    @staticmethod
+    def _unclaimed(grid: E.Grid) -> tuple:
+        islands = E.island_mask(grid.n, grid.used, grid.diag)
+        return tuple(int(d) for d in np.flatnonzero(islands & (grid.owner < 0)))
+
+    def apply(self, grid: E.Grid, action) -> int:
+        kind, line, claims = action
+        code = grid.turn_code(kind)
+        if code != E.OK:
+            return code
+        if kind == E.TIME and claims:
+            return E.TIME_CLAIMS
+        if kind == E.LINE:
+            if not (grid.on_grid(line[0], line[1]) and grid.on_grid(line[2], line[3])):
+                return E.OFF_GRID
+            code = grid.line_code(*line)
+            if code != E.OK:
+                return code
+            E.apply_line(grid.n, grid.used, grid.diag, *line)
+        seen: set[int] = set()
+        for d in claims:
+            code = E.OFF_GRID if not 0 <= d < grid.n * grid.n else grid.claim_code(d, seen)
+            if code != E.OK:
+                if kind == E.LINE:
+                    E.undo_line(grid.n, grid.used, grid.diag, *line)
+                return code
+            seen.add(d)
+        if kind == E.LINE:
+            grid.last_line_by = grid.mover
+        grid.end_turn(kind, claims)
+        return E.OK
+
+    def code_name(self, code: int) -> str:
+        return E.TURN_CODE_NAMES[code]
+
+    def is_terminal(self, grid: E.Grid) -> bool:
+        """Both players out of time, or no line left and the final claim-only turn taken or not due."""
+        return all(grid.turn_code(kind) != E.OK for kind in (E.LINE, E.PASS, E.TIME))
+
+    def to_move(self, grid: E.Grid) -> int:
+        return grid.mover
+
+    def score(self, grid: E.Grid) -> dict:
+        points, islands, bonus = grid.score()
+        return {"grid": grid.n, "points": points, "islands": islands, "bonus": bonus}
+
+    # ---- bots
+
+    def warm_up(self, bots, options: dict) -> None:
+        from .bots import BOT_NAMES, play_game
+        play_game(4, BOT_NAMES[bots[0].name], BOT_NAMES[bots[1].name], 0, 1, 100)
+
+    def play(self, setup: dict, bots, seed: int, options: dict) -> Played:
+        """The grids in order, First alternating from grid to grid (``bots[0]`` moves first in
+        the first); each mover claims the islands its line makes at once. Returns per grid
+        (n, index of the bot moving first, [(line, claims), ...])."""
+        from .bots import BOT_NAMES, play_game
+        depth, budget = options.get("depth") or 4, options.get("budget") or 300_000
+        start = time.perf_counter()
+        grids = []
+        for k, (n, grid_seed) in enumerate(zip(setup["grids"], setup["seeds"])):
+            first = k % 2
+            lines = play_game(n, BOT_NAMES[bots[first].name], BOT_NAMES[bots[1 - first].name], grid_seed, depth,
+                              budget)
+            grids.append((n, first, claimed_turns(n, lines)))
+        return Played(grids, time.perf_counter() - start)
+
+
+ENGINE = GameOfIslandsEngine()

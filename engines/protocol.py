@@ -1,0 +1,91 @@
+"""The engines' protocol: one interface over every game's rules (OpenSpiel's ``State`` is the
+model). A game's engine package defines ``ENGINE`` (in its ``game.py``), an :class:`Engine`.
+
+* the transition: ``initial_state`` (from the chance outcomes fixed up front, ``new_game``),
+  ``legal_actions``, ``apply`` (OK, or the code of the rule an illegal action breaks; the
+  state is unchanged then), ``is_terminal``, ``to_move``, ``score``;
+* bots: ``play`` runs a whole game between bots at their seats (jitted where the work is) and
+  returns what was played, which the game's notation writes as a record.
+
+Engines import nothing above this layer and do no I/O. Actions are the game's own small
+tuples; the game's notation (``records/<game>.py``) owns their text.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+import numpy as np
+
+OK = 0
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot at a seat: its name (one the game declares) and its number (``mc:16``), if any."""
+    name: str
+    number: int | None = None
+
+    def __str__(self) -> str:
+        return self.name if self.number is None else f"{self.name}:{self.number}"
+
+
+@dataclass
+class Played:
+    """What ``Engine.play`` returns: the game's own record of the moves (``moves``), the
+    seconds the bots took, and per-seat statistics the engine keeps (``info``)."""
+    moves: object
+    seconds: float
+    info: dict = field(default_factory=dict)
+
+
+class Engine(ABC):
+    game_id: str
+
+    # ---- chance: the outcomes fixed before the first move (a shuffle, a deal), or None
+
+    @abstractmethod
+    def new_game(self, rng: np.random.Generator, options: dict):
+        """The chance outcomes of a new game, drawn from ``rng``."""
+
+    # ---- the transition
+
+    @abstractmethod
+    def initial_state(self, setup):
+        """The state before the first move."""
+
+    @abstractmethod
+    def legal_actions(self, state) -> list:
+        """The legal actions of the player to move. Where they are too many to list (Tiny
+        Islands' shorelines, claim sets), a documented representative set; ``apply`` takes
+        any legal action."""
+
+    @abstractmethod
+    def apply(self, state, action) -> int:
+        """Play ``action``: OK, or the code of the rule it breaks (``code_name``) and the state unchanged."""
+
+    @abstractmethod
+    def code_name(self, code: int) -> str:
+        """The stable public name of an error code (the records' rejection codes)."""
+
+    @abstractmethod
+    def is_terminal(self, state) -> bool:
+        ...
+
+    @abstractmethod
+    def to_move(self, state) -> int:
+        """The seat (0-based) to move."""
+
+    @abstractmethod
+    def score(self, state) -> dict:
+        """The score as the game ends (or would end now), in the game's shape (shared/specs/cli.md)."""
+
+    # ---- bots
+
+    def warm_up(self, bots: list[BotSpec], options: dict) -> None:
+        """Load (or compile) the bots' code before any game is timed."""
+
+    @abstractmethod
+    def play(self, setup, bots: list[BotSpec], seed: int, options: dict) -> Played:
+        """A whole game: ``bots[i]`` at seat i (seats rotate between games in the match loop),
+        random numbers from ``seed``."""

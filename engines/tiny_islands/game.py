@@ -1,0 +1,181 @@
+"""Tiny Islands behind the engines' protocol (``engines.protocol.Engine``).
+
+The rules are the jitted kernels of ``engine.py``, called here in the order the batch replay
+(``engine.replay``) calls them. A state is a :class:`TinyIslandsState`; an action is
+``("place", tile, cell)`` or ``("draw", cells)``, the cells a shoreline encloses. The chance
+outcome fixed up front is the shuffle (``offers``); a player reads an offer only when it is drawn.
+
+>>> import numpy as np
+>>> s = ENGINE.initial_state(ENGINE.new_game(np.random.default_rng(1), {}))
+>>> action = ENGINE.legal_actions(s)[0]
+>>> ENGINE.apply(s, action), s.turn
+(0, 1)
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from scorebook.engines.protocol import Engine, Played
+
+from . import engine as E
+from .deck import offers_for, one_deck_consistent
+from .metadata import (CATEGORIES, CELLS, DECK_MODELS, DRAWING_AFTER_TURN, GAME_ID, MAX_SHORELINE, RULE_SETS, SIZE,
+                       TURNS, ZONE_LETTERS)
+
+
+class TinyIslandsState:
+    """A board in play: tiles and land, the turn, the drawings made, the deck's counts."""
+
+    def __init__(self, offers: np.ndarray, rules: str):
+        self.offers = offers
+        self.wave_rule = RULE_SETS.index(rules)
+        self.tiles = np.zeros(CELLS, np.int64)
+        self.land = np.zeros(CELLS, np.bool_)
+        self.turn = 0  # placements made
+        self.drawings = 0
+        self.tile_drawn = np.zeros(8, np.int64)
+        self.zone_drawn = np.zeros(len(ZONE_LETTERS), np.int64)
+        self.offer_checked = False  # the current offer was taken from the deck's counts
+
+    @property
+    def drawing_due(self) -> bool:
+        """A shoreline is due: the turns made call for more drawings than were drawn."""
+        return self.drawings < sum(1 for d in DRAWING_AFTER_TURN if d <= self.turn)
+
+
+def _rectangles() -> list[tuple[int, ...]]:
+    """Every axis-aligned rectangle of cells whose shoreline fits the ink (cells, in order)."""
+    out = []
+    for h in range(1, SIZE + 1):
+        for w in range(1, SIZE + 1):
+            if 2 * (h + w) > MAX_SHORELINE:
+                continue
+            for r0 in range(SIZE - h + 1):
+                for c0 in range(SIZE - w + 1):
+                    out.append(tuple((r0 + r) * SIZE + c0 + c for r in range(h) for c in range(w)))
+    return out
+
+
+RECTANGLES = _rectangles()
+
+
+class TinyIslandsEngine(Engine):
+    game_id = GAME_ID
+
+    def new_game(self, rng: np.random.Generator, options: dict) -> dict:
+        deck = options.get("deck") or DECK_MODELS[0]
+        return {"offers": offers_for(deck, rng), "deck": deck, "rules": options.get("rules") or RULE_SETS[0]}
+
+    def setup_of_offers(self, offers: np.ndarray, rules: str) -> dict:
+        """A given shuffle (``play --shuffles``): its deck model is the one its offers fit."""
+        deck = "one-deck" if one_deck_consistent(offers)[0] else "two-deck"
+        return {"offers": offers, "deck": deck, "rules": rules, "given": True}
+
+    def initial_state(self, setup: dict) -> TinyIslandsState:
+        return TinyIslandsState(setup["offers"], setup["rules"])
+
+    def _take_offer(self, s: TinyIslandsState) -> int:
+        if not s.offer_checked:
+            code = E.offer_code(s.offers[s.turn], s.tile_drawn, s.zone_drawn)
+            if code != E.OK:
+                return code
+            s.offer_checked = True
+        return E.OK
+
+    def legal_actions(self, s: TinyIslandsState) -> list:
+        """Placements: every one the offer allows. Shorelines: the legal rectangles (a
+        representative set; any legal region may be applied)."""
+        if self.is_terminal(s):
+            return []
+        if s.drawing_due:
+            region = np.zeros(CELLS, np.bool_)
+            out = []
+            for cells in RECTANGLES:
+                region[:] = False
+                region[list(cells)] = True
+                if E.check_region(s.land, region) == E.OK:
+                    out.append(("draw", cells))
+            return out
+        seen = set()
+        out = []
+        for tile, cell in E.legal_placements(s.tiles, s.offers[s.turn]):
+            if (tile, cell) not in seen:
+                seen.add((tile, cell))
+                out.append(("place", int(tile), int(cell)))
+        return out
+
+    def apply(self, s: TinyIslandsState, action) -> int:
+        if action[0] == "draw":
+            if not s.drawing_due:
+                return E.DRAWING_OUT_OF_PLACE
+            cells = np.array(action[1], np.int64)
+            code, region = E.listed_region(s.land, cells, len(cells))
+            if code == E.OK:
+                s.land ^= region
+                s.drawings += 1
+            return code
+        if s.drawing_due:
+            return E.MISSING_DRAWING
+        if s.turn >= TURNS:
+            return E.MOVE_AFTER_END
+        code = self._take_offer(s)
+        if code != E.OK:
+            return code
+        offer = s.offers[s.turn]
+        if E.legal_placements(s.tiles, offer).shape[0] == 0:
+            return E.NO_LEGAL_PLACEMENT
+        _, tile, cell = action
+        code = E.placement_code(s.tiles, offer, tile, cell)
+        if code == E.OK:
+            s.tiles[cell] = tile
+            s.turn += 1
+            s.offer_checked = False
+        return code
+
+    def code_name(self, code: int) -> str:
+        return E.CODE_NAMES[code]
+
+    def is_terminal(self, s: TinyIslandsState) -> bool:
+        if s.turn >= TURNS and not s.drawing_due:
+            return True
+        return (not s.drawing_due and self._take_offer(s) == E.OK
+                and E.legal_placements(s.tiles, s.offers[s.turn]).shape[0] == 0)
+
+    def to_move(self, s: TinyIslandsState) -> int:
+        return 0
+
+    def score(self, s: TinyIslandsState) -> dict:
+        return {k: int(v) for k, v in zip(CATEGORIES, E.score_board(s.tiles, s.land, s.wave_rule))}
+
+    # ---- bots
+
+    def _bot_call(self, bot, setup: dict, seed: int):
+        from . import bots as B
+        from .players import random_game
+        wave_rule = RULE_SETS.index(setup["rules"])
+        deck_model = DECK_MODELS.index(setup["deck"])
+        if bot.name == "random":
+            return (*random_game(setup["offers"], seed), False)
+        kind = {"heuristic": B.HEURISTIC, "mc": B.MC, "halving": B.HALVING}[bot.name]
+        return (*B.play(setup["offers"], kind, bot.number or 0, seed, wave_rule, deck_model), True)
+
+    def warm_up(self, bots, options: dict) -> None:
+        """Load (or compile) the bot by playing one game; Monte Carlo with one play-out, which is quick."""
+        from scorebook.engines.protocol import BotSpec
+        bot = bots[0]
+        warm = BotSpec("mc", 1) if bot.name == "mc" else bot
+        deck = options.get("deck") or DECK_MODELS[0]
+        self._bot_call(warm, {"offers": offers_for(deck, np.random.default_rng(0)), "deck": deck,
+                              "rules": options.get("rules") or RULE_SETS[0]}, 0)
+
+    def play(self, setup: dict, bots, seed: int, options: dict) -> Played:
+        """One game by ``bots[0]``: it gets the whole shuffle but reads offers[t] only at turn t
+        (see players.py and bots.py), and is told the deck model."""
+        start = time.perf_counter()
+        placements, traces, lens, as_regions = self._bot_call(bots[0], setup, seed)
+        return Played((placements, traces, lens, as_regions), time.perf_counter() - start)
+
+
+ENGINE = TinyIslandsEngine()

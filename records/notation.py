@@ -1,0 +1,169 @@
+"""The records layer's protocol: what every game's notation module provides, and the typed
+record the store takes.
+
+A game's ``records/<game>.py`` defines ``NOTATION``, a :class:`Notation`: the one owner of
+its action <-> text, its PGN-style visitor (strict or lenient through the error policy), its
+foreign formats (TinyBot lines, Iwoki logs), the canonical text the store hashes, and the
+positions after every move for ``show`` and the reports.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from . import pgn
+from .errors import ErrorPolicy, RecordRejected, UsageError
+
+
+@dataclass
+class Item:
+    """One record read from a source, or the reason it could not be read."""
+    index: int  # 1-based position in the source (line, or game number)
+    format: str
+    game: str | None
+    record: object | None = None
+    error: RecordRejected | None = None
+    line: int = 1
+
+
+class Canonical(NamedTuple):
+    """What a game's notation makes of a replayed record for the store."""
+    text: str  # the normalised Scorebook notation: the record's identity is its SHA-256
+    moves: list[tuple]  # (game, ply, player, move text, annotation)
+    score: dict  # the replayed score, in the game's shape (shared/specs/cli.md)
+    recorded: dict | None  # the score the record states, same shape, or None
+    score_rows: list[tuple]  # (seat, category, points)
+    players: list[str]
+    tags: dict[str, str]
+    finished: bool
+    total: int | None = None  # a one-number score, where the game has one
+    rules: str | None = None
+    deck: str | None = None
+    warnings: list[str] = []
+
+
+class PreparedRecord(NamedTuple):
+    """A replayed record ready for the store: typed, immutable, and a plain tuple underneath
+    (``tuple(p)`` crosses process boundaries by marshal; ``PreparedRecord._make`` reads it back)."""
+    id: str
+    hash: str
+    game: str
+    rules: str | None
+    deck: str | None
+    format: str
+    source: str
+    index: int
+    text: str
+    tags: dict[str, str]
+    score: dict
+    recorded: dict | None
+    total: int | None
+    finished: bool
+    warnings: list[str]
+    players: list[str]
+    moves: list[tuple]
+    scores: list[tuple]
+
+
+@dataclass(frozen=True)
+class Position:
+    """The position after one move of a record, for ``show`` and the reports."""
+    ply: int
+    player: int
+    move: str  # the move as the record writes it
+    annotation: str | None
+    state: object  # the engine's state after the move (the game's analysis module draws it)
+    before: object  # the state before the move
+    game: int = 1  # the game of a multi-game record (a triad)
+
+
+class Format(ABC):
+    """A foreign format one game reads and writes (PGN-style text is shared by every game).
+    Ingest recognises it by the pattern its game declares (``formats.detect`` in game.json)."""
+    name: str
+    one_record_a_line: bool = False  # then ``read_lines`` reads any slice of a file's lines
+
+    @abstractmethod
+    def read(self, text: str, policy: ErrorPolicy) -> list[Item]:
+        """Every record of a text; never raises for bad content (errors go into the items)."""
+
+    @abstractmethod
+    def write(self, record) -> tuple[str, list[str]]:
+        """The record in this format, and what the format cannot carry and was dropped."""
+
+
+class Notation(ABC):
+    """A game's records: read, replay (through its engine), write, show."""
+    game_id: str
+    formats: dict[str, Format] = {}  # foreign formats, by name
+
+    @abstractmethod
+    def visitor(self, policy: ErrorPolicy) -> pgn.Visitor:
+        """A fresh visitor for one record of the PGN-style container."""
+
+    def group_key(self, game: pgn.PgnGame) -> str | None:
+        """Games of one file sharing a key form one record (The Game of Islands' triads)."""
+        return None
+
+    @abstractmethod
+    def canonical(self, record, policy: ErrorPolicy) -> Canonical:
+        """Replay (where reading did not) and the canonical form; raises RecordRejected."""
+
+    @abstractmethod
+    def positions(self, record) -> Iterator[Position]:
+        """The position after every move, in order."""
+
+    # ---- bot games (``play``)
+
+    def fixed_setups(self, options: dict) -> list | None:
+        """The games the options give (Tiny Islands' ``--shuffles``), or None: each game is set
+        up anew by the engine."""
+        return None
+
+    @abstractmethod
+    def write_played(self, setup, played, seats: list[tuple[str, object]], tags: dict[str, str],
+                     context: dict) -> str:
+        """A bot game (``Engine.play``) as Scorebook notation, ingested then like any record.
+        ``seats``: (player name, BotSpec) per seat; ``context``: seed, game (0-based), options."""
+
+    @abstractmethod
+    def seat_points(self, score: dict) -> list[float]:
+        """Each seat's points in a replayed score (the seats of the record's first game)."""
+
+    def file_label(self, options: dict) -> str:
+        """What a bot game's file name says beside the players (``triad``, a grid size)."""
+        return ""
+
+    def read_pgn(self, text: str, policy: ErrorPolicy) -> list:
+        """Records of a PGN-style text of this game (stored records read back); raises the first error."""
+        out = []
+        for group in pgn_groups(pgn.split_games(text), self.group_key):
+            out.append(pgn.read_record(group, self.visitor(policy)))
+        return out
+
+    def export(self, text: str, fmt: str, policy: ErrorPolicy) -> tuple[str, list[str]]:
+        """A stored record (its canonical text) in ``fmt``; what the format dropped."""
+        if fmt == "pgn":
+            return text, []
+        if fmt not in self.formats:
+            raise UsageError(f"{self.game_id} records cannot be written as {fmt}")
+        return self.formats[fmt].write(self.read_pgn(text, policy)[0])
+
+
+def pgn_groups(games: list[pgn.PgnGame], key_of) -> list[list[pgn.PgnGame]]:
+    """Games in file order, those sharing a non-None key together, each group at the place of
+    its first game."""
+    groups: list[list[pgn.PgnGame]] = []
+    by_key: dict = {}
+    for g in games:
+        key = key_of(g)
+        if key is None:
+            groups.append([g])
+        elif key in by_key:
+            by_key[key].append(g)
+        else:
+            by_key[key] = [g]
+            groups.append(by_key[key])
+    return groups
