@@ -42,15 +42,12 @@ def record_of(row: dict):
         raise UsageError(f"stored record {row['id']} no longer reads: {err.describe()}") from None
 
 
-def _players(row: dict, record) -> list[str]:
-    return list(getattr(record, "players", [])) or ["player"]
-
-
 def compute(row: dict, spec: str | None, seed: int, progress=None) -> dict:
     game = row["game"]
     name, options = resolve(game, spec)
     record = record_of(row)
-    report = analyze_record(game, record, _players(row, record), seed=seed, options=options, progress=progress)
+    players = registry.get_game(game).notation.players(record) or ["player"]
+    report = analyze_record(game, record, players, seed=seed, options=options, progress=progress)
     report["bot"] = name
     report["id"] = row["id"]
     report["game"] = game

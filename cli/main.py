@@ -209,7 +209,7 @@ def show(ctx, record_id, as_json):
 @main.command()
 @click.argument("record_id")
 @click.option("--format", "fmt", default="pgn", show_default=True,
-              help="pgn, or a format of the record's game (tinybot, iwoki-log).")
+              help="pgn, or a format of the record's game: " + ", ".join(registry.formats()[1:]) + ".")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
 @output_options
 @click.pass_context
@@ -306,7 +306,7 @@ def play(ctx, game, players, n_games, seed, out_dir, as_json, **game_options):
 @output_options
 @click.pass_context
 def standings(ctx, event, as_csv, as_json):
-    """Tournament standings from a tournament file or a stored event name (Game of Islands)."""
+    """Tournament standings from a tournament file or a stored event name."""
     from scorebook.analyze.standings import standings_from_file, standings_from_store
     if os.path.isfile(event):
         doc = standings_from_file(event)
@@ -332,8 +332,9 @@ def standings(ctx, event, as_csv, as_json):
 @main.command()
 @click.argument("record_id", required=False)
 @click.option("--all", "all_", is_flag=True, help="Analyse every record not analysed yet (in parallel, resumable).")
-@click.option("--bot", "bot", default=None, help="Bot settings, e.g. rollouts:32 (tiny-islands), depth:3 "
-              "(game-of-islands), samples:48 (iwoki).")
+@click.option("--bot", "bot", default=None, help="Bot settings, KEY:N separated by commas; " + "; ".join(
+              f"{g.id}: " + ", ".join(f"{k} (default {v})" for k, v in g.info.analysis.options.items())
+              for g in registry.games() if g.info.analysis) + ".")
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Worker processes for --all (default: cores).")
 @click.option("--force", is_flag=True, help="Analyse again even when a stored analysis exists.")

@@ -57,7 +57,8 @@ def read_text(text: str, source: str, fmt: str = "auto", *, policy: ErrorPolicy 
             first = next(i for i, l in enumerate(lines, 1) if l.strip())
             line = lines[first - 1]
             return [Item(1, "unknown", None, line=first, error=ParseError(
-                "unknown-format", "neither a TinyBot line nor a PGN-style record (tags in [brackets])",
+                "unknown-format", "neither a PGN-style record (tags in [brackets]) nor a record in "
+                + " or ".join(registry.formats()[1:]),
                 line=first, column=len(line) - len(line.lstrip()) + 1, token=line.split()[0][:40]))]
     if fmt == "pgn":
         return read_pgn(text, policy)
@@ -70,8 +71,8 @@ def read_text(text: str, source: str, fmt: str = "auto", *, policy: ErrorPolicy 
 def _game_error(g: pgn.PgnGame, game_id: str | None) -> ParseError | None:
     """Why a container game cannot be read as the game it names, or None."""
     if game_id is None:
-        return ParseError("missing-game-tag", 'the record needs a tag naming its game, e.g. [Game "tiny-islands"]',
-                          line=g.line, column=1)
+        return ParseError("missing-game-tag", "the record needs a tag naming its game, one of "
+                          + ", ".join(f'[Game "{gid}"]' for gid in registry.game_ids()), line=g.line, column=1)
     try:
         registry.get_game(game_id)
     except UnknownGame as err:

@@ -515,5 +515,8 @@ class GameOfIslandsNotation(Notation):
     def file_label(self, options: dict) -> str:
         return "triad" if options.get("triad") else str(options.get("grid") or 10)
 
+    def players(self, record) -> list[str]:
+        return list(record.players)
+
 
 NOTATION = GameOfIslandsNotation()

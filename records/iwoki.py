@@ -622,6 +622,9 @@ class IwokiNotation(Notation):
     def seat_points(self, score: dict) -> list[float]:
         return list(score["final"])
 
+    def players(self, record) -> list[str]:
+        return list(record.players)
+
 
 def _played_header(s, seats, seed: int) -> dict:
     """The log header of a bot game dealt as state ``s``: seats' names and agents, hands, piles."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from . import pgn
-from .errors import ErrorPolicy, RecordRejected, UsageError
+from .errors import STRICT, ErrorPolicy, RecordRejected, UsageError
 
 
 @dataclass
@@ -114,6 +114,10 @@ class Notation(ABC):
     @abstractmethod
     def positions(self, record) -> Iterator[Position]:
         """The position after every move, in order."""
+
+    def players(self, record) -> list[str]:
+        """The players' names, by seat (of the record's first game)."""
+        return list(self.canonical(record, STRICT).players)
 
     # ---- bot games (``play``)
 

@@ -667,5 +667,8 @@ class TinyIslandsNotation(Notation):
     def seat_points(self, score: dict) -> list[float]:
         return [score["total"]]
 
+    def players(self, record) -> list[str]:
+        return list(record.players)
+
 
 NOTATION = TinyIslandsNotation()

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from .engine import (BONUS_POINTS, apply_line, claim_near, has_legal_line, is_island, legal_lines, random_line,
-                     undo_line)
+                     sign, undo_line)
 
 RANDOM, GREEDY, SEARCH = 0, 1, 2
 BOT_NAMES = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH}
@@ -32,8 +32,8 @@ def new_islands(n, used, diag, owner, x1, y1, x2, y2):
     """Unclaimed islands next to a line already drawn (counted once each)."""
     dx = x2 - x1
     dy = y2 - y1
-    sx = (dx > 0) - (dx < 0)
-    sy = (dy > 0) - (dy < 0)
+    sx = sign(dx)
+    sy = sign(dy)
     steps = max(abs(dx), abs(dy))
     count = 0
     for y in range(max(min(y1, y2) - 1, 0), min(max(y1, y2) + 2, n)):

@@ -66,6 +66,12 @@ def new_state(n: int):
 
 
 @njit(cache=True)
+def sign(v):
+    """-1, 0 or 1: the step along a line's axis."""
+    return 1 if v > 0 else -1 if v < 0 else 0
+
+
+@njit(cache=True)
 def step_ok(n, used, diag, x, y, dx, dy):
     """Can a line step from (x, y) to (x+dx, y+dy)? Both dots unused, no crossing."""
     nx = x + dx
@@ -92,8 +98,8 @@ def line_code(n, used, diag, x1, y1, x2, y2):
         return SAME_DOT
     if not (dx == 0 or dy == 0 or abs(dx) == abs(dy)):
         return NOT_STRAIGHT
-    sx = (dx > 0) - (dx < 0)
-    sy = (dy > 0) - (dy < 0)
+    sx = sign(dx)
+    sy = sign(dy)
     steps = max(abs(dx), abs(dy))
     for k in range(steps + 1):
         if used[(y1 + k * sy) * n + x1 + k * sx]:
@@ -110,8 +116,8 @@ def _mark_line(n, used, diag, x1, y1, x2, y2, on):
     """Set (``on``) or clear the dots of a straight line and the diagonal bits of its steps."""
     dx = x2 - x1
     dy = y2 - y1
-    sx = (dx > 0) - (dx < 0)
-    sy = (dy > 0) - (dy < 0)
+    sx = sign(dx)
+    sy = sign(dy)
     steps = max(abs(dx), abs(dy))
     for k in range(steps + 1):
         used[(y1 + k * sy) * n + x1 + k * sx] = 1 if on else 0
@@ -220,8 +226,8 @@ def claim_near(n, used, diag, owner, player, x1, y1, x2, y2):
     next to a line's dots can change status); returns how many."""
     dx = x2 - x1
     dy = y2 - y1
-    sx = (dx > 0) - (dx < 0)
-    sy = (dy > 0) - (dy < 0)
+    sx = sign(dx)
+    sy = sign(dy)
     got = 0
     for k in range(max(abs(dx), abs(dy)) + 1):
         lx = x1 + k * sx

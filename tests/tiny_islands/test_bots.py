@@ -28,11 +28,20 @@ def test_heuristic_games_are_legal_and_beat_random():
 
 
 def test_the_planner_draws_legal_regions():
-    offers = two_deck_offers(np.random.default_rng(3))
-    placements, regions, lens = bots.play(offers, bots.HEURISTIC, 0, 3, 0, bots.TWO_DECK)
-    for d in range(3):
-        assert 1 <= lens[d]  # replay above checks each region; here: an island of some size first
-    assert lens[0] >= 4
+    # every region the planner draws, over several games, replayed one by one on the board as
+    # it stood: legal, within the ink, and an island of some size first
+    for seed in (3, 4, 5):
+        offers = two_deck_offers(np.random.default_rng(seed))
+        placements, regions, lens = bots.play(offers, bots.HEURISTIC, 0, seed, 0, bots.TWO_DECK)
+        land = np.zeros(81, np.bool_)
+        for d in range(3):
+            code, region = E.listed_region(land, regions[d], lens[d])
+            assert code == E.OK, (seed, d, E.CODE_NAMES[code])
+            assert region.sum() == lens[d] >= 1 and E.shoreline_length(region) <= 24
+            land ^= region
+        assert lens[0] >= 4
+        code = E.replay(offers, placements, regions, lens, np.ones(3, np.bool_), 26, 0)[0]
+        assert code == E.OK
 
 
 def test_bots_never_read_offers_not_yet_drawn():

@@ -1,0 +1,74 @@
+"""The distribution: the wheel holds every module and every data file the games load, and,
+installed outside the checkout, imports as ``scorebook`` and runs every game."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from scorebook import registry
+
+from .conftest import ROOT, SAMPLES
+
+LAYERS = ("cli", "records", "engines", "analyze")
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                           "-w", str(out), str(ROOT)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return next(out.glob("scorebook-*.whl"))
+
+
+def test_the_wheel_holds_every_module_and_data_file(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    expected = {f"scorebook/{p.name}" for p in (ROOT / "scorebook").glob("*.py")}
+    for layer in LAYERS:
+        for path in (ROOT / layer).rglob("*"):
+            if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
+                expected.add(f"scorebook/{path.relative_to(ROOT).as_posix()}")
+    assert expected - names == set()
+    # every file a game loads: its declaration and facts
+    for game in registry.games():
+        package = game.engine_module.rsplit(".", 1)[0]
+        if package.startswith("scorebook."):
+            assert package.replace(".", "/") + "/game.json" in names, game.id
+    # and nothing at the top level but the package
+    assert {n.split("/")[0] for n in names if not n.startswith("scorebook-")} == {"scorebook"}
+
+
+def test_installed_outside_the_checkout_runs_every_game(wheel, tmp_path):
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, system_site_packages=True, with_pip=True)  # the dependencies come from this environment
+    python = str(env_dir / "bin" / "python")
+    done = subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", str(wheel)], capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    # the packaging is under test, not the compiled code: numba runs the engines as Python
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH="")
+
+    def scorebook(*args):
+        done = subprocess.run([python, "-m", "scorebook", "--db", str(work / "s.db"), *args], cwd=work,
+                              capture_output=True, text=True, timeout=600, env=env)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, (args, done.stderr[-3000:])
+        return done.stdout
+
+    where = subprocess.run([python, "-c", "import scorebook.records, sys; print(scorebook.records.__file__)"],
+                           cwd=work, capture_output=True, text=True, env=env).stdout
+    assert str(env_dir) in where and str(ROOT) not in where
+    assert "20 ingested" in scorebook("ingest", str(SAMPLES))
+    scorebook("play", "tiny-islands", "--players", "random", "--games", "1")
+    scorebook("play", "game-of-islands", "--players", "greedy,random", "--grid", "5")
+    scorebook("play", "iwoki", "--players", "greedy,random")
+    ids = {line.split()[1]: line.split()[0] for line in scorebook("list").splitlines()[2:-1]}
+    scorebook("analyze", ids["game-of-islands"], "--bot", "depth:1")
+    scorebook("analyze", ids["iwoki"], "--bot", "samples:1")

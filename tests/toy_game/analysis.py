@@ -1,0 +1,47 @@
+"""Count to Ten analysis: exact values by the multiple-of-three rule (1 a win, -1 a loss)."""
+from __future__ import annotations
+
+from scorebook.analyze.loss import MoveRow
+from scorebook.analyze.protocol import Analysis
+
+from .game import STEPS, TARGET, perfect_step
+from .records import GAME
+
+
+def value_after(total: int) -> float:
+    """The mover's value once its step made ``total``: a win if it reached the target or left a
+    multiple of three to go."""
+    return 1.0 if total == TARGET or (TARGET - total) % 3 == 0 else -1.0
+
+
+class CountAnalysis(Analysis):
+    game_id = GAME
+
+    def bot_name(self, options):
+        return f"perfect depth:{options['depth']}"
+
+    def evaluate(self, record, players, *, seed, options, progress=None):
+        rows, total = [], 0
+        for i, step in enumerate(record.steps):
+            best = perfect_step(total)
+            values = {s: value_after(total + s) for s in STEPS if total + s <= TARGET}
+            vb, vp = values[best], values[step]
+            rows.append(MoveRow(i + 1, i % 2, f"+{step}", f"+{best}", vb, vp, max(0.0, vb - vp), None,
+                                1 + sum(v > vp for v in values.values()), len(values)))
+            total += step
+            if progress:
+                progress()
+        return rows, {"depth": options["depth"]}
+
+    def text_board(self, state):
+        return f"total {state} of {TARGET}"
+
+    def state_json(self, state):
+        return {"total": state}
+
+    def svg_board(self, state, played=None, best=None):
+        return (f'<svg class="board" xmlns="http://www.w3.org/2000/svg" width="{20 * TARGET}" height="20">'
+                f'<rect width="{20 * state}" height="20" fill="#9c6"/></svg>')
+
+
+ANALYSIS = CountAnalysis()

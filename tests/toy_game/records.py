@@ -1,0 +1,109 @@
+"""Count to Ten records: ``[Game "count-to-ten"] [First "A"] [Second "B"] 1. +2 +1 2. ... 1-0``."""
+from __future__ import annotations
+
+import re
+
+from scorebook.records import pgn
+from scorebook.records.errors import IllegalMove, ParseError, ScoreMismatch
+from scorebook.records.notation import Canonical, Notation, Position
+
+from .game import ENGINE, GAME_OVER, State
+
+GAME = ENGINE.game_id
+
+
+class Record:
+    def __init__(self, tags, steps, score, recorded, warnings):
+        self.tags, self.steps, self.score, self.recorded, self.warnings = tags, steps, score, recorded, warnings
+
+
+def result_text(score) -> str:
+    return "*" if score["winner"] is None else ("1-0" if score["winner"] == 0 else "0-1")
+
+
+class CountVisitor(pgn.Visitor):
+    result_pattern = re.compile(r"1-0|0-1|\*")
+
+    def begin_game(self, game):
+        self.tags = {k: v for k, v in game.tags.items() if k not in ("Game", "Result")}
+        self.state, self.steps = State(), []
+
+    def ply(self):
+        return self.state.plies + 1
+
+    def expected_move_number(self):
+        return self.state.plies // 2 + 1
+
+    def visit_move(self, token):
+        if not re.fullmatch(r"\+\d", token.text):
+            raise self.token_error(token, "bad-token", "a move is +1 or +2")
+        code = ENGINE.apply(self.state, int(token.text[1:]))
+        if code != 0:
+            raise IllegalMove(ENGINE.code_name(code), "that step is not allowed", line=token.line,
+                              column=token.column, ply=self.ply(), token=token.text)
+        self.steps.append(int(token.text[1:]))
+
+    def end_game(self, game, result):
+        stated = game.tags.get("Result") or (result.text if result else None)
+        self.score = ENGINE.score(self.state)
+        if stated is None:
+            raise ParseError("missing-result", "the movetext ends with the result", line=game.line, column=1)
+        if stated != result_text(self.score):
+            self.handle_error(ScoreMismatch("score-mismatch", f"stated {stated}, replay {result_text(self.score)}",
+                                            line=game.line, column=1, token=stated))
+        self.recorded = None if stated == "*" else {"result": stated}
+
+    def result(self):
+        return Record(self.tags, self.steps, self.score, self.recorded, self.warnings)
+
+
+class CountNotation(Notation):
+    game_id = GAME
+
+    def visitor(self, policy):
+        return CountVisitor(policy)
+
+    def text(self, record) -> tuple[str, list]:
+        words, rows = [], []
+        for i, step in enumerate(record.steps):
+            if i % 2 == 0:
+                words.append(f"{i // 2 + 1}.")
+            words.append(f"+{step}")
+            rows.append((1, i + 1, i % 2, f"+{step}", None))
+        words.append(result_text(record.score))
+        tags = {"Game": GAME, **record.tags, "Result": words[-1]}
+        return pgn.write_tags(tags) + "\n\n" + " ".join(words) + "\n", rows
+
+    def canonical(self, record, policy):
+        text, rows = self.text(record)
+        players = [record.tags.get("First", "?"), record.tags.get("Second", "?")]
+        return Canonical(text=text, moves=rows, score=record.score, recorded=record.recorded,
+                         score_rows=[(seat, "won", int(record.score["winner"] == seat)) for seat in (0, 1)],
+                         players=players, tags=record.tags, finished=record.score["winner"] is not None,
+                         warnings=record.warnings)
+
+    def positions(self, record):
+        state = State()
+        for i, step in enumerate(record.steps):
+            before = state.total
+            ENGINE.apply(state, step)
+            yield Position(ply=i + 1, player=i % 2, move=f"+{step}", annotation=None, state=state.total,
+                           before=before)
+
+    def write_played(self, setup, played, seats, tags, context):
+        state, words = State(), []
+        for i, step in enumerate(played.moves):
+            if i % 2 == 0:
+                words.append(f"{i // 2 + 1}.")
+            words.append(f"+{step}")
+            ENGINE.apply(state, step)
+        words.append(result_text(ENGINE.score(state)))
+        tags = {"Game": GAME, **tags, "First": seats[0][0], "Second": seats[1][0], "Result": words[-1]}
+        return pgn.write_tags(tags) + "\n\n" + " ".join(words) + "\n"
+
+    def seat_points(self, score):
+        return [int(score["winner"] == 0), int(score["winner"] == 1)]
+
+
+NOTATION = CountNotation()
+assert GAME_OVER  # the engine's codes are the records' codes
