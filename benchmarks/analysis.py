@@ -47,7 +47,7 @@ def main():
     parser.add_argument("--max-rollouts", type=int, default=4096)
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
-    opts = {"rollouts": args.rollouts, "candidates": 8, "max_rollouts": args.max_rollouts}
+    opts = {"rollouts": args.rollouts, "candidates": 8, "max-rollouts": args.max_rollouts}
     out = []
     lines = (SHARED / "tinyislands" / "tinybot-samples.txt").read_text().splitlines()
     # warm up (compile) on a random game

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from _report import write_section  # noqa: E402
 
 from scorebook.engines.tiny_islands import reference  # noqa: E402
-from scorebook.engines.tiny_islands.metadata import CELLS, TILE_LETTERS, ZONE_CELLS  # noqa: E402
+from scorebook.engines.tiny_islands.metadata import CELLS, DRAWING_AFTER_TURN, TILE_LETTERS, ZONE_CELLS  # noqa: E402
 from scorebook.records import tiny_islands, tinybot  # noqa: E402
 from scorebook.records.ingest import ingest_text  # noqa: E402
 from scorebook.records.store import Store  # noqa: E402
@@ -74,8 +74,8 @@ def reference_replay(record):
         if not ((tile == t1 and cell in z1) or (tile == t2 and cell in z2)) or cell in tiles:
             raise ValueError("illegal placement")
         tiles[cell] = tile
-        if t + 1 in (9, 18, 26):
-            d = (9, 18, 26).index(t + 1)
+        if t + 1 in DRAWING_AFTER_TURN:
+            d = DRAWING_AFTER_TURN.index(t + 1)
             code, region = reference.drawing_region(land, traces[d])
             if code != "ok":
                 raise ValueError(code)

@@ -1,0 +1,157 @@
+"""This checkout against an older one, side by side in one run: ingest throughput, analysis
+time (with a hash of the numbers, which must be the same), and heuristic Tiny Islands games
+(the placement generator and the scoring the bots run millions of times).
+
+    git worktree add /tmp/old <commit>
+    python benchmarks/versions.py --old /tmp/old [--rounds 3] [--write]
+
+Each measurement runs in a fresh process, the two versions alternating, warmed up first
+(numba's cache loaded), best of ``--rounds``. The older checkout may predate the
+``scorebook`` package (top-level ``records``, ``analyze``, ``engines``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from _report import write_section  # noqa: E402
+
+SHARED_LINES = ROOT.parent / "shared" / "data" / "tinyislands" / "tinybot-samples.txt"
+ANALYSED = {  # a sample of each game (the same file in both checkouts)
+    "tiny-islands": "samples/tiny-islands/tiny-islands-mc4-s9-0001.pgn",
+    "game-of-islands": "samples/game-of-islands/game-of-islands-greedy-random-10-s12-0001.pgn",
+    "iwoki": "samples/iwoki/iwoki-minimax2-greedy-s5-0001.pgn",
+}
+
+TASK = r'''
+import hashlib, json, sys, tempfile, time
+from pathlib import Path
+task, arg, root = sys.argv[1], sys.argv[2], sys.argv[3]
+try:  # an older checkout: the layers were top-level packages
+    import records  # noqa: F401
+    prefix = ""
+except ImportError:
+    prefix = "scorebook."
+import importlib
+ingest = importlib.import_module(prefix + "records.ingest")
+Store = importlib.import_module(prefix + "records.store").Store
+tmp = tempfile.mkdtemp()
+if task == "ingest":
+    text = Path(arg).read_text()
+    ingest.ingest_text(Store(tmp + "/w.db"), "\n".join(text.splitlines()[:8]) + "\n", "warm.txt")
+    store = Store(tmp + "/b.db")
+    start = time.perf_counter()
+    out = ingest.ingest_text(store, text, "bench.txt")
+    seconds = time.perf_counter() - start
+    assert all(o["status"] == "ingested" for o in out)
+    print(json.dumps({"seconds": seconds, "records": len(out)}))
+elif task == "analyze":
+    run = importlib.import_module(prefix + "analyze.run")
+    store = Store(tmp + "/a.db")
+    rid = ingest.ingest_text(store, (Path(root) / arg).read_text(), "a.pgn")[0]["id"]
+    game = store.get(rid)["game"]
+    cheap = {"tiny-islands": "rollouts:1,candidates:1,max-rollouts:1", "game-of-islands": "depth:1",
+             "iwoki": "samples:1"}[game]
+    run.analyze_one(store, rid, cheap, 1)  # load the compiled code
+    start = time.perf_counter()
+    report = run.analyze_one(store, rid, None, 0)
+    seconds = time.perf_counter() - start
+    numbers = json.dumps([[m["value_best"], m["value_played"], m["loss"], m["stderr"]] for m in report["moves"]])
+    print(json.dumps({"seconds": seconds, "hash": hashlib.sha256(numbers.encode()).hexdigest()[:12]}))
+elif task == "heuristic":
+    import numpy as np
+    bots = importlib.import_module(prefix + "engines.tiny_islands.bots")
+    deck = importlib.import_module(prefix + "engines.tiny_islands.deck")
+    offers = [deck.two_deck_offers(np.random.default_rng([7, g])) for g in range(int(arg))]
+    bots.play(offers[0], bots.HEURISTIC, 0, 0, 0, 0)
+    start = time.perf_counter()
+    totals = []
+    for g, o in enumerate(offers):
+        placements, traces, lens = bots.play(o, bots.HEURISTIC, 0, g, 0, 0)
+        totals.append(int(placements[:, 1].sum()) + int(lens.sum()))
+    seconds = time.perf_counter() - start
+    print(json.dumps({"seconds": seconds, "hash": hashlib.sha256(str(totals).encode()).hexdigest()[:12]}))
+'''
+
+
+def run(checkout: Path | None, task: str, arg: str) -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(checkout) if checkout else ""
+    root = checkout or ROOT
+    with tempfile.TemporaryDirectory() as cwd:  # not a checkout: its folders must not import
+        done = subprocess.run([sys.executable, "-c", TASK, task, arg, str(root)], cwd=cwd, env=env,
+                              capture_output=True, text=True, timeout=3600)
+    if done.returncode != 0:
+        raise SystemExit(f"{task} failed in {root}:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def bench_lines(n: int) -> Path:
+    """n distinct real-sized TinyBot lines (the shared samples, relabelled)."""
+    base = SHARED_LINES.read_text().splitlines()
+    path = Path(tempfile.mkdtemp()) / "lines.txt"
+    path.write_text("\n".join(base[i % len(base)].rsplit(" #", 1)[0] + f" #bench-{i}" for i in range(n)) + "\n")
+    return path
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--old", type=Path, required=True, help="a checkout of the older commit")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--records", type=int, default=5000)
+    ap.add_argument("--heuristic-games", type=int, default=40)
+    ap.add_argument("--write", action="store_true", help="put the figures in BENCHMARKS.md")
+    args = ap.parse_args()
+    old = args.old.resolve()
+    commit = subprocess.run(["git", "-C", str(old), "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip()
+    lines = bench_lines(args.records)
+    tasks = [("ingest", str(lines), f"ingest {args.records} TinyBot lines (records/s)")]
+    tasks += [("analyze", path, f"analyze a {game} sample, default bot (s)") for game, path in ANALYSED.items()]
+    tasks += [("heuristic", str(args.heuristic_games), f"{args.heuristic_games} heuristic Tiny Islands games (s)")]
+    rows = []
+    for task, arg, label in tasks:
+        best = {"old": None, "new": None}
+        hashes = {"old": set(), "new": set()}
+        for _ in range(args.rounds):
+            for name, checkout in (("old", old), ("new", None)):
+                out = run(checkout, task, arg)
+                value = out["records"] / out["seconds"] if task == "ingest" else out["seconds"]
+                better = (lambda a, b: a > b) if task == "ingest" else (lambda a, b: a < b)
+                if best[name] is None or better(value, best[name]):
+                    best[name] = value
+                hashes[name].add(out.get("hash"))
+        same = hashes["old"] == hashes["new"] and len(hashes["new"]) == 1
+        ratio = best["new"] / best["old"] if task == "ingest" else best["old"] / best["new"]
+        rows.append((label, best["old"], best["new"], ratio, "-" if task == "ingest" else ("yes" if same else "NO")))
+        print(f"{label}: old {best['old']:.2f}, new {best['new']:.2f}, new/old speed {ratio:.2f}x, "
+              f"same numbers: {rows[-1][4]}", flush=True)
+    table = "\n".join(f"| {label} | {o:,.2f} | {n:,.2f} | {r:.2f}x | {s} |" for label, o, n, r, s in rows)
+    report = f"""### This checkout against an older commit ({date.today()})
+
+`python benchmarks/versions.py --old <checkout of {commit}> --rounds {args.rounds}`; machine:
+{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}. Fresh process per
+measurement, the two versions alternating, warmed up, best of {args.rounds}. Speed ratio > 1:
+this checkout is faster. "Same numbers": the analysis values (and the bots' games) hash alike.
+
+| measurement | {commit} | this checkout | speed | same numbers |
+|---|---:|---:|---:|---|
+{table}
+"""
+    print(report)
+    if args.write:
+        write_section("### This checkout against an older commit", report)
+
+
+if __name__ == "__main__":
+    main()
