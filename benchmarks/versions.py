@@ -6,7 +6,8 @@ time (with a hash of the numbers, which must be the same), and heuristic Tiny Is
     python benchmarks/versions.py --old /tmp/old [--rounds 3] [--write]
 
 Each measurement runs in a fresh process, the two versions alternating, warmed up first
-(numba's cache loaded), best of ``--rounds``. The older checkout may predate the
+(numba's cache loaded); the best and the median of ``--rounds`` are reported (a VM's speed
+drifts by a third within minutes: the median ratio is the figure to read). The older checkout may predate the
 ``scorebook`` package (top-level ``records``, ``analyze``, ``engines``).
 """
 from __future__ import annotations
@@ -121,31 +122,33 @@ def main() -> None:
     tasks += [("heuristic", str(args.heuristic_games), f"{args.heuristic_games} heuristic Tiny Islands games (s)")]
     rows = []
     for task, arg, label in tasks:
-        best = {"old": None, "new": None}
+        values = {"old": [], "new": []}
         hashes = {"old": set(), "new": set()}
         for _ in range(args.rounds):
             for name, checkout in (("old", old), ("new", None)):
                 out = run(checkout, task, arg)
-                value = out["records"] / out["seconds"] if task == "ingest" else out["seconds"]
-                better = (lambda a, b: a > b) if task == "ingest" else (lambda a, b: a < b)
-                if best[name] is None or better(value, best[name]):
-                    best[name] = value
+                values[name].append(out["records"] / out["seconds"] if task == "ingest" else out["seconds"])
                 hashes[name].add(out.get("hash"))
         same = hashes["old"] == hashes["new"] and len(hashes["new"]) == 1
-        ratio = best["new"] / best["old"] if task == "ingest" else best["old"] / best["new"]
-        rows.append((label, best["old"], best["new"], ratio, "-" if task == "ingest" else ("yes" if same else "NO")))
-        print(f"{label}: old {best['old']:.2f}, new {best['new']:.2f}, new/old speed {ratio:.2f}x, "
-              f"same numbers: {rows[-1][4]}", flush=True)
-    table = "\n".join(f"| {label} | {o:,.2f} | {n:,.2f} | {r:.2f}x | {s} |" for label, o, n, r, s in rows)
+        pick = max if task == "ingest" else min
+        best = {k: pick(v) for k, v in values.items()}
+        median = {k: sorted(v)[len(v) // 2] for k, v in values.items()}
+        speed = (lambda o, n: n / o) if task == "ingest" else (lambda o, n: o / n)
+        rows.append((label, best["old"], best["new"], speed(best["old"], best["new"]), median["old"], median["new"],
+                     speed(median["old"], median["new"]), "-" if task == "ingest" else ("yes" if same else "NO")))
+        print(f"{label}: best old {best['old']:.2f} new {best['new']:.2f}; median old {median['old']:.2f} "
+              f"new {median['new']:.2f} ({rows[-1][6]:.2f}x); same numbers: {rows[-1][7]}", flush=True)
+    table = "\n".join(f"| {r[0]} | {r[1]:,.2f} | {r[2]:,.2f} | {r[3]:.2f}x | {r[4]:,.2f} | {r[5]:,.2f} | {r[6]:.2f}x "
+                      f"| {r[7]} |" for r in rows)
     report = f"""### This checkout against an older commit ({date.today()})
 
 `python benchmarks/versions.py --old <checkout of {commit}> --rounds {args.rounds}`; machine:
 {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}. Fresh process per
-measurement, the two versions alternating, warmed up, best of {args.rounds}. Speed ratio > 1:
+measurement, the two versions alternating, warmed up, {args.rounds} rounds. Speed ratio > 1:
 this checkout is faster. "Same numbers": the analysis values (and the bots' games) hash alike.
 
-| measurement | {commit} | this checkout | speed | same numbers |
-|---|---:|---:|---:|---|
+| measurement | best {commit} | best now | speed | median {commit} | median now | speed | same numbers |
+|---|---:|---:|---:|---:|---:|---:|---|
 {table}
 """
     print(report)

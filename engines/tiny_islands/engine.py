@@ -112,18 +112,18 @@ def _inside(r, c):
 
 
 @njit(cache=True)
-def flood(passable, mark, value, stack, top, steps):
+def flood(cells, want, mark, value, stack, top, steps):
     """The one flood fill: grow the cells on ``stack[:top]`` (already marked ``value``) through
-    cells that are ``passable`` and unmarked (``mark == 0``), by the moves of a neighbour
-    table (``SIDES``: 4-connected, ``AROUND``: 8-connected), marking them ``value``.
-    Returns the number of cells marked, the seeds included."""
+    the unmarked cells (``mark == 0``) where ``cells`` holds ``want`` (land, a Forest, not
+    blocked...), by the moves of a neighbour table (``SIDES``: 4-connected, ``AROUND``:
+    8-connected), marking them ``value``. Returns the number of cells marked, the seeds included."""
     count = top
     while top > 0:
         top -= 1
         z = stack[top]
         for i in range(steps.shape[1]):
             n = steps[z, i]
-            if n >= 0 and passable[n] and mark[n] == 0:
+            if n >= 0 and cells[n] == want and mark[n] == 0:
                 mark[n] = value
                 stack[top] = n
                 top += 1
@@ -142,14 +142,15 @@ def land_components(land):
             n += 1
             mark[start] = n
             stack[0] = start
-            flood(land, mark, n, stack, 1, SIDES)
+            flood(land, True, mark, n, stack, 1, SIDES)
     return mark - 1, n
 
 
 @njit(cache=True)
 def _fill_from_border(blocked, diagonal):
-    """Cells reachable from the board border without entering ``blocked``, by 4-steps, or
-    8-steps when ``diagonal`` (a pocket that escapes only through a corner is a pinch, not a hole)."""
+    """(mark, count): the cells reachable from the board border without entering ``blocked``
+    (marked 1), by 4-steps, or 8-steps when ``diagonal`` (a pocket that escapes only through a
+    corner is a pinch, not a hole)."""
     mark = np.zeros(CELLS, np.int64)
     stack = np.empty(CELLS, np.int64)
     top = 0
@@ -159,8 +160,8 @@ def _fill_from_border(blocked, diagonal):
             mark[z] = 1
             stack[top] = z
             top += 1
-    flood(~blocked, mark, 1, stack, top, AROUND if diagonal else SIDES)
-    return mark == 1
+    count = flood(blocked, False, mark, 1, stack, top, AROUND if diagonal else SIDES)
+    return mark, count
 
 
 @njit(cache=True)
@@ -200,15 +201,10 @@ def _connected_without_hole(region, first, n):
     stack = np.empty(CELLS, np.int64)
     mark[first] = 1
     stack[0] = first
-    if flood(region, mark, 1, stack, 1, SIDES) != n:
+    if flood(region, True, mark, 1, stack, 1, SIDES) != n:
         return DRAWING_DISCONNECTED
     # no hole: every outside cell reaches the border through outside cells
-    reached = _fill_from_border(region, True)
-    outside = 0
-    for z in range(CELLS):
-        if reached[z]:
-            outside += 1
-    if outside != CELLS - n:
+    if _fill_from_border(region, True)[1] != CELLS - n:
         return DRAWING_HOLE
     return OK
 
@@ -332,7 +328,7 @@ def _surround_region(land, start):
                         rr, cc = r + dr, c + dc
                         if _inside(rr, cc):
                             ring[rr * SIZE + cc] = True
-        region = ~_fill_from_border(ring, False)
+        region = _fill_from_border(ring, False)[0] == 0
         added = False
         for z in range(CELLS):
             if region[z]:
@@ -407,13 +403,15 @@ def drawing_due(turns_done):
     return False
 
 
+MAX_PLACEMENTS = 2 * ZONE_CELLS.shape[1]  # an offer's two zones, nine cells each
+
+
 @njit(cache=True)
-def legal_placements(tiles, offer):
-    """Every (tile, cell) an offer allows on this board: the empty cells of the first pair's
-    zone in cell order, then the second's (a cell both pairs reach with the same tile appears
-    twice). int64[k, 2]; empty when the turn is stuck. The one placement generator: replay,
-    bots and analysis all read it."""
-    out = np.empty((2 * ZONE_CELLS.shape[1], 2), np.int64)
+def placements_into(tiles, offer, out):
+    """The one placement generator (replay, bots and analysis all read it): every (tile, cell)
+    an offer allows on this board, written to ``out`` (int64[MAX_PLACEMENTS, 2]): the empty
+    cells of the first pair's zone in cell order, then the second's (a cell both pairs reach
+    with the same tile appears twice). Returns how many; 0 when the turn is stuck."""
     n = 0
     for k in range(2):
         zone = offer[2 * k + 1]
@@ -423,7 +421,14 @@ def legal_placements(tiles, offer):
                 out[n, 0] = offer[2 * k]
                 out[n, 1] = z
                 n += 1
-    return out[:n]
+    return n
+
+
+@njit(cache=True)
+def legal_placements(tiles, offer):
+    """``placements_into`` in a new array: int64[k, 2]."""
+    out = np.empty((MAX_PLACEMENTS, 2), np.int64)
+    return out[:placements_into(tiles, offer, out)]
 
 
 @njit(cache=True)
@@ -532,17 +537,16 @@ def score_board(tiles, land, wave_rule):
                 out[0] += INVALID_PENALTY
     # Forests: 2 each, minus 2 per orthogonal group (flooded once each).
     stack = np.empty(CELLS, np.int64)
-    forest = valid == FOREST
     grouped = np.zeros(CELLS, np.int64)
     forests = 0
     for z in range(CELLS):
-        if forest[z]:
+        if valid[z] == FOREST:
             forests += 2
             if grouped[z] == 0:
                 forests -= 2
                 grouped[z] = 1
                 stack[0] = z
-                flood(forest, grouped, 1, stack, 1, SIDES)
+                flood(valid, FOREST, grouped, 1, stack, 1, SIDES)
     out[1] = forests
     # Churches: 0 when the landmass holds another valid Church, else 2 per House near it
     # plus 1 per other House on the landmass (near + all Houses of the landmass).
@@ -556,7 +560,7 @@ def score_board(tiles, land, wave_rule):
                 label += 1
                 comp[z] = label
                 stack[0] = z
-                flood(land, comp, label, stack, 1, SIDES)
+                flood(land, True, comp, label, stack, 1, SIDES)
         for z in range(CELLS):
             if comp[z] > 0:
                 if valid[z] == HOUSE:
@@ -669,12 +673,13 @@ def replay(offers, placements, traces, trace_lens, as_region, n_turns, wave_rule
     zone_drawn = np.zeros(ZONE_MASK.shape[0], np.int64)
     action = 0
     drawing = 0
+    options = np.empty((MAX_PLACEMENTS, 2), np.int64)
     for t in range(n_turns):
         offer = offers[t]
         code = offer_code(offer, tile_drawn, zone_drawn)
         if code != OK:
             return code, action, AT_OFFER, tiles, land, regions, indirect, np.zeros(BREAKDOWN_LEN, np.int64)
-        if legal_placements(tiles, offer).shape[0] == 0:
+        if placements_into(tiles, offer, options) == 0:
             return NO_LEGAL_PLACEMENT, action, AT_OFFER, tiles, land, regions, indirect, np.zeros(BREAKDOWN_LEN, np.int64)
         code = placement_code(tiles, offer, placements[t, 0], placements[t, 1])
         if code != OK:
