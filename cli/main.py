@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import sqlite3
 import sys
 
 import click
@@ -38,6 +39,14 @@ def _emit_json(doc) -> None:
     click.echo(json.dumps(doc, ensure_ascii=False, indent=None))
 
 
+def _fail(err: Exception) -> None:
+    """One line on stderr and the exit code: 2 for a usage error, 1 for anything the data or
+    the database did (an SQLite error included: never a traceback)."""
+    message = str(err) if isinstance(err, ScorebookError) else f"database error: {err}"
+    click.echo(f"scorebook: {message}", err=True)
+    sys.exit(2 if isinstance(err, UsageError) else 1)
+
+
 def output_options(fn):
     """The shared ``--json`` flag and one-line error handling for every command."""
     @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
@@ -45,24 +54,23 @@ def output_options(fn):
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
-        except ScorebookError as err:
-            click.echo(f"scorebook: {err}", err=True)
-            sys.exit(2 if isinstance(err, UsageError) else 1)
+        except (ScorebookError, sqlite3.Error) as err:
+            _fail(err)
     return wrapper
 
 
-def _store(ctx):
+def _store(ctx, write: bool = True):
+    """The database; a command that only reads never creates one."""
     from scorebook.records.store import Store
-    return Store(ctx.obj["db"])
+    return Store(ctx.obj["db"], write=write, on_wait=lambda message: click.echo(f"scorebook: {message}", err=True))
 
 
 class _Group(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except ScorebookError as err:
-            click.echo(f"scorebook: {err}", err=True)
-            sys.exit(2 if isinstance(err, UsageError) else 1)
+        except (ScorebookError, sqlite3.Error) as err:
+            _fail(err)
         except BrokenPipeError:
             sys.exit(0)
         except KeyboardInterrupt:
@@ -94,8 +102,8 @@ def ingest(ctx, paths, fmt, strict, lenient, as_json):
     """Read, validate by replay, and store records from files, directories or - (stdin)."""
     from scorebook.records.ingest import expand_paths, ingest_file
     store = _store(ctx)
-    files = expand_paths(list(paths))
-    outcomes: list[dict] = []
+    files, problems = expand_paths(list(paths))
+    outcomes: list[dict] = list(problems)
     show_bar = not as_json and sys.stderr.isatty() and len(files) > 1
     with click.progressbar(files, label="ingesting", file=sys.stderr) if show_bar else _nullbar(files) as bar:
         for path in bar:
@@ -168,7 +176,7 @@ def _table(headers, rows) -> str:
 @click.pass_context
 def list_(ctx, game, player, as_json):
     """List stored records."""
-    rows = _store(ctx).list(game, player)
+    rows = _store(ctx, write=False).list(game, player)
     if as_json:
         _emit_json({"records": [{"id": r["id"], "game": r["game"], "players": (r["players"] or "").split(" / ")
                                  if r["players"] else [], "score": r["score"], "recorded": r["recorded"],
@@ -189,7 +197,7 @@ def list_(ctx, game, player, as_json):
 def show(ctx, record_id, as_json):
     """Show a record with a text board after each move."""
     from scorebook.analyze.boards import record_states
-    row = _store(ctx).get(record_id)
+    row = _store(ctx, write=False).get(record_id)
     states = record_states(row)
     if as_json:
         _emit_json({"id": row["id"], "game": row["game"], "tags": row["tags"], "rules": row["rules"],
@@ -216,7 +224,7 @@ def show(ctx, record_id, as_json):
 def export(ctx, record_id, fmt, out_path, as_json):
     """Export a stored record in any format its game can be read in."""
     from scorebook.records.export import export_record
-    row = _store(ctx).get(record_id)
+    row = _store(ctx, write=False).get(record_id)
     text, dropped = export_record(row, fmt)
     if out_path:
         with open(out_path, "w") as fh:
@@ -311,7 +319,7 @@ def standings(ctx, event, as_csv, as_json):
     if os.path.isfile(event):
         doc = standings_from_file(event)
     else:
-        doc = standings_from_store(_store(ctx), event)
+        doc = standings_from_store(_store(ctx, write=False), event)
     if as_json:
         _emit_json(doc)
         return

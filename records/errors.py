@@ -24,6 +24,10 @@ class UnknownGame(UsageError):
         self.planned = planned
 
 
+class DatabaseError(ScorebookError):
+    """The database cannot be used: damaged, not a database, locked past patience."""
+
+
 class RecordRejected(ScorebookError):
     """A record that cannot be stored; ``code`` is stable, ``message`` is for people."""
 

@@ -13,6 +13,7 @@ import hashlib
 import marshal
 import multiprocessing
 import os
+import stat
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -22,6 +23,7 @@ from scorebook import registry
 
 from .errors import LENIENT, STRICT, ErrorPolicy, RecordRejected, UsageError
 from .formats import decode, detect_format, read_text
+from .limits import MAX_FILE_BYTES
 from .notation import Item, PreparedRecord
 from .store import Store
 
@@ -178,34 +180,76 @@ def ingest_text(store: Store, text: str, source: str, fmt: str = "auto", *,
         return outcomes
 
 
-def expand_paths(paths: list[str]) -> list[str]:
-    """Files as given, directories walked recursively (sorted, game-record suffixes only)."""
+def expand_paths(paths: list[str]) -> tuple[list[str], list[dict]]:
+    """(files, problems): files as given, directories walked recursively (sorted, game-record
+    suffixes only), and an outcome for each folder that cannot be listed. A path that does
+    not exist is a usage error."""
     files: list[str] = []
+    problems: list[dict] = []
+
+    def unlistable(err: OSError) -> None:
+        problems.append(_file_rejection(err.filename or "?", RecordRejected(
+            "unreadable-file", f"cannot list the folder: {err.strerror or err}", line=1, column=1)))
+
     for p in paths:
         if p == "-":
             files.append(p)
         elif os.path.isdir(p):
-            for root, dirs, names in os.walk(p):
+            if not os.access(p, os.R_OK | os.X_OK):
+                unlistable(PermissionError(13, "Permission denied", p))
+                continue
+            for root, dirs, names in os.walk(p, onerror=unlistable):
                 dirs.sort()
                 files.extend(os.path.join(root, n) for n in sorted(names)
                              if n.lower().endswith(GAME_FILES) and not n.startswith("."))
-        elif os.path.exists(p):
+        elif os.path.lexists(p):
             files.append(p)
         else:
             raise UsageError(f"no such file or directory: {p}")
-    return files
+    return files, problems
+
+
+def _file_rejection(source: str, err: RecordRejected) -> dict:
+    return {"source": source, "index": 1, "status": "rejected", "game": None, "errors": [err.as_dict()]}
+
+
+def read_source(path: str) -> bytes:
+    """The bytes of a regular file, or of standard input for ``-``, at most MAX_FILE_BYTES;
+    raises RecordRejected: ``unreadable-file`` (not a regular file: a FIFO or a device is
+    never opened, so it cannot hang; or the system refuses it), ``too-large``."""
+    def refuse(code: str, why: str) -> RecordRejected:
+        return RecordRejected(code, why, line=1, column=1)
+
+    if path == "-":
+        data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+    else:
+        try:
+            info = os.stat(path)
+        except OSError as exc:
+            raise refuse("unreadable-file", exc.strerror or str(exc)) from None
+        if not stat.S_ISREG(info.st_mode):
+            kind = ("a folder" if stat.S_ISDIR(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode)
+                    else "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
+                    else "a socket" if stat.S_ISSOCK(info.st_mode) else "not a regular file")
+            raise refuse("unreadable-file", f"{kind}: only regular files are read")
+        if info.st_size > MAX_FILE_BYTES:
+            raise refuse("too-large", f"the file has {info.st_size:,} bytes; at most {MAX_FILE_BYTES:,} are read")
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_FILE_BYTES + 1)
+        except OSError as exc:
+            raise refuse("unreadable-file", exc.strerror or str(exc)) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise refuse("too-large", f"the input is larger than {MAX_FILE_BYTES:,} bytes")
+    return data
 
 
 def ingest_file(store: Store, path: str, fmt: str = "auto", *, strict: bool = False,
                 lenient: bool = False) -> list[dict]:
-    """Ingest one file (or ``-`` for stdin); unreadable or undecodable input is one rejection."""
+    """Ingest one file (or ``-`` for stdin); unreadable, oversized or undecodable input is one rejection."""
     source = "<stdin>" if path == "-" else path
     try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-        text = decode(data)
-    except OSError as exc:
-        err = RecordRejected("unreadable-file", exc.strerror or str(exc), line=None, column=None)
-        return [{"source": source, "index": 1, "status": "rejected", "game": None, "errors": [err.as_dict()]}]
+        text = decode(read_source(path))
     except RecordRejected as err:
-        return [{"source": source, "index": 1, "status": "rejected", "game": None, "errors": [err.as_dict()]}]
+        return [_file_rejection(source, err)]
     return ingest_text(store, text, source, fmt, strict=strict, lenient=lenient)

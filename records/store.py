@@ -11,13 +11,16 @@ True
 from __future__ import annotations
 
 import json
+import os
+import re
+import sqlite3
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from itertools import chain
 
 import sqlite_utils
 
-from .errors import UsageError
+from .errors import DatabaseError, UsageError
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -113,21 +116,53 @@ RECORD_COLUMNS = ("key, id, hash, game, rules, deck, format, source, source_inde
                   "recorded, total, finished, warnings, event_id, engine_version, ingested_at")
 
 
-class Store:
-    """A Scorebook database file; created and migrated on open."""
+# A writer waits for another process's write lock in steps of LOCK_STEP seconds, saying so
+# once, for at most LOCK_PATIENCE seconds: concurrent writers wait instead of failing.
+LOCK_STEP = 2.0
+LOCK_PATIENCE = 1800.0
 
-    def __init__(self, path: str):
+
+def _split_statements(script: str) -> list[str]:
+    """A migration script as single statements (a trigger's body stays whole)."""
+    out, buf = [], ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            out.append(buf.strip())
+            buf = ""
+    if buf.strip():
+        out.append(buf.strip())
+    return out
+
+
+class Store:
+    """A Scorebook database file. ``write``: the database is created and migrated as needed,
+    and checked (``PRAGMA quick_check``) when opened; a reader (``write=False``) never
+    creates one and refuses a path with no database."""
+
+    def __init__(self, path: str, *, write: bool = True, on_wait=None):
         self.path = path
+        self.on_wait = on_wait  # called once, with a message, when a write waits for another process
+        if not write and path != ":memory:" and not os.path.exists(path):
+            raise UsageError(f"no database at {path} (ingest or play create one)")
         try:
-            self.db = sqlite_utils.Database(path)
+            conn = sqlite3.connect(path, timeout=LOCK_STEP)
+            self.db = sqlite_utils.Database(conn)
             self.db.execute("PRAGMA foreign_keys = ON")
-            if path != ":memory:":
-                self.db.enable_wal()
+            version = self.schema_version
+            if version < 0:
+                raise UsageError(f"{path} is not a Scorebook database (schema version {version})")
+            if write and path != ":memory:":
+                self._waiting(lambda: self.db.enable_wal())
                 # WAL with NORMAL sync: never corrupt; a power cut may lose only the last commit
                 self.db.execute("PRAGMA synchronous = NORMAL")
-            self._migrate()
-        except Exception as exc:  # sqlite3.DatabaseError: not a database, locked, unwritable
-            raise UsageError(f"cannot open database {path}: {exc}") from None
+                self._check_intact()
+            if write:
+                self._migrate()
+            elif version > len(MIGRATIONS):
+                raise UsageError(f"database schema {version} is newer than this Scorebook ({len(MIGRATIONS)})")
+        except sqlite3.DatabaseError as exc:  # not a database, unwritable, damaged header
+            raise DatabaseError(f"cannot open database {path}: {exc}") from None
         self._player_ids: dict[str, int] = {}
         self._event_ids: dict[str, int] = {}
 
@@ -135,34 +170,71 @@ class Store:
     def schema_version(self) -> int:
         return self.db.execute("PRAGMA user_version").fetchone()[0]
 
-    def _migrate(self) -> None:
-        version = self.schema_version
-        if version > len(MIGRATIONS):
-            raise UsageError(f"database schema {version} is newer than this Scorebook ({len(MIGRATIONS)})")
-        for number in range(version, len(MIGRATIONS)):
-            # one script per migration, schema and version bump in one transaction
+    def _check_intact(self) -> None:
+        problems = [r[0] for r in self.db.execute("PRAGMA quick_check(1)").fetchall()]
+        if problems != ["ok"]:
+            first = problems[0].replace("*** in database main ***", "").strip().splitlines()[0]
+            raise DatabaseError(f"database {self.path} is damaged ({first}); restore it from a backup, "
+                                "or ingest the records again into a new database")
+
+    def _waiting(self, attempt):
+        """Run ``attempt`` (which takes the write lock), retrying while another process holds
+        the lock, up to LOCK_PATIENCE seconds."""
+        waited = 0.0
+        while True:
             try:
-                self.db.conn.executescript(
-                    f"BEGIN; {MIGRATIONS[number]} PRAGMA user_version = {number + 1}; COMMIT;")
-            except Exception:
-                if self.db.conn.in_transaction:
-                    self.db.conn.execute("ROLLBACK")
-                raise
+                return attempt()
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                if waited == 0.0 and self.on_wait:
+                    self.on_wait(f"waiting for another process writing to {self.path}")
+                waited += LOCK_STEP
+                if waited >= LOCK_PATIENCE:
+                    raise DatabaseError(f"database {self.path} stayed locked by another process for "
+                                        f"{LOCK_PATIENCE:.0f} s") from None
+
+    def _begin(self) -> None:
+        self._waiting(lambda: self.db.conn.execute("BEGIN IMMEDIATE"))
+
+    def _migrate(self) -> None:
+        """Bring the schema up to date under the write lock: many processes may open a new
+        database at once, and the first one to get the lock migrates it for all."""
+        if self.schema_version == len(MIGRATIONS):
+            return
+        conn = self.db.conn
+        self._begin()
+        try:
+            version = self.schema_version  # again, under the lock
+            if version > len(MIGRATIONS):
+                raise UsageError(f"database schema {version} is newer than this Scorebook ({len(MIGRATIONS)})")
+            for number in range(version, len(MIGRATIONS)):
+                for statement in _split_statements(MIGRATIONS[number]):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {number + 1}")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
 
     @contextmanager
     def atomic(self):
-        """One write transaction (taken at once, so keys handed out inside stay free)."""
+        """One write transaction, taken at once (so keys handed out inside stay free), waiting
+        for another process's; rolled back whole on any error or interruption."""
         conn = self.db.conn
         if conn.in_transaction:
             with self.db.atomic():  # nested: a savepoint
                 yield self
             return
-        conn.execute("BEGIN IMMEDIATE")
+        self._begin()
         try:
             yield self
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
+            self._player_ids.clear()  # ids handed out inside were rolled back with it
+            self._event_ids.clear()
             raise
         conn.execute("COMMIT")
 
@@ -210,8 +282,10 @@ class Store:
         _insert_rows(conn, "scores", 4, scores)
 
     def get(self, ref: str) -> dict:
-        """A record by id or unique id prefix."""
-        rows = list(self.db.query("SELECT * FROM records WHERE id LIKE ? || '%' LIMIT 2", [ref]))
+        """A record by id or unique id prefix (hexadecimal: nothing else is any record's)."""
+        if not re.fullmatch(r"[0-9a-f]{1,64}", ref):
+            raise UsageError(f"no record with id {ref}")
+        rows = list(self.db.query("SELECT * FROM records WHERE substr(id, 1, ?) = ? LIMIT 2", [len(ref), ref]))
         if not rows:
             raise UsageError(f"no record with id {ref}")
         if len(rows) > 1:

@@ -40,5 +40,7 @@ def run_cli(tmp_path):
 
 
 def cli_json(result) -> dict:
-    assert "Traceback" not in result.output
+    """The JSON document a command printed (a click Result or a finished subprocess)."""
+    output = result.output if hasattr(result, "output") else result.stdout + result.stderr
+    assert "Traceback" not in output
     return json.loads(result.stdout)

@@ -102,6 +102,8 @@ def test_db_from_environment(tmp_path, monkeypatch):
     from click.testing import CliRunner
     from scorebook.cli.main import main
     monkeypatch.setenv("SCOREBOOK_DB", str(tmp_path / "env.db"))
+    # a command that only reads never creates a database (a typo in --db is not an empty archive)
     result = CliRunner().invoke(main, ["list", "--json"])
-    assert json.loads(result.stdout) == {"records": []}
-    assert (tmp_path / "env.db").exists()
+    assert result.exit_code == 2 and "no database at" in result.stderr and not (tmp_path / "env.db").exists()
+    CliRunner().invoke(main, ["ingest", "-"], input=random_tinybot_line(3) + "\n")
+    assert len(json.loads(CliRunner().invoke(main, ["list", "--json"]).stdout)["records"]) == 1

@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from scorebook.records.errors import UsageError
+from scorebook.records.errors import DatabaseError, UsageError
 from scorebook.records.ingest import ingest_text
 from scorebook.records.store import MIGRATIONS, Store
 
@@ -39,7 +39,7 @@ def test_a_newer_schema_is_refused(tmp_path):
 def test_not_a_database(tmp_path):
     path = tmp_path / "junk.db"
     path.write_text("this is not sqlite" * 100)
-    with pytest.raises(UsageError):
+    with pytest.raises(DatabaseError, match="cannot open database"):
         Store(str(path))
 
 
