@@ -51,6 +51,7 @@ def make_lines(n: int) -> tuple[list[str], str]:
     for s in range(n):
         offers = two_deck_offers(rng)
         rec = tiny_islands.from_arrays(offers, *random_game(offers, s), rules="tinybot")
+        rec.recorded = tiny_islands.replay(rec).score
         for p in rec.placements:
             p.visits = visits(12)
         for d in rec.drawings:

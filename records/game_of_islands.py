@@ -23,6 +23,7 @@ from scorebook.engines.game_of_islands import engine as E
 
 from . import pgn
 from .errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch
+from .limits import small_int
 from .notation import Canonical, Notation, Position
 
 GAME = E.GAME_ID
@@ -30,10 +31,10 @@ MIN_GRID, MAX_GRID, TRIAD_GRIDS = E.MIN_GRID, E.MAX_GRID, E.TRIAD_GRIDS
 DEFAULT_TIEBREAKS: list[str] = list(E.DEFAULT_TIEBREAKS)
 match_result = E.match_result
 
-DOT_RE = re.compile(r"^([A-Za-z])(\d{1,3})$")
-LINE_RE = re.compile(r"^([A-Za-z]\d{1,3})-([A-Za-z]\d{1,3})$")
-SCORE_RE = re.compile(r"^(\d+)-(\d+)$")
-CLOCK_RE = re.compile(r"^\d+:\d\d:\d\d$")
+DOT_RE = re.compile(r"^([A-Za-z])([0-9]{1,3})$")
+LINE_RE = re.compile(r"^([A-Za-z][0-9]{1,3})-([A-Za-z][0-9]{1,3})$")
+SCORE_RE = re.compile(r"^([0-9]{1,4})-([0-9]{1,4})$")  # a grid's points: islands and bonus, under 10,000
+CLOCK_RE = re.compile(r"^[0-9]{1,4}:[0-9][0-9]:[0-9][0-9]$")
 MATCH_RESULTS = ("1-0", "0-1", "1/2-1/2")
 
 EXAMPLE = """[Grid "10"]
@@ -152,7 +153,7 @@ class GameOfIslandsVisitor(pgn.Visitor):
     ``Grid``; raises the first error in reading order (codes, order and positions:
     shared/data/goi/README.md). A stated result that differs from the replay goes through the
     error policy."""
-    result_pattern = re.compile(r"\*|\d+-\d+")
+    result_pattern = re.compile(r"\*|[0-9]{1,4}-[0-9]{1,4}")
 
     def __init__(self, policy=STRICT):
         super().__init__(policy)
@@ -195,9 +196,9 @@ class GameOfIslandsVisitor(pgn.Visitor):
             raise ParseError("bad-grid", f"a Game of Islands record needs a Grid tag ({MIN_GRID} to {MAX_GRID})",
                              line=pg.line, column=1)
         grid_text = pg.tags["Grid"]
-        if not grid_text.isdigit() or len(grid_text) > 3 or not MIN_GRID <= int(grid_text) <= MAX_GRID:
+        n = small_int(grid_text)
+        if n is None or grid_text.startswith("-") or not MIN_GRID <= n <= MAX_GRID:
             raise self._tag_error("bad-grid", f"Grid must be a whole number from {MIN_GRID} to {MAX_GRID}", "Grid")
-        n = int(grid_text)
         if "Result" in pg.tags and not (pg.tags["Result"] == "*" or SCORE_RE.match(pg.tags["Result"])):
             raise self._tag_error("bad-result", "Result is the grid score First-Second, e.g. 12-9, or *", "Result")
         if "MatchResult" in pg.tags and pg.tags["MatchResult"] not in MATCH_RESULTS:

@@ -17,7 +17,6 @@ import stat
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 from scorebook import registry
 
@@ -63,7 +62,10 @@ def _prepare_items(items: list[Item], source: str, policy: ErrorPolicy) -> list[
             except RecordRejected as err:
                 item.error = err
         out["status"] = "rejected"
-        out["errors"] = [item.error.as_dict()]
+        error = item.error.as_dict()
+        if error["line"] is None:  # a rejection of the whole record: at the record's first line
+            error["line"], error["column"] = item.line, 1
+        out["errors"] = [error]
         pairs.append((out, None))
     return pairs
 

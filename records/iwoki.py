@@ -37,11 +37,16 @@ from scorebook.engines.iwoki.metadata import (GAME_ID, HEX_GAP_INDEX, HEX_GAP_NA
 
 from . import pgn
 from .errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch
+from .limits import MAX_DIGITS, MAX_JSON_DEPTH, MAX_LINE_CHARS, MAX_TAG_CHARS, json_depth, small_int, too_large
 from .notation import Canonical, Format, Item, Notation, Position
 
 GAME = GAME_ID
 FORMAT = "iwoki-log/1"
-ACTION_RE = re.compile(r"^(st\d+)([+-])([0-2])@(H\d+_H\d+_H\d+)$|^(ht\d+)([AB])([0-5])@(H\d+)$|^draw=(st\d+)$|^pass$")
+_TILE = r"[1-9][0-9]?"
+_GAP = r"H[1-9][0-9]?"
+ACTION_RE = re.compile(rf"^(st{_TILE})([+-])([0-2])@({_GAP}_{_GAP}_{_GAP})$|^(ht{_TILE})([AB])([0-5])@({_GAP})$"
+                       rf"|^draw=(st{_TILE})$|^pass$")
+REFERENCE_TAGS = {"simulator": "Simulator", "commit": "Commit", "recorder": "Recorder"}  # header key -> tag
 HEADER_KEYS = ("kind", "format", "game", "seed", "reference", "variant", "players", "initial_deal", "small_pile",
                "hex_pile")
 
@@ -250,46 +255,162 @@ def _check_stated(record, a: Action, st: dict, where, i, policy: ErrorPolicy):
 
 # ---------------------------------------------------------------- iwoki-log/1
 
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number a log holds")
+
+
+def _bounded_int(text: str) -> int:
+    value = small_int(text)
+    if value is None:
+        raise ValueError(f"a number of more than {MAX_DIGITS} digits")
+    return value
+
+
+def load_json(text: str):
+    """A JSON text, read within bounds: nesting, numbers of at most MAX_DIGITS digits, no
+    NaN or Infinity; ValueError (RecursionError too) otherwise."""
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise ValueError(f"nested deeper than {MAX_JSON_DEPTH}")
+    return json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+
+
+_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}")
+
+
+def _plain(value) -> bool:
+    """A value a header tag carries as ``key=value``: a number, true/false/null, or a
+    string without spaces (what the notation writes is what it reads)."""
+    if value is None or isinstance(value, (bool, int)):
+        return True
+    return isinstance(value, str) and value != "" and not any(ch.isspace() for ch in value) and len(value) <= 256
+
+
+def _strings(value) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _ints(value, n: int) -> bool:
+    return isinstance(value, list) and len(value) == n and all(type(v) is int for v in value)
+
+
+def _check_header(h: dict, line: int) -> None:
+    """The header's shape (spec §8), every field of the type the format gives it, each small
+    enough for the tag that carries it in Scorebook notation."""
+    def bad(why: str):
+        return ParseError("bad-header", why, line=line, column=1)
+    extra = {k: v for k, v in h.items() if k not in HEADER_KEYS}
+    for key, value in [*h.items(), ("the other keys", extra)]:
+        if len(_dump(value)) > MAX_TAG_CHARS // 2:
+            raise too_large(f"the header's {key}", MAX_TAG_CHARS // 2, line, 1)
+    for key in ("format", "game"):
+        if not isinstance(h.get(key), str):
+            raise bad(f"{key} must be a string")
+    seed = h.get("seed")
+    if not (seed is None or type(seed) is int or (isinstance(seed, str) and _plain(seed))):
+        raise bad("seed must be a number, a string or null")
+    ref = h.get("reference", {})
+    if not isinstance(ref, dict) or not set(ref) <= set(REFERENCE_TAGS) or not all(isinstance(v, str) for v in ref.values()):
+        raise bad(f"reference must be an object of strings: {', '.join(REFERENCE_TAGS)}")
+    variant = h.get("variant", {})
+    if not isinstance(variant, dict) or not all(_NAME_RE.fullmatch(k) and _plain(v) for k, v in variant.items()):
+        raise bad("variant must be an object of names to numbers, true, false, null or words")
+    players = h.get("players")
+    if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, dict) for p in players):
+        raise bad("players must list the two seats")
+    if sorted(p.get("seat") if type(p.get("seat")) is int else -1 for p in players) != [0, 1]:
+        raise bad("players must give seats 0 and 1")
+    for p in players:
+        settings = {k: v for k, v in p.items() if k not in ("seat", "name", "type")}
+        if not isinstance(p.get("name", ""), str) or ("type" in p and not (isinstance(p["type"], str) and _plain(p["type"])))\
+                or (settings and "type" not in p) or not all(_NAME_RE.fullmatch(k) and _plain(v) for k, v in settings.items()):
+            raise bad("a player has a name, a type (one word) and plain settings")
+    deal = h.get("initial_deal")
+    if not isinstance(deal, list) or len(deal) != 2 or not all(
+            isinstance(d, dict) and _strings(d.get("small")) and _strings(d.get("hex")) for d in deal):
+        raise bad("initial_deal must give each seat's small and hex tiles")
+    if not _strings(h.get("small_pile")) or not _strings(h.get("hex_pile")):
+        raise bad("small_pile and hex_pile must list tiles")
+
+
+ACTION_TYPES = ("place-small", "place-hex", "draw", "pass")
+
+
+def _check_action(obj: dict, line: int, ply: int) -> None:
+    """An action line's fields, each of its type (the numbers it states are checked by the replay)."""
+    def bad(why: str):
+        return ParseError("bad-action", why, line=line, column=1, ply=ply, token=str(obj.get("type"))[:40])
+    if obj.get("type") not in ACTION_TYPES:
+        raise bad(f"type must be one of {', '.join(ACTION_TYPES)}")
+    if obj.get("seat") not in (0, 1) or type(obj.get("seat")) is not int:
+        raise bad("seat must be 0 or 1")
+    if obj["type"] != "pass" and not isinstance(obj.get("tile"), str):
+        raise bad("the action names its tile")
+    if obj["type"].startswith("place"):
+        if not isinstance(obj.get("gap"), str) or not isinstance(obj.get("face"), str) \
+                or type(obj.get("rotation")) is not int:
+            raise bad("a placement gives its face, rotation and gap")
+    n_options = obj.get("n_options")
+    if n_options is not None and (type(n_options) is not int or n_options < 0):
+        raise bad("n_options must be a whole number")
+
+
+def _check_end(obj: dict, line: int) -> None:
+    def bad(why: str):
+        return ParseError("bad-end", why, line=line, column=1, token="end")
+    if not isinstance(obj.get("reason"), str) or type(obj.get("trigger_seat")) is not int:
+        raise bad("the end line gives its reason and trigger_seat")
+    if not all(_ints(obj.get(k), 2) for k in ("scores_before_tally", "penalties", "final_scores")):
+        raise bad("the end line gives two scores before the tally, penalties and final scores")
+    if obj.get("winner") not in (0, 1, None) or isinstance(obj.get("winner"), bool):
+        raise bad("winner must be 0, 1 or null")
+
+
 def parse_log(text: str, policy: ErrorPolicy = STRICT) -> IwokiRecord:
     """Read and replay one ``iwoki-log/1`` file (one game)."""
     where = _Where()
     lines = [(n, l) for n, l in enumerate(text.split("\n"), 1) if l.strip()]
     objs = []
     for n, line in lines:
+        if len(line) > MAX_LINE_CHARS:
+            raise too_large("a line", MAX_LINE_CHARS, n, 1, line)
         try:
-            objs.append((n, json.loads(line)))
+            objs.append((n, load_json(line)))
         except json.JSONDecodeError as exc:
             raise ParseError("bad-json", f"not JSON: {exc.msg}", line=n, column=exc.colno, token=line[:40]) from None
+        except (ValueError, RecursionError) as exc:
+            raise ParseError("bad-json", f"not a log's JSON: {str(exc)[:80]}", line=n, column=1,
+                             token=line[:40]) from None
     if not objs or not isinstance(objs[0][1], dict) or objs[0][1].get("kind") != "header":
         raise ParseError("bad-header", "the first line must be the header", line=objs[0][0] if objs else 1, column=1)
     n0, header = objs[0]
     where.header = (n0, 1, None)
+    where.end = (objs[-1][0], 1, "end")  # where the end line is missing, if it is
     if header.get("format") != FORMAT or header.get("game") != GAME:
         raise ParseError("bad-header", f"format must be {FORMAT} and game iwoki", line=n0, column=1,
-                         token=str(header.get("format")))
+                         token=str(header.get("format"))[:40])
+    _check_header(header, n0)
     actions, stated, end = [], [], None
     for n, obj in objs[1:]:
         if not isinstance(obj, dict):
             raise ParseError("bad-action", "each line is a JSON object", line=n, column=1)
         if end is not None:
             raise ParseError("action-after-end", "nothing may follow the end line", line=n, column=1,
-                             token=obj.get("type") or obj.get("kind"))
+                             token=str(obj.get("type") or obj.get("kind"))[:40])
         if obj.get("kind") == "end":
+            _check_end(obj, n)
             end = obj
             where.end = (n, 1, "end")
             continue
         if obj.get("kind") != "action":
-            raise ParseError("bad-action", f"unknown line kind {obj.get('kind')!r}", line=n, column=1)
+            raise ParseError("bad-action", f"unknown line kind {str(obj.get('kind'))[:40]!r}", line=n, column=1)
         i = len(actions)
-        where.spots[i] = (n, 1, str(obj.get("type")))
-        if obj.get("n") != i + 1:
+        where.spots[i] = (n, 1, str(obj.get("type"))[:40])
+        if obj.get("n") != i + 1 or type(obj.get("n")) is not int:
             raise ParseError("bad-action", f"actions are numbered in order: expected n {i + 1}", line=n, column=1,
-                             ply=i + 1, token=str(obj.get("n")))
-        try:
-            a = Action(obj["type"], obj["seat"], obj.get("tile"), obj.get("face"), obj.get("rotation"),
-                       obj.get("gap"), obj.get("n_options"))
-        except KeyError as exc:
-            raise ParseError("bad-action", f"the action lacks {exc}", line=n, column=1, ply=i + 1) from None
+                             ply=i + 1, token=str(obj.get("n"))[:40])
+        _check_action(obj, n, i + 1)
+        a = Action(obj["type"], obj["seat"], obj.get("tile"), obj.get("face"), obj.get("rotation"),
+                   obj.get("gap"), obj.get("n_options"))
         if a.type.startswith("place"):
             small = a.type == "place-small"
             if a.face not in (("+", "-") if small else ("A", "B")) or a.rotation not in (range(3) if small else range(6)):
@@ -298,8 +419,8 @@ def parse_log(text: str, policy: ErrorPolicy = STRICT) -> IwokiRecord:
             shown = obj.get("corners" if small else "vertices")
             try:
                 kind, tile = parse_tile(a.tile)
-            except (ValueError, TypeError):
-                raise ParseError("bad-action", f"{a.tile!r} is not a tile", line=n, column=1, ply=i + 1) from None
+            except ValueError:
+                raise ParseError("bad-action", f"{a.tile[:40]!r} is not a tile", line=n, column=1, ply=i + 1) from None
             if kind != ("small" if small else "hex"):
                 raise ParseError("bad-action", f"{a.tile} is not a {'small' if small else 'hex'} tile", line=n,
                                  column=1, ply=i + 1, token=a.tile)
@@ -367,11 +488,16 @@ def _agent_text(player: dict) -> str:
 
 
 def _agent_parse(text: str, seat: int, name: str) -> dict:
+    """A FirstAgent/SecondAgent tag: the agent's type, then its settings as key=value."""
     parts = text.split()
-    out = {"seat": seat, "name": name, "type": parts[0] if parts else ""}
+    out = {"seat": seat, "name": name}
+    if parts:
+        out["type"] = parts[0]
     for p in parts[1:]:
         k, _, v = p.partition("=")
-        out[k] = json.loads(v)
+        if k in ("seat", "name", "type"):
+            raise ValueError(f"{k} is not an agent setting")
+        out[k] = load_json(v)
     return out
 
 
@@ -382,7 +508,7 @@ def header_tags(record: IwokiRecord) -> dict[str, str]:
     tags["Rules"] = record.rules
     tags["Seed"] = json.dumps(h.get("seed"))
     ref = h.get("reference") or {}
-    for key, tag in (("simulator", "Simulator"), ("commit", "Commit"), ("recorder", "Recorder")):
+    for key, tag in REFERENCE_TAGS.items():
         if key in ref:
             tags[tag] = str(ref[key])
     var = h.get("variant") or {}
@@ -421,7 +547,7 @@ def write_pgn(record: IwokiRecord) -> tuple[str, list[tuple]]:
 class IwokiVisitor(pgn.Visitor):
     """Reads and replays one Iwoki game of the container (actions numbered in play order; the
     seats follow from the rules, a draw keeping the turn)."""
-    result_pattern = re.compile(r"-?\d+--?\d+|\*")
+    result_pattern = re.compile(r"-?[0-9]{1,9}--?[0-9]{1,9}|\*")
 
     def begin_game(self, game: pgn.PgnGame) -> None:
         self.game = game
@@ -440,16 +566,16 @@ class IwokiVisitor(pgn.Visitor):
             raise ParseError("bad-tag", f"Rules must be one of {', '.join(RULE_SETS)}", line=tok.line,
                              column=tok.column, token=self.rules)
         try:
-            header = {"kind": "header", "format": FORMAT, "game": GAME, "seed": json.loads(need("Seed"))}
+            header = {"kind": "header", "format": FORMAT, "game": GAME, "seed": load_json(need("Seed"))}
             ref = {}
-            for key, tag in (("simulator", "Simulator"), ("commit", "Commit"), ("recorder", "Recorder")):
+            for key, tag in REFERENCE_TAGS.items():
                 if tag in t:
                     ref[key] = t.pop(tag)
             header["reference"] = ref
             variant = {}
             for part in need("Variant").split():
                 k, _, v = part.partition("=")
-                variant[k] = json.loads(v)
+                variant[k] = load_json(v)
             header["variant"] = variant
             header["players"] = [_agent_parse(need(s + "Agent"), seat, need(s)) for seat, s in enumerate(_SEATS)]
             deals = []
@@ -460,9 +586,14 @@ class IwokiVisitor(pgn.Visitor):
             header["small_pile"] = need("SmallPile").split()
             header["hex_pile"] = need("HexPile").split()
             if "HeaderExtra" in t:
-                header.update(json.loads(t.pop("HeaderExtra")))
-        except (json.JSONDecodeError, ValueError) as exc:
-            raise ParseError("bad-tag", f"a header tag does not read: {exc}", line=game.line, column=1) from None
+                extra = load_json(t.pop("HeaderExtra"))
+                if not isinstance(extra, dict) or set(extra) & set(HEADER_KEYS):
+                    raise ValueError("HeaderExtra is an object of the header's other keys")
+                header.update(extra)
+        except (ValueError, RecursionError) as exc:
+            raise ParseError("bad-tag", f"a header tag does not read: {str(exc)[:120]}", line=game.line,
+                             column=1) from None
+        _check_header(header, game.line)
         self.header = header
         self.result_tag = t.pop("Result", None)
         self.tags = t
@@ -478,8 +609,11 @@ class IwokiVisitor(pgn.Visitor):
         if not self.actions:
             return
         commands, rest = pgn.comment_commands(token.text)
-        if "opts" in commands and commands["opts"].isdigit():
-            self.actions[-1].n_options = int(commands["opts"])
+        if "opts" in commands:
+            n_options = small_int(commands["opts"])
+            if n_options is None or n_options < 0:
+                raise self.token_error(token, "bad-comment", "[%opts N] gives the option count, a whole number")
+            self.actions[-1].n_options = n_options
         if rest:
             self.actions[-1].note = rest
 

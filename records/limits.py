@@ -11,7 +11,7 @@ from .errors import ParseError
 MAX_FILE_BYTES = 32 * 1024 * 1024  # a file or standard input (TinyBot's 4,000-game runs: 11 MB)
 MAX_LINE_CHARS = 1024 * 1024  # a line of any format (a TinyBot line: about 3 KB)
 MAX_TOKEN_CHARS = 64 * 1024  # a movetext word or a TinyBot token (visit lists included)
-MAX_COMMENT_CHARS = 64 * 1024  # a {comment}
+MAX_COMMENT_CHARS = 128 * 1024  # a {comment} (a TinyBot token's visit lists fit in one)
 MAX_TAG_CHARS = 64 * 1024  # a tag pair's value
 MAX_DIGITS = 9  # any number read: a move number, a score, a count (all < 10**9)
 MAX_JSON_DEPTH = 16  # nesting of a JSON line (an Iwoki log's is 4)

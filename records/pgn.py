@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from .errors import STRICT, ErrorPolicy, ParseError, RecordRejected
+from .limits import MAX_COMMENT_CHARS, MAX_LINE_CHARS, MAX_TAG_CHARS, MAX_TOKEN_CHARS, too_large
 
 WORD, COMMENT, OPEN, CLOSE = "word", "comment", "open", "close"
 
@@ -48,15 +49,29 @@ class PgnGame:
 
 
 def split_games(text: str) -> list[PgnGame]:
-    """Split PGN-style text into games. A malformed tag or comment is kept as the error of
-    its own game (``PgnGame.error``), so the other games of the file still read."""
+    """Split PGN-style text into games. A malformed tag or comment, or a line, tag, word or
+    comment past its limit (``limits.py``: ``too-large``), is kept as the error of its own
+    game (``PgnGame.error``), so the other games of the file still read. Nothing past a limit
+    is kept."""
     games: list[PgnGame] = []
     current: PgnGame | None = None
     in_movetext = False
     comment: list[str] | None = None
+    comment_size = 0
     comment_start: tuple[int, int] = (0, 0)
+
+    def fail(error: ParseError) -> None:
+        nonlocal current
+        if current is None:
+            current = PgnGame(index=len(games) + 1, line=error.line or 1)
+            games.append(current)
+        current.error = current.error or error
+
     for line_no, raw in enumerate(text.split("\n"), start=1):
         line = raw.rstrip("\r")
+        if len(line) > MAX_LINE_CHARS:
+            fail(too_large("a line", MAX_LINE_CHARS, line_no, 1))
+            continue
         if comment is None:
             stripped = line.strip()
             if stripped.startswith("[") and not stripped.startswith("[%"):
@@ -68,12 +83,15 @@ def split_games(text: str) -> list[PgnGame]:
                 m = _TAG_RE.match(stripped)
                 if not m:
                     current.error = current.error or ParseError(
-                        "bad-tag", 'a tag pair must read [Name "value"]', line=line_no, column=col, token=stripped)
+                        "bad-tag", 'a tag pair must read [Name "value"]', line=line_no, column=col, token=stripped[:40])
                     continue
                 name, value = m.group(1), re.sub(r"\\(.)", r"\1", m.group(2))
+                if len(value) > MAX_TAG_CHARS:
+                    fail(too_large(f"the value of tag {name[:40]}", MAX_TAG_CHARS, line_no, col))
+                    continue
                 if name in current.tags:
                     current.error = current.error or ParseError(
-                        "bad-tag", f"tag {name} appears twice", line=line_no, column=col, token=value)
+                        "bad-tag", f"tag {name} appears twice", line=line_no, column=col, token=value[:40])
                     continue
                 current.tags[name] = value
                 current.tag_tokens[name] = Token(value, line_no, col)
@@ -84,13 +102,18 @@ def split_games(text: str) -> list[PgnGame]:
             ch = line[i]
             if comment is not None:
                 end = line.find("}", i)
+                piece = line[i:] if end < 0 else line[i:end]
+                comment_size += len(piece)
+                if comment_size <= MAX_COMMENT_CHARS:
+                    comment.append(piece)
                 if end < 0:
-                    comment.append(line[i:])
                     i = n
                     break
-                comment.append(line[i:end])
-                current.tokens.append(Token(" ".join(s.strip() for s in comment if s.strip()),
-                                            comment_start[0], comment_start[1], COMMENT))
+                if comment_size > MAX_COMMENT_CHARS:
+                    fail(too_large("a comment", MAX_COMMENT_CHARS, comment_start[0], comment_start[1]))
+                else:
+                    current.tokens.append(Token(" ".join(s.strip() for s in comment if s.strip()),
+                                                comment_start[0], comment_start[1], COMMENT))
                 comment = None
                 i = end + 1
                 continue
@@ -105,6 +128,7 @@ def split_games(text: str) -> list[PgnGame]:
             in_movetext = True
             if ch == "{":
                 comment = []
+                comment_size = 0
                 comment_start = (line_no, i + 1)
                 i += 1
                 continue
@@ -120,7 +144,10 @@ def split_games(text: str) -> list[PgnGame]:
             j = i
             while j < n and not line[j].isspace() and line[j] not in "{}();":
                 j += 1
-            current.tokens.append(Token(line[i:j], line_no, i + 1))
+            if j - i > MAX_TOKEN_CHARS:
+                fail(too_large("a word", MAX_TOKEN_CHARS, line_no, i + 1, line[i:j]))
+            else:
+                current.tokens.append(Token(line[i:j], line_no, i + 1))
             i = j
         if comment is not None:
             comment.append("\n")

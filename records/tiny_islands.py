@@ -50,6 +50,7 @@ from scorebook.engines.tiny_islands.metadata import (CATEGORIES, CELLS, DECK_MOD
 
 from . import pgn
 from .errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch, UsageError
+from .limits import small_int
 from .notation import Canonical, Notation, Position
 
 GAME = GAME_ID
@@ -58,7 +59,7 @@ _Z = "1-9a-iQWEASDZXC"
 OFFER_RE = re.compile(rf"^([{_T}])([{_Z}])\+([{_T}])([{_Z}])$")
 PLACEMENT_RE = re.compile(rf"^([{_T}])([a-i][1-9])$")
 CELL_RE = re.compile(r"^[a-i][1-9]$")
-VISITS_RE = re.compile(r"^(\d+:\d+(,\d+:\d+)*)?$")
+VISITS_RE = re.compile(r"^([0-9]+:[0-9]+(,[0-9]+:[0-9]+)*)?$")  # ASCII digits, as TinyBot writes them
 # the text of every (tile, zone) pair and every placement, made once
 _PAIR_TEXT = [[tile + zone for zone in ZONE_LETTERS] for tile in TILE_LETTERS]
 CELL_NAMES = [cell_name(z) for z in range(CELLS)]
@@ -302,7 +303,7 @@ def _visits_ok(text: str) -> bool:
 
 class TinyIslandsVisitor(pgn.Visitor):
     """Reads one game of the container as a Tiny Islands record (grammar in the module doc)."""
-    result_pattern = re.compile(r"\*|-?\d+")
+    result_pattern = re.compile(r"\*|-?[0-9]{1,9}")
 
     def begin_game(self, game: pgn.PgnGame) -> None:
         self.game = game
@@ -322,17 +323,17 @@ class TinyIslandsVisitor(pgn.Visitor):
         self.random_placements = None
         if "RandomPlacements" in tags:
             value = tags.pop("RandomPlacements")
-            if not value.isdigit():
+            self.random_placements = small_int(value)
+            if self.random_placements is None or self.random_placements < 0 or value.startswith("-"):
                 raise self._tag_error("RandomPlacements", "RandomPlacements must be a whole number")
-            self.random_placements = int(value)
         self.recorded = None
         self.score_pos = None
         if "Breakdown" in tags:
             value = tags.pop("Breakdown")
             parts = value.split()
-            if len(parts) != 9 or not all(re.fullmatch(r"-?\d+", p) for p in parts):
+            nums = [small_int(p) for p in parts]
+            if len(parts) != 9 or None in nums:
                 raise self._tag_error("Breakdown", "Breakdown must be 9 integers: " + " ".join(CATEGORIES))
-            nums = [int(p) for p in parts]
             if sum(nums[1:8]) - nums[0] != nums[8]:
                 raise self._tag_error("Breakdown", "Breakdown total is not the sum of the categories less penalties")
             self.recorded = dict(zip(CATEGORIES, nums))

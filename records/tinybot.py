@@ -16,17 +16,18 @@ import re
 import numpy as np
 
 from scorebook.engines.tiny_islands import engine as E
-from scorebook.engines.tiny_islands.metadata import (CATEGORIES, DRAWING_AFTER_TURN, TILE_INDEX,
+from scorebook.engines.tiny_islands.metadata import (CATEGORIES, DRAWING_AFTER_TURN, TILE_INDEX, TURNS,
                                            TILE_LETTERS, ZONE_INDEX, ZONE_LETTERS, cell_name)
 
 from .errors import ErrorPolicy, ParseError, RecordRejected, UsageError
+from .limits import MAX_DIGITS, MAX_LINE_CHARS, MAX_TAG_CHARS, MAX_TOKEN_CHARS, small_int, too_large
 from .notation import Format, Item
 from .tiny_islands import (GAME, Drawing, Offer, Placement, TinyIslandsRecord, TinyIslandsReplay,
                            ply_of_drawing, ply_of_turn, replay)
 
 GAME_TOKENS = 55
 _TOKEN_RE = re.compile(r"\S+")
-_INT_RE = re.compile(r"-?\d+")
+_INT_RE = re.compile(r"-?[0-9]+")
 _VISITS = r"(?:[0-9]++:[0-9]++,)*+"  # ASCII digits only; possessive: twice as fast, same language
 _PLACE_RE = re.compile(rf"(?:\{{({_VISITS})\}})?([fhswMCB])([a-i][1-9])")
 _OFFER_RE = re.compile(r"([fhswMCB])([1-9a-iQWEASDZXC])([fhswMCB])([1-9a-iQWEASDZXC])")
@@ -41,7 +42,7 @@ _D = rf"\{{{_VISITS}\}}"
 _P = rf"(?:{_D})?[fhswMCB][a-i][1-9]"
 _DR = rf"(?:(?:{_D})?[a-i][1-9])+(?:{_D})?"
 _LINE_RE = re.compile(rf"(?:{_O} {_P} ){{9}}{_DR} (?:{_O} {_P} ){{9}}{_DR} (?:{_O} {_P} ){{8}}{_DR}"
-                      r"((?: -?\d+){9,10})?(?: #(.*))?")
+                      r"((?: -?[0-9]{1,9}){9,10})?(?: #(.*))?")
 
 # Token position -> ("offer"|"placement"|"drawing", turn or drawing index), spec §3.
 LAYOUT: list[tuple[str, int]] = []
@@ -141,10 +142,14 @@ def _parse_checked(line: str, line_no: int, ints: str | None, label: str | None)
                   for w in [words[i] for i in _PLACEMENT_AT]]
     drawings = [_drawing_of(words[i]) for i in _DRAWING_AT]
     recorded = random_placements = score_pos = None
+    if label is not None and len(label) > MAX_TAG_CHARS:
+        raise too_large("the label", MAX_TAG_CHARS, line_no, line.index(" #") + 3)
     if ints:
         nums = [int(v) for v in ints.split()]
         recorded = dict(zip(CATEGORIES, nums[:9]))
         if len(nums) == 10:
+            if nums[9] < 0:
+                return _parse_tokens(line, line_no)  # to say where
             random_placements = nums[9]
         score_pos = (line_no, len(" ".join(words)) + 2, " ".join(ints.split()[:9]))
     return TinyIslandsRecord(
@@ -156,6 +161,8 @@ def _parse_checked(line: str, line_no: int, ints: str | None, label: str | None)
 def parse_line(line: str, line_no: int = 1) -> TinyIslandsRecord:
     """Read one TinyBot line; raises ParseError with line, column, ply and token."""
     line = line.rstrip("\r\n")
+    if len(line) > MAX_LINE_CHARS:
+        raise too_large("the line", MAX_LINE_CHARS, line_no, 1)
     m = _LINE_RE.fullmatch(line)
     if m:
         return _parse_checked(line, line_no, m.group(1), m.group(2))
@@ -173,6 +180,11 @@ def _parse_tokens(line: str, line_no: int) -> TinyIslandsRecord:
         words = line.split()
     if not words:
         raise ParseError("empty-record", "the line holds no game tokens", line=line_no, column=1)
+    if label is not None and len(label) > MAX_TAG_CHARS:
+        raise too_large("the label", MAX_TAG_CHARS, line_no, hash_at + 2)
+    long = next((w for w in words if len(w) > MAX_TOKEN_CHARS), None)
+    if long is not None:
+        raise too_large("a token", MAX_TOKEN_CHARS, line_no, line.index(long) + 1, long)
     n_ints = 0
     while n_ints < len(words) and _INT_RE.fullmatch(words[-1 - n_ints]):
         n_ints += 1
@@ -224,7 +236,13 @@ def _parse_tokens(line: str, line_no: int) -> TinyIslandsRecord:
     random_placements = None
     score_pos = None
     if ints:
-        nums = [int(t) for t, _ in ints]
+        nums = [small_int(t) for t, _ in ints]
+        bad = next((k for k, v in enumerate(nums) if v is None or (k == 9 and v < 0)), None)
+        if bad is not None:
+            text, col = _columns(line)[GAME_TOKENS + bad]
+            raise ParseError("bad-score-fields", "the random placements are a count (0 or more)" if bad == 9 else
+                             f"a score is a number of at most {MAX_DIGITS} digits", line=line_no, column=col,
+                             token=text[:40])
         recorded = dict(zip(CATEGORIES, nums[:9]))
         if len(nums) == 10:
             random_placements = nums[9]
@@ -236,8 +254,9 @@ def _parse_tokens(line: str, line_no: int) -> TinyIslandsRecord:
 
 
 def write_line(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -> str:
-    """One TinyBot line. The breakdown written is the recorded one, else the replayed one."""
-    if len(record.placements) != 26 or len(record.drawings) != 3:
+    """One TinyBot line, with the record's stated breakdown (or the replayed one, when the
+    record states only its total), or no score when it states none."""
+    if len(record.placements) != TURNS or len(record.drawings) != len(DRAWING_AFTER_TURN):
         raise UsageError("the TinyBot format holds finished games only")
     if result is None and (record.recorded is None or any(d.trace is None for d in record.drawings)):
         result = replay(record)
@@ -254,8 +273,10 @@ def write_line(record: TinyIslandsRecord, result: TinyIslandsReplay | None = Non
             cells = d.trace if d.trace is not None else _direct_order(d.region, result, index)
             visits = d.visits or [None] * (len(cells) + 1)
             out.append("".join(_undist(v) + cell_name(c) for v, c in zip(visits, cells)) + _undist(visits[-1]))
-    score = record.recorded if record.recorded and len(record.recorded) == len(CATEGORIES) else (
-        result.score if result is not None else None)
+    # the stated breakdown; a record that states only its total gets the replayed one (equal, or
+    # it would not have been stored); one that states no score, none
+    score = None if not record.recorded else record.recorded if len(record.recorded) == len(CATEGORIES) else (
+        (result or replay(record)).score)
     if score is not None:
         out.extend(str(score[k]) for k in CATEGORIES)
         if record.random_placements is not None:
@@ -306,8 +327,10 @@ class TinybotFormat(Format):
 
 def dropped(record: TinyIslandsRecord) -> list[str]:
     """What of a record a TinyBot line cannot carry (read back, the line is TinyBot's game
-    under TinyBot's rules, with no tags and no comments)."""
+    under TinyBot's rules, with no tags and no comments, stating a whole breakdown or none)."""
     out = [f"tag {k}" for k, v in record.tags.items() if not (k == "Player" and v == "TinyBot")]
+    if record.recorded and len(record.recorded) != len(CATEGORIES):
+        out.append("the stated total alone (a TinyBot line states the whole breakdown: the replayed one)")
     if record.rules != "tinybot":
         out.append(f"rules {record.rules} (a TinyBot line is replayed under the tinybot rules)")
     if record.preamble or any(p.note for p in record.placements) or any(d.note for d in record.drawings):

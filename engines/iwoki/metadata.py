@@ -10,6 +10,7 @@ board is -1 (nothing yet), 0-6, or WILD (the wildcard ``*``).
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 
 import numpy as np
@@ -57,15 +58,20 @@ def hex_name(t: int) -> str:
     return f"ht{t + 1}"
 
 
-def parse_tile(name: str) -> tuple[str, int]:
-    """'st23' -> ('small', 22); 'ht4' -> ('hex', 3); ValueError otherwise."""
-    if name[:2] in ("st", "ht") and name[2:].isdigit():
-        i = int(name[2:]) - 1
-        if name[:2] == "st" and 0 <= i < N_SMALL_TILES:
+_TILE_RE = re.compile(r"(st|ht)([1-9][0-9]?)")
+
+
+def parse_tile(name) -> tuple[str, int]:
+    """'st23' -> ('small', 22); 'ht4' -> ('hex', 3); ValueError for anything else (the names
+    as written: ASCII digits, no leading zero)."""
+    m = _TILE_RE.fullmatch(name) if isinstance(name, str) else None
+    if m:
+        i = int(m.group(2)) - 1
+        if m.group(1) == "st" and i < N_SMALL_TILES:
             return "small", i
-        if name[:2] == "ht" and 0 <= i < N_HEX_TILES:
+        if m.group(1) == "ht" and i < N_HEX_TILES:
             return "hex", i
-    raise ValueError(f"not a tile: {name!r}")
+    raise ValueError(f"not a tile: {str(name)[:40]!r}")
 
 
 # ---- the flat state vector (int64); offsets are plain ints the jitted code closes over
