@@ -76,9 +76,12 @@ def _worker(args):
 
 
 def _one_thread_each():
-    """A worker of ``analyze --all`` runs its play-outs on one thread: the records already
-    spread over the cores."""
+    """A worker of ``analyze --all`` runs its play-outs on one thread (the records already
+    spread over the cores), and leaves Ctrl-C to the main process, which answers it for all."""
+    import signal
+
     import numba
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     numba.set_num_threads(1)
 
 

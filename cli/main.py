@@ -1,20 +1,24 @@
 """``scorebook``: a thin click façade over the library (contract: shared/specs/cli.md).
 
-Every command takes ``--json`` and then prints exactly one JSON document on stdout.
-Exit codes: 0 success, 1 some input rejected, 2 usage error. No tracebacks for bad input.
+Every command takes ``--json`` and then prints exactly one JSON document on stdout (an error
+too: ``{"error": {...}}``); the commands that print rows take sqlite-utils' output options
+(``cli/output.py``). Exit codes: 0 success, 1 some input rejected or a check failed, 2 usage
+error; 130 interrupted. No tracebacks for bad input. ``--db`` goes before or after the command.
 """
 from __future__ import annotations
 
-import functools
-import json
 import os
+import signal
 import sqlite3
 import sys
+import threading
 
 import click
 
 from scorebook import registry
 from scorebook.records.errors import ScorebookError, UnknownGame, UsageError
+
+from .output import emit_json, json_option, output_options
 
 
 class GameType(click.ParamType):
@@ -35,37 +39,47 @@ class GameType(click.ParamType):
 GAME = GameType()
 
 
-def _emit_json(doc) -> None:
-    click.echo(json.dumps(doc, ensure_ascii=False, indent=None))
+_REQUEST = {"json": False}  # set from the command line before anything can fail
 
 
-def _fail(err: Exception) -> None:
-    """One line on stderr and the exit code: 2 for a usage error, 1 for anything the data or
-    the database did (an SQLite error included: never a traceback)."""
-    message = str(err) if isinstance(err, ScorebookError) else f"database error: {err}"
+def _wants_json() -> bool:
+    return _REQUEST["json"]
+
+
+def _fail(err: Exception, code: int | None = None) -> None:
+    """One line on stderr (and, under --json, an error document on stdout) and the exit code:
+    2 for a usage error, 1 for anything the data or the database did (an SQLite error too)."""
+    message = str(err) if isinstance(err, (ScorebookError, click.ClickException)) else f"database error: {err}"
+    code = code if code is not None else 2 if isinstance(err, UsageError) else 1
     click.echo(f"scorebook: {message}", err=True)
-    sys.exit(2 if isinstance(err, UsageError) else 1)
-
-
-def output_options(fn):
-    """The shared ``--json`` flag and one-line error handling for every command."""
-    @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except (ScorebookError, sqlite3.Error) as err:
-            _fail(err)
-    return wrapper
-
-
-def _store(ctx, write: bool = True):
-    """The database; a command that only reads never creates one."""
-    from scorebook.records.store import Store
-    return Store(ctx.obj["db"], write=write, on_wait=lambda message: click.echo(f"scorebook: {message}", err=True))
+    if _wants_json():
+        emit_json({"error": {"message": message, "exit": code, "usage": code == 2}})
+    sys.exit(code)
 
 
 class _Group(click.Group):
+    def main(self, args=None, prog_name=None, **kwargs):
+        """click's own usage errors answer under --json too, with a JSON document."""
+        argv = list(sys.argv[1:] if args is None else args)
+        _REQUEST["json"] = "--json" in argv
+        kwargs.pop("standalone_mode", None)
+        try:
+            return super().main(argv, prog_name=prog_name, standalone_mode=False, **kwargs)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            click.echo(exc.ctx.get_help())
+            sys.exit(2)
+        except click.UsageError as exc:
+            if exc.ctx is not None:
+                click.echo(exc.ctx.get_usage(), err=True)
+            _fail(exc, 2)
+        except click.ClickException as exc:
+            _fail(exc, exc.exit_code)
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+        except click.exceptions.Abort:
+            click.echo("scorebook: interrupted", err=True)
+            sys.exit(130)
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
@@ -78,7 +92,34 @@ class _Group(click.Group):
             sys.exit(130)
 
 
-@click.group(cls=_Group)
+def _set_db(ctx, param, value):
+    if value is not None:
+        ctx.find_root().obj["db"] = value
+
+
+def db_option(fn):
+    """``--db`` after the command as well as before it."""
+    return click.option("--db", expose_value=False, callback=_set_db, is_eager=True,
+                        help="SQLite database (as before the command).")(fn)
+
+
+def _store(ctx, write: bool = True):
+    """The database; a command that only reads never creates one."""
+    from scorebook.records.store import Store
+    return Store(ctx.find_root().obj["db"], write=write,
+                 on_wait=lambda message: click.echo(f"scorebook: {message}", err=True))
+
+
+def _write_file(path: str, text: str) -> None:
+    """Write a file the user named; a missing folder or a refusal is one line, exit 2."""
+    try:
+        with open(path, "w") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", default=lambda: os.environ.get("SCOREBOOK_DB", "scorebook.db"), show_default="./scorebook.db",
               help="SQLite database (or $SCOREBOOK_DB).")
 @click.version_option(package_name="scorebook")
@@ -88,64 +129,8 @@ def main(ctx, db):
     ctx.obj = {"db": db}
 
 
-# ------------------------------------------------------------------ ingest
-
-@main.command()
-@click.argument("paths", nargs=-1, required=True)
-@click.option("--format", "fmt", default="auto", type=click.Choice(["auto", *registry.formats()]),
-              help="Force a format instead of detecting it from content.")
-@click.option("--strict", is_flag=True, help="Reject a whole file when any of its records is rejected.")
-@click.option("--lenient", is_flag=True, help="Store records whose stated score differs, with a warning.")
-@output_options
-@click.pass_context
-def ingest(ctx, paths, fmt, strict, lenient, as_json):
-    """Read, validate by replay, and store records from files, directories or - (stdin)."""
-    from scorebook.records.ingest import expand_paths, ingest_file
-    store = _store(ctx)
-    files, problems = expand_paths(list(paths))
-    outcomes: list[dict] = list(problems)
-    show_bar = not as_json and sys.stderr.isatty() and len(files) > 1
-    with click.progressbar(files, label="ingesting", file=sys.stderr) if show_bar else _nullbar(files) as bar:
-        for path in bar:
-            outcomes.extend(ingest_file(store, path, fmt, strict=strict, lenient=lenient))
-    summary = {k: sum(1 for o in outcomes if o["status"] == v)
-               for k, v in (("ingested", "ingested"), ("duplicates", "duplicate"), ("rejected", "rejected"))}
-    if as_json:
-        _emit_json({"summary": summary, "records": outcomes})
-    else:
-        rows = []
-        for o in outcomes:
-            if o["status"] == "rejected":
-                e = o["errors"][0]
-                click.echo(f"{o['source']}:{e['line'] or '-'}:{e['column'] or '-'}: record {o['index']}, "
-                           f"ply {e['ply'] if e['ply'] is not None else '-'}, token {e['token'] or '-'}: "
-                           f"{e['code']}: {e['message']}", err=True)
-            rows.append([o["source"], o["index"], o["status"], o.get("game") or "-", o.get("id") or "-",
-                         _total(o.get("score"))])
-            for w in o.get("warnings", []):
-                click.echo(f"{o['source']}: record {o['index']}: warning: {w}", err=True)
-        if len(rows) > 40:
-            rows = [r for r in rows if r[2] != "ingested"][:40]
-        if rows:
-            click.echo(_table(["source", "record", "status", "game", "id", "score"], rows))
-        click.echo(f"{summary['ingested']} ingested, {summary['duplicates']} duplicates, "
-                   f"{summary['rejected']} rejected; database {ctx.obj['db']}")
-    if summary["rejected"]:
-        sys.exit(1)
-
-
-class _nullbar:
-    def __init__(self, items):
-        self.items = items
-
-    def __enter__(self):
-        return self.items
-
-    def __exit__(self, *exc):
-        return False
-
-
-def _total(score) -> str:
+def score_text(score) -> str:
+    """A score in a few characters: a total, a pair of points, a triad's totals and result."""
     if not score:
         return "-"
     if "total" in score:
@@ -156,43 +141,109 @@ def _total(score) -> str:
         return f"{score['totals'][0]}-{score['totals'][1]} ({score['result']})"
     if "points" in score:
         return f"{score['points'][0]}-{score['points'][1]}"
-    return json.dumps(score)
+    return ", ".join(f"{k} {v}" for k, v in score.items())
 
 
-def _table(headers, rows) -> str:
-    cells = [[str(h) for h in headers]] + [[str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+class _Progress:
+    """A progress bar on a terminal's stderr (never with --json output), else nothing."""
+
+    def __init__(self, length: int, label: str, shown: bool):
+        self.bar = click.progressbar(length=length, label=label, file=sys.stderr) if shown and length > 1 else None
+
+    def __enter__(self):
+        if self.bar is not None:
+            self.bar.__enter__()
+        return self
+
+    def update(self, n: int = 1) -> None:
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+        return False
+
+
+# ------------------------------------------------------------------ ingest
+
+INGEST_COLUMNS = [("source", "source"), ("index", "record"), ("status", "status"), ("game", "game"), ("id", "id"),
+                  ("score", "score"), ("code", "code")]
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "fmt", default="auto", type=click.Choice(["auto", *registry.formats()]),
+              help="Force a format instead of detecting it from content.")
+@click.option("--strict", is_flag=True, help="Reject a whole file when any of its records is rejected.")
+@click.option("--lenient", is_flag=True, help="Store records whose stated score differs, with a warning.")
+@db_option
+@output_options
+@click.pass_context
+def ingest(ctx, paths, fmt, strict, lenient, out):
+    """Read, validate by replay, and store records from files, directories or - (stdin)."""
+    from scorebook.records.ingest import GAME_FILES, expand_paths, ingest_file
+    store = _store(ctx)
+    files, problems, skipped = expand_paths(list(paths))
+    if skipped:
+        shown = ", ".join(skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5 else "")
+        click.echo(f"scorebook: skipped {len(skipped)} file(s) that are not records (folders are read for "
+                   f"{' '.join(GAME_FILES)}): {shown}", err=True)
+    outcomes: list[dict] = list(problems)
+    with _Progress(len(files), "ingesting", not out.json and sys.stderr.isatty()) as bar:
+        for path in files:
+            outcomes.extend(ingest_file(store, path, fmt, strict=strict, lenient=lenient))
+            bar.update()
+    summary = {k: sum(1 for o in outcomes if o["status"] == v)
+               for k, v in (("ingested", "ingested"), ("duplicates", "duplicate"), ("rejected", "rejected"))}
+    for o in outcomes:
+        if o["status"] == "rejected":
+            e = o["errors"][0]
+            click.echo(f"{o['source']}:{e['line'] or '-'}:{e['column'] or '-'}: record {o['index']}, "
+                       f"ply {e['ply'] if e['ply'] is not None else '-'}, token {e['token'] or '-'}: "
+                       f"{e['code']}: {e['message']}", err=True)
+        for w in o.get("warnings", []):
+            click.echo(f"{o['source']}: record {o['index']}: warning: {w}", err=True)
+    rows = [{"source": o["source"], "index": o["index"], "status": o["status"], "game": o.get("game"),
+             "id": o.get("id"), "score": score_text(o.get("score")) if o.get("score") else None,
+             "code": o["errors"][0]["code"] if o.get("errors") else None} for o in outcomes]
+    if out.human and len(rows) > 40:  # a long run: the records that were not simply ingested
+        rows = [r for r in rows if r["status"] != "ingested"][:40]
+    out.rows(INGEST_COLUMNS, rows, {"summary": summary, "records": outcomes, "skipped": skipped})
+    if out.human:
+        click.echo(f"{summary['ingested']} ingested, {summary['duplicates']} duplicates, "
+                   f"{summary['rejected']} rejected; database {ctx.find_root().obj['db']}")
+    if summary["rejected"]:
+        sys.exit(1)
 
 
 # ------------------------------------------------------------------ list, show, export
 
 @main.command("list")
 @click.option("--game", type=GAME, help="Only records of this game.")
-@click.option("--player", help="Only records with this player.")
+@click.option("--player", help="Only records with this player (any case; * matches any text).")
+@db_option
 @output_options
 @click.pass_context
-def list_(ctx, game, player, as_json):
+def list_(ctx, game, player, out):
     """List stored records."""
-    rows = _store(ctx, write=False).list(game, player)
-    if as_json:
-        _emit_json({"records": [{"id": r["id"], "game": r["game"], "players": (r["players"] or "").split(" / ")
-                                 if r["players"] else [], "score": r["score"], "recorded": r["recorded"],
-                                 "rules": r["rules"], "deck": r["deck"], "finished": bool(r["finished"]),
-                                 "source": r["source"], "index": r["source_index"], "tags": r["tags"]}
-                                for r in rows]})
-        return
-    click.echo(_table(["id", "game", "players", "score", "rules", "deck", "source"],
-                      [[r["id"], r["game"], r["players"] or "-", _total(r["score"]) + ("" if r["finished"] else " *"),
-                        r["rules"] or "-", r["deck"] or "-", f"{r['source']}#{r['source_index']}"] for r in rows]))
-    click.echo(f"{len(rows)} records")
+    records = [{"id": r["id"], "game": r["game"], "players": (r["players"] or "").split(" / ") if r["players"] else [],
+                "score": r["score"], "recorded": r["recorded"], "rules": r["rules"], "deck": r["deck"],
+                "finished": bool(r["finished"]), "source": r["source"], "index": r["source_index"], "tags": r["tags"]}
+               for r in _store(ctx, write=False).list(game, player)]
+    rows = [{"id": r["id"], "game": r["game"], "players": " / ".join(r["players"]) or None,
+             "score": score_text(r["score"]) + ("" if r["finished"] else " *"), "rules": r["rules"], "deck": r["deck"],
+             "source": f"{r['source']}#{r['index']}"} for r in records]
+    out.rows([("id", "id"), ("game", "game"), ("players", "players"), ("score", "score"), ("rules", "rules"),
+              ("deck", "deck"), ("source", "source")], rows, {"records": records})
+    if out.human:
+        click.echo(f"{len(rows)} records")
 
 
 @main.command()
 @click.argument("record_id")
-@output_options
+@db_option
+@json_option
 @click.pass_context
 def show(ctx, record_id, as_json):
     """Show a record with a text board after each move."""
@@ -200,12 +251,12 @@ def show(ctx, record_id, as_json):
     row = _store(ctx, write=False).get(record_id)
     states = record_states(row)
     if as_json:
-        _emit_json({"id": row["id"], "game": row["game"], "tags": row["tags"], "rules": row["rules"],
-                    "deck": row["deck"], "score": row["score"], "recorded": row["recorded"],
-                    "moves": [{k: s[k] for k in ("game", "ply", "move", "annotation", "state") if k in s}
-                              for s in states]})
+        emit_json({"id": row["id"], "game": row["game"], "tags": row["tags"], "rules": row["rules"],
+                   "deck": row["deck"], "score": row["score"], "recorded": row["recorded"],
+                   "moves": [{k: s[k] for k in ("game", "ply", "move", "annotation", "state") if k in s}
+                             for s in states]})
         return
-    click.echo(f"{row['id']}  {row['game']}  rules {row['rules']}  deck {row['deck']}")
+    click.echo("  ".join([row["id"], row["game"]] + [f"{k} {row[k]}" for k in ("rules", "deck") if row[k]]))
     for k, v in row["tags"].items():
         click.echo(f"  {k}: {v}")
     for s in states:
@@ -219,18 +270,22 @@ def show(ctx, record_id, as_json):
 @click.option("--format", "fmt", default="pgn", show_default=True,
               help="pgn, or a format of the record's game: " + ", ".join(registry.formats()[1:]) + ".")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
-@output_options
+@db_option
+@json_option
 @click.pass_context
 def export(ctx, record_id, fmt, out_path, as_json):
-    """Export a stored record in any format its game can be read in."""
+    """Export a stored record in any format its game writes. A format that cannot carry all of
+    the record says on stderr what it dropped (the export then reads back as another record)."""
     from scorebook.records.export import export_record
     row = _store(ctx, write=False).get(record_id)
     text, dropped = export_record(row, fmt)
+    if dropped:
+        click.echo(f"scorebook: {fmt} cannot carry all of record {row['id']}: it drops " + "; ".join(dropped)
+                   + " (read back, it is another record)", err=True)
     if out_path:
-        with open(out_path, "w") as fh:
-            fh.write(text)
+        _write_file(out_path, text)
     if as_json:
-        _emit_json({"id": row["id"], "format": fmt, "text": text})
+        emit_json({"id": row["id"], "format": fmt, "text": text, "dropped": dropped})
     elif not out_path:
         click.echo(text, nl=False)
 
@@ -273,69 +328,75 @@ def _bots_help() -> str:
 @click.option("--seed", default=0, show_default=True, type=int)
 @_play_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Also write each record to this folder.")
+@db_option
 @output_options
 @click.pass_context
-def play(ctx, game, players, n_games, seed, out_dir, as_json, **game_options):
-    """Let bots play; their records go to the database."""
+def play(ctx, game, players, n_games, seed, out_dir, out, **game_options):
+    """Let bots play; their records go to the database (each game is committed as it ends)."""
     from scorebook.records.play import play as play_games
     options = {name.replace("_", "-"): value for name, value in game_options.items() if value is not None}
+    if out_dir:
+        try:
+            os.makedirs(out_dir, exist_ok=True)
+            probe = os.path.join(out_dir, ".scorebook-write-test")
+            open(probe, "w").close()
+            os.remove(probe)
+        except OSError as exc:
+            raise UsageError(f"cannot write records to {out_dir}: {exc.strerror or exc}") from None
     store = _store(ctx)
-    count = n_games
-    show_bar = not as_json and sys.stderr.isatty() and count > 1
-    with click.progressbar(length=count, label="playing", file=sys.stderr) if show_bar else _nullbar(None) as bar:
-        out = play_games(store, game, players.split(","), games=n_games, seed=seed, options=options, out_dir=out_dir,
-                         progress=bar.update if bar else None)
-    results, summary = out["games"], out["summary"]
-    if as_json:
-        _emit_json({"games": [{k: v for k, v in r.items() if k not in ("source", "index", "game")} for r in results],
-                    "mean": summary["mean"], "stderr": summary["stderr"], "players": summary["players"],
-                    "summary": summary})
-        return
+
+    def progress(outcome: dict, done: int, total: int) -> None:  # one line a game: long games are not silent
+        click.echo(f"game {done}/{total}: {' / '.join(outcome['players'])}, {outcome['status']}, score "
+                   f"{score_text(outcome.get('score'))}, {outcome['seconds']:.1f} s", err=True)
+
+    click.echo(f"scorebook: playing {game}: {players}", err=True)
+    result = play_games(store, game, players.split(","), games=n_games, seed=seed, options=options, out_dir=out_dir,
+                        progress=progress)
+    games, summary = result["games"], result["summary"]
     names = summary["players"]
     value = "score" if len(names) == 1 else f"margin ({names[0]})"
-    click.echo(_table(["game", "id", "status", "players", "score", value, "seconds"],
-                      [[i + 1, r.get("id") or "-", r["status"], " / ".join(r["players"]), _total(r.get("score")),
-                        "-" if r.get("value") is None else r["value"], r["seconds"]] for i, r in enumerate(results)]))
-    mean, stderr = summary["mean"], summary["stderr"]
-    if mean is not None:
-        se = f" ± {stderr:.2f} (standard error)" if stderr is not None else ""
+    rows = [{"game": i + 1, "id": g.get("id"), "status": g["status"], "players": " / ".join(g["players"]),
+             "score": score_text(g.get("score")), "value": g.get("value"), "seconds": g["seconds"]}
+            for i, g in enumerate(games)]
+    out.rows([("game", "game"), ("id", "id"), ("status", "status"), ("players", "players"), ("score", "score"),
+              ("value", value), ("seconds", "seconds")], rows,
+             {"games": [{k: v for k, v in g.items() if k not in ("source", "index", "game")} for g in games],
+              "mean": summary["mean"], "stderr": summary["stderr"], "players": names, "summary": summary})
+    if out.human and summary["mean"] is not None:
+        se = f" ± {summary['stderr']:.2f} (standard error)" if summary["stderr"] is not None else ""
         if len(names) == 2:
             click.echo(f"{names[0]} vs {names[1]}: {summary['wins']} wins, {summary['losses']} losses, "
-                       f"{summary['draws']} draws; mean margin {mean:+.2f}{se} over {summary['games']} games")
+                       f"{summary['draws']} draws; mean margin {summary['mean']:+.2f}{se} over {summary['games']} games")
         else:
-            click.echo(f"mean {mean:.2f}{se} over {summary['games']} games")
+            click.echo(f"mean {summary['mean']:.2f}{se} over {summary['games']} games")
 
 
 # ------------------------------------------------------------------ standings
 
 @main.command()
 @click.argument("event")
-@click.option("--csv", "as_csv", is_flag=True, help="Print the standings as CSV.")
+@db_option
 @output_options
 @click.pass_context
-def standings(ctx, event, as_csv, as_json):
+def standings(ctx, event, out):
     """Tournament standings from a tournament file or a stored event name."""
     from scorebook.analyze.standings import standings_from_file, standings_from_store
     if os.path.isfile(event):
         doc = standings_from_file(event)
     else:
         doc = standings_from_store(_store(ctx, write=False), event)
-    if as_json:
-        _emit_json(doc)
-        return
-    headers = ["rank", "player"] + doc["tiebreaks"]
-    rows = [[r[h] if r[h] is not None else "-" for h in headers] for r in doc["standings"]]
-    if as_csv:
-        import csv
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(headers)
-        writer.writerows([[r[h] if r[h] is not None else "" for h in headers] for r in doc["standings"]])
-        return
-    click.echo(f"{doc['event']}  (tiebreaks: {', '.join(doc['tiebreaks'])})")
-    click.echo(_table(headers, rows))
+    if out.human:
+        click.echo(f"{doc['event']}  (tiebreaks: {', '.join(doc['tiebreaks'])})")
+    columns = [(k, k) for k in ["rank", "player"] + doc["tiebreaks"]]
+    out.rows(columns, doc["standings"], doc)
 
 
 # ------------------------------------------------------------------ analyze
+
+ANALYSIS_COLUMNS = [("ply", "ply"), ("player", "player"), ("played", "played"), ("best", "best"),
+                    ("value_best", "value best"), ("value_played", "value played"), ("loss", "loss"),
+                    ("stderr", "stderr"), ("class", "class")]
+
 
 @main.command()
 @click.argument("record_id", required=False)
@@ -347,64 +408,93 @@ def standings(ctx, event, as_csv, as_json):
 @click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Worker processes for --all (default: cores).")
 @click.option("--force", is_flag=True, help="Analyse again even when a stored analysis exists.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), help="Write a self-contained HTML report.")
+@db_option
 @output_options
 @click.pass_context
-def analyze(ctx, record_id, all_, bot, seed, jobs, force, html_path, as_json):
+def analyze(ctx, record_id, all_, bot, seed, jobs, force, html_path, out):
     """Per-move expected-score loss against the bot, stored with the record."""
     from scorebook.analyze.run import analyze_all, analyze_one
-    store = _store(ctx)
     if all_ == bool(record_id):
         raise UsageError("give a record id or --all")
+    if all_ and html_path:
+        raise UsageError("--html writes the report of one record")
+    store = _store(ctx)
     if all_:
-        bar = None
-        state = {"bar": None}
+        bar = {}
 
         def progress(step, total):
-            if not as_json and sys.stderr.isatty():
-                if state["bar"] is None:
-                    state["bar"] = click.progressbar(length=total, label="analysing", file=sys.stderr)
-                    state["bar"].__enter__()
-                state["bar"].update(step)
+            if "bar" not in bar:
+                bar["bar"] = _Progress(total, "analysing", not out.json and sys.stderr.isatty()).__enter__()
+            bar["bar"].update(step)
         reports = analyze_all(store, bot, seed, jobs=jobs, progress=progress)
-        if state["bar"] is not None:
-            state["bar"].__exit__(None, None, None)
+        if "bar" in bar:
+            bar["bar"].__exit__(None, None, None)
         failed = [r for r in reports if "error" in r]
         done = [r for r in reports if "error" not in r]
-        if as_json:
-            _emit_json({"analyses": done, "errors": failed})
-        else:
-            click.echo(_table(["id", "game", "bot", "moves", "players (mean loss, accuracy)"],
-                              [[r["id"], r["game"], r["bot"], len(r["moves"]),
-                                "; ".join(f"{n} {s['mean_loss']}, {s['accuracy']}%" for n, s in r["summary"].items())]
-                               for r in done]))
+        rows = [{"id": r["id"], "game": r["game"], "bot": r["bot"], "moves": len(r["moves"]),
+                 "players": "; ".join(f"{n} {s['mean_loss']}, {s['accuracy']}%" for n, s in r["summary"].items())}
+                for r in done]
+        out.rows([("id", "id"), ("game", "game"), ("bot", "bot"), ("moves", "moves"),
+                  ("players", "players (mean loss, accuracy)")], rows, {"analyses": done, "errors": failed})
+        if out.human:
             click.echo(f"{len(done)} records analysed, {len(failed)} failed")
         for r in failed:
             click.echo(f"scorebook: analysis of {r['id']} failed: {r['error']}", err=True)
         if failed:
             sys.exit(1)
         return
-    show_bar = not as_json and sys.stderr.isatty()
     row = store.get(record_id)
-    with click.progressbar(length=len(store.moves(row["id"])), label="analysing", file=sys.stderr) if show_bar \
-            else _nullbar(None) as bar:
-        report = analyze_one(store, record_id, bot, seed, force=force, progress=(lambda: bar.update(1)) if bar else None)
+    with _Progress(len(store.moves(row["id"])), "analysing", not out.json and sys.stderr.isatty()) as bar:
+        report = analyze_one(store, record_id, bot, seed, force=force, progress=bar.update)
     if html_path:
         from scorebook.analyze.html import render
-        with open(html_path, "w") as fh:
-            fh.write(render(row, report))
-    if as_json:
-        _emit_json({"id": report["id"], "bot": report["bot"], "seed": report["seed"], "game": report["game"],
-                    "engine_version": report["engine_version"], "settings": report["settings"],
-                    "thresholds": report["thresholds"], "moves": report["moves"], "summary": report["summary"]})
-        return
-    click.echo(f"{report['id']}  {report['game']}  bot {report['bot']}  seed {report['seed']}")
-    click.echo(_table(["ply", "player", "played", "best", "value best", "value played", "loss", "stderr", "class"],
-                      [[(f"{m['game']}." if "game" in m else "") + str(m["ply"]), m["player"], m["played"], m["best"],
-                        m["value_best"], m["value_played"], m["loss"], "-" if m["stderr"] is None else m["stderr"],
-                        m["class"]] for m in report["moves"]]))
-    for name, s in report["summary"].items():
-        click.echo(f"{name}: mean loss {s['mean_loss']} over {s['moves']} moves, total {s['total_loss']}, "
-                   f"accuracy {s['accuracy']}%, best move {s['best_move_rate']}%, "
-                   + ", ".join(f"{k} {v}" for k, v in s["classes"].items()))
-    if html_path:
-        click.echo(f"report written to {html_path}")
+        _write_file(html_path, render(row, report))
+    if out.human:
+        click.echo(f"{report['id']}  {report['game']}  bot {report['bot']}  seed {report['seed']}")
+    rows = [dict(m, ply=(f"{m['game']}." if "game" in m else "") + str(m["ply"])) for m in report["moves"]]
+    out.rows(ANALYSIS_COLUMNS, rows, {k: report[k] for k in ("id", "bot", "seed", "game", "engine_version", "settings",
+                                                              "thresholds", "moves", "summary")})
+    if out.human:
+        for name, s in report["summary"].items():
+            click.echo(f"{name}: mean loss {s['mean_loss']} over {s['moves']} moves, total {s['total_loss']}, "
+                       f"accuracy {s['accuracy']}%, best move {s['best_move_rate']}%, "
+                       + ", ".join(f"{k} {v}" for k, v in s["classes"].items()))
+        if html_path:
+            click.echo(f"report written to {html_path}")
+
+
+# ------------------------------------------------------------------ the process
+
+def _interrupted(signum, frame) -> None:
+    """SIGINT or SIGTERM: one line and exit 130, at once. Whatever was being written is rolled
+    back by SQLite (a file or a game is committed whole or not at all); jitted code need not
+    be unwound, so this is safe at any moment."""
+    os.write(2, b"scorebook: interrupted\n")
+    os._exit(130)
+
+
+def run() -> None:
+    """The console entry point: the command runs in a worker thread while this, the main
+    thread, only waits, so an interrupt is served at once even during a long jitted search
+    (which releases the GIL). Exit codes as ``main``'s; 130 when interrupted."""
+    signal.signal(signal.SIGINT, _interrupted)
+    signal.signal(signal.SIGTERM, _interrupted)
+    outcome: dict = {"code": 0}
+
+    def command() -> None:
+        try:
+            main(prog_name="scorebook")
+        except SystemExit as exc:
+            outcome["code"] = exc.code
+        except BaseException as exc:  # noqa: BLE001 - the main thread reports it
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=command, name="scorebook", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.2)
+    sys.stdout.flush()
+    if "error" in outcome:
+        raise outcome["error"]
+    sys.exit(outcome["code"])
+

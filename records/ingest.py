@@ -13,6 +13,7 @@ import hashlib
 import marshal
 import multiprocessing
 import os
+import signal
 import stat
 import sys
 from collections.abc import Iterable, Iterator
@@ -87,6 +88,11 @@ def _prepare_line_batch(job: tuple[str, int, int, str, str]) -> bytes:
     return marshal.dumps(_prepare_items(items, source, _POLICIES[policy]))
 
 
+def _ignore_interrupts() -> None:
+    """A worker leaves Ctrl-C to the main process, which answers it for all."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _workers() -> int:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return min(cores, 8)
@@ -110,7 +116,7 @@ def _prepared_batches(text: str, source: str, fmt: str, policy: ErrorPolicy) -> 
     _shared_lines = lines
     jobs = [(resolved, i, min(i + _BATCH_LINES, len(lines)), source, policy.name)
             for i in range(0, len(lines), _BATCH_LINES)]
-    pool = multiprocessing.get_context("fork").Pool(_workers())
+    pool = multiprocessing.get_context("fork").Pool(_workers(), initializer=_ignore_interrupts)
     try:
         for blob in pool.imap(_prepare_line_batch, jobs):
             yield marshal.loads(blob)
@@ -182,12 +188,14 @@ def ingest_text(store: Store, text: str, source: str, fmt: str = "auto", *,
         return outcomes
 
 
-def expand_paths(paths: list[str]) -> tuple[list[str], list[dict]]:
-    """(files, problems): files as given, directories walked recursively (sorted, game-record
-    suffixes only), and an outcome for each folder that cannot be listed. A path that does
-    not exist is a usage error."""
+def expand_paths(paths: list[str]) -> tuple[list[str], list[dict], list[str]]:
+    """(files, problems, skipped): files as given, directories walked recursively (sorted,
+    files with a record suffix), an outcome for each folder that cannot be listed, and the
+    files of folders that were skipped (other suffixes, hidden). A path that does not exist
+    is a usage error."""
     files: list[str] = []
     problems: list[dict] = []
+    skipped: list[str] = []
 
     def unlistable(err: OSError) -> None:
         problems.append(_file_rejection(err.filename or "?", RecordRejected(
@@ -202,13 +210,14 @@ def expand_paths(paths: list[str]) -> tuple[list[str], list[dict]]:
                 continue
             for root, dirs, names in os.walk(p, onerror=unlistable):
                 dirs.sort()
-                files.extend(os.path.join(root, n) for n in sorted(names)
-                             if n.lower().endswith(GAME_FILES) and not n.startswith("."))
+                for n in sorted(names):
+                    wanted = n.lower().endswith(GAME_FILES) and not n.startswith(".")
+                    (files if wanted else skipped).append(os.path.join(root, n))
         elif os.path.lexists(p):
             files.append(p)
         else:
             raise UsageError(f"no such file or directory: {p}")
-    return files, problems
+    return files, problems, skipped
 
 
 def _file_rejection(source: str, err: RecordRejected) -> dict:

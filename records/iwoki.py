@@ -37,7 +37,8 @@ from scorebook.engines.iwoki.metadata import (GAME_ID, HEX_GAP_INDEX, HEX_GAP_NA
 
 from . import pgn
 from .errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch
-from .limits import MAX_DIGITS, MAX_JSON_DEPTH, MAX_LINE_CHARS, MAX_TAG_CHARS, json_depth, small_int, too_large
+from .limits import (MAX_COMMENT_CHARS, MAX_DIGITS, MAX_JSON_DEPTH, MAX_LINE_CHARS, MAX_TAG_CHARS, json_depth, small_int,
+                     too_large)
 from .notation import Canonical, Format, Item, Notation, Position
 
 GAME = GAME_ID
@@ -47,8 +48,11 @@ _GAP = r"H[1-9][0-9]?"
 ACTION_RE = re.compile(rf"^(st{_TILE})([+-])([0-2])@({_GAP}_{_GAP}_{_GAP})$|^(ht{_TILE})([AB])([0-5])@({_GAP})$"
                        rf"|^draw=(st{_TILE})$|^pass$")
 REFERENCE_TAGS = {"simulator": "Simulator", "commit": "Commit", "recorder": "Recorder"}  # header key -> tag
+# the tags Scorebook notation writes for the header: a log's own "tags" cannot hold them
+WRITTEN_TAGS = frozenset({"Game", "Rules", "Seed", "Variant", "First", "FirstAgent", "Second", "SecondAgent", "Deal1",
+                          "Deal2", "SmallPile", "HexPile", "HeaderExtra", "Result", *REFERENCE_TAGS.values()})
 HEADER_KEYS = ("kind", "format", "game", "seed", "reference", "variant", "players", "initial_deal", "small_pile",
-               "hex_pile")
+               "hex_pile", "rules", "tags")
 
 
 @dataclass(slots=True)
@@ -352,6 +356,10 @@ def _check_action(obj: dict, line: int, ply: int) -> None:
     n_options = obj.get("n_options")
     if n_options is not None and (type(n_options) is not int or n_options < 0):
         raise bad("n_options must be a whole number")
+    note = obj.get("note")
+    if note is not None and (not isinstance(note, str) or not note.strip() or note != " ".join(note.split())
+                             or "}" in note or "[%" in note or len(note) > MAX_COMMENT_CHARS // 2):
+        raise bad("a note is a comment's text: one line, no braces")
 
 
 def _check_end(obj: dict, line: int) -> None:
@@ -389,6 +397,17 @@ def parse_log(text: str, policy: ErrorPolicy = STRICT) -> IwokiRecord:
         raise ParseError("bad-header", f"format must be {FORMAT} and game iwoki", line=n0, column=1,
                          token=str(header.get("format"))[:40])
     _check_header(header, n0)
+    header = dict(header)
+    rules = header.pop("rules", RULE_SETS[0])
+    tags = header.pop("tags", {})
+    if rules not in RULE_SETS:
+        raise ParseError("bad-header", f"rules must be one of {', '.join(RULE_SETS)}", line=n0, column=1,
+                         token=str(rules)[:40])
+    if not isinstance(tags, dict) or not all(
+            isinstance(v, str) and v.isprintable() and pgn.TAG_NAME_RE.fullmatch(k) and k not in WRITTEN_TAGS
+            for k, v in tags.items()):
+        raise ParseError("bad-header", "tags must be an object of tag names (not the header's own) to strings",
+                         line=n0, column=1)
     actions, stated, end = [], [], None
     for n, obj in objs[1:]:
         if not isinstance(obj, dict):
@@ -410,7 +429,7 @@ def parse_log(text: str, policy: ErrorPolicy = STRICT) -> IwokiRecord:
                              ply=i + 1, token=str(obj.get("n"))[:40])
         _check_action(obj, n, i + 1)
         a = Action(obj["type"], obj["seat"], obj.get("tile"), obj.get("face"), obj.get("rotation"),
-                   obj.get("gap"), obj.get("n_options"))
+                   obj.get("gap"), obj.get("n_options"), note=obj.get("note"))
         if a.type.startswith("place"):
             small = a.type == "place-small"
             if a.face not in (("+", "-") if small else ("A", "B")) or a.rotation not in (range(3) if small else range(6)):
@@ -433,7 +452,7 @@ def parse_log(text: str, policy: ErrorPolicy = STRICT) -> IwokiRecord:
                                  f"{shown}", line=n, column=1, ply=i + 1, token=a.tile)
         actions.append(a)
         stated.append(obj)
-    record = IwokiRecord(header, actions, end, "simulator-2021", {}, [])
+    record = IwokiRecord(header, actions, end, rules, tags, [])
     replay(record, where, stated, policy)
     return record
 
@@ -443,8 +462,15 @@ def _dump(obj) -> str:
 
 
 def write_log(record: IwokiRecord) -> str:
-    """``iwoki-log/1`` text: the header as stored, each action with its replayed numbers."""
-    lines = [_dump(record.header)]
+    """``iwoki-log/1`` text: the header as stored, each action with its replayed numbers.
+    Scorebook's logs also carry what the reference simulator's do not (read back, older logs
+    lack them): ``rules`` in the header when not simulator-2021, ``tags``, and an action's ``note``."""
+    header = dict(record.header)
+    if record.rules != RULE_SETS[0]:
+        header["rules"] = record.rules
+    if record.tags:
+        header["tags"] = dict(record.tags)
+    lines = [_dump(header)]
     for i, a in enumerate(record.actions, 1):
         obj = {"kind": "action", "n": i, "seat": a.seat, "type": a.type}
         if a.type == "place-small":
@@ -467,6 +493,8 @@ def write_log(record: IwokiRecord) -> str:
             obj["n_options"] = a.n_options
         if a.first_move:
             obj["first_move"] = True
+        if a.note:
+            obj["note"] = a.note
         lines.append(_dump(obj))
     if record.finished:
         sc = record.score
@@ -702,12 +730,7 @@ class IwokiLogFormat(Format):
         return items
 
     def write(self, record: IwokiRecord) -> tuple[str, list[str]]:
-        dropped = [f"tag {k}" for k in record.tags]
-        if record.rules != "simulator-2021":
-            dropped.append(f"rules {record.rules} (a log is replayed under simulator-2021)")
-        if any(a.note for a in record.actions):
-            dropped.append("comments")
-        return write_log(record), dropped
+        return write_log(record), []  # Scorebook's log header carries the rules and tags, actions their notes
 
 
 class IwokiNotation(Notation):

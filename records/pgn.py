@@ -23,6 +23,7 @@ from .limits import MAX_COMMENT_CHARS, MAX_LINE_CHARS, MAX_TAG_CHARS, MAX_TOKEN_
 
 WORD, COMMENT, OPEN, CLOSE = "word", "comment", "open", "close"
 
+TAG_NAME_RE = re.compile(r"[A-Za-z0-9_]{1,64}")
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(;.*)?$')
 _COMMAND_RE = re.compile(r"\[%(\w+)\s*([^\]]*)\]")
 # "12." or "12..." (black's move in PGN; a pair's second half here), possibly with the move stuck on

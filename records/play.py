@@ -89,7 +89,8 @@ def _store_game(store: Store, text: str, source: str, out_dir: str | None, filen
 def play(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: int = 0,
          options: dict | None = None, out_dir: str | None = None, progress=None) -> dict:
     """Play ``games`` games (or one per game the options give, as Tiny Islands' shuffles);
-    store each record. Returns ``{"games": [outcome, ...], "summary": {...}}``."""
+    store each record as it ends. ``progress(outcome, done, total)`` after each game.
+    Returns ``{"games": [outcome, ...], "summary": {...}}``."""
     game = registry.get_game(game_id)
     engine, notation = game.engine, game.notation
     bots = parse_bots(game, specs)
@@ -123,7 +124,7 @@ def play(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: 
             outcome[key] = [per_seat[seat_of[i]] for i in range(n)]  # in the players' order
         outcomes.append(outcome)
         if progress:
-            progress(1)
+            progress(outcome, g + 1, count)
     return {"games": outcomes, "summary": summarize(outcomes, names)}
 
 

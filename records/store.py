@@ -299,10 +299,11 @@ class Store:
         if game:
             where.append("r.game = ?")
             args.append(game)
-        if player:
+        if player:  # any case; * matches any text (LIKE's own wildcards are escaped)
+            pattern = player.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_").replace("*", "%")
             where.append("r.key IN (SELECT rp.record_key FROM record_players rp JOIN players p "
-                         "ON p.id = rp.player_id WHERE p.name = ?)")
-            args.append(player)
+                         "ON p.id = rp.player_id WHERE lower(p.name) LIKE lower(?) ESCAPE '\\')")
+            args.append(pattern)
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY r.key"

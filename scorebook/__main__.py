@@ -1,4 +1,4 @@
 """``python -m scorebook``: the same command line as ``scorebook``."""
-from scorebook.cli.main import main
+from scorebook.cli.main import run
 
-main(prog_name="scorebook")
+run()

@@ -96,7 +96,7 @@ def test_special_files_are_refused_without_reading(tmp_path, store):
         assert (out["status"], err["code"], err["line"], err["column"]) == ("rejected", code, 1, 1)
         assert why in err["message"]
     # a FIFO found in a folder is listed, then refused the same way: ingest never blocks on it
-    files, problems = expand_paths([str(tmp_path)])
+    files, problems, _ = expand_paths([str(tmp_path)])
     assert str(fifo) in files and problems == []
     done = scorebook(tmp_path / "s.db", "ingest", str(tmp_path), "--json", timeout=60)
     assert cli_json(done)["records"][0]["errors"][0]["code"] == "unreadable-file"
@@ -108,7 +108,7 @@ def test_an_unlistable_folder_is_reported(tmp_path, monkeypatch):
         onerror(PermissionError(13, "Permission denied", str(tmp_path / "gone")))
         return iter([])
     monkeypatch.setattr(os, "walk", walk)
-    files, problems = expand_paths([str(tmp_path)])
+    files, problems, _ = expand_paths([str(tmp_path)])
     err = problems[0]["errors"][0]
     assert problems[0]["source"].endswith("gone") and err["code"] == "unreadable-file" and err["line"] == 1
 

@@ -69,6 +69,6 @@ def test_installed_outside_the_checkout_runs_every_game(wheel, tmp_path):
     scorebook("play", "tiny-islands", "--players", "random", "--games", "1")
     scorebook("play", "game-of-islands", "--players", "greedy,random", "--grid", "5")
     scorebook("play", "iwoki", "--players", "greedy,random")
-    ids = {line.split()[1]: line.split()[0] for line in scorebook("list").splitlines()[2:-1]}
+    ids = {line.split(",")[1]: line.split(",")[0] for line in scorebook("list", "--csv", "--no-headers").splitlines()}
     scorebook("analyze", ids["game-of-islands"], "--bot", "depth:1")
     scorebook("analyze", ids["iwoki"], "--bot", "samples:1")

@@ -220,7 +220,7 @@ def search_root(n, used, diag, owner, depth, budget):
     return lines[best_i, 0], lines[best_i, 1], lines[best_i, 2], lines[best_i, 3], best, nodes[0], nodes[1] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)
 def solve(n, used, diag, owner, budget):
     """Exact margin of the rest of the grid for the player to move, if it fits the budget
     (lines evaluated): (value, lines evaluated, complete)."""
@@ -255,7 +255,7 @@ def choose_line(bot, n, used, diag, owner, depth, budget):
     return search_line(n, used, diag, owner, depth, budget)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)
 def play_game(n, bot_first, bot_second, seed, depth, budget):
     """A whole grid between two bots; returns the lines drawn, int64[k, 4], First first.
     (Claims follow from the lines: each mover claims the islands its line creates.)"""
@@ -284,7 +284,7 @@ def play_game(n, bot_first, bot_second, seed, depth, budget):
     return out[:k]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)
 def line_values(n, used, diag, owner, depth, budget):
     """Every legal line with its value for the mover: islands it creates (plus the bonus if it
     is the last line) minus the opponent's best margin after it, searched ``depth`` lines

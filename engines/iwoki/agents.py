@@ -54,7 +54,7 @@ def greedy_index(opts):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)
 def minimax(s, depth, budget, stats, alternate):
     """(index of the best root option, its value) for the player to move, alpha-beta to
     ``depth`` plies on an explicit stack. ``stats[0]`` counts nodes; ``stats[1]`` is set when
@@ -205,7 +205,7 @@ def sampler_index(s, samples, stats):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)
 def choose(s, agent, depth, budget, samples, stats):
     opts = E.options(s)
     if agent == RANDOM:
@@ -218,7 +218,7 @@ def choose(s, agent, depth, budget, samples, stats):
     return opts[sampler_index(s, samples, stats)]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)
 def play_game(s, agent0, agent1, depth0, depth1, seed, budget, samples):
     """Play from ``s`` (copied) to the end. Returns (options played, int64[k, 6]: the option
     and the seat) and stats int64[2, 3] per seat: decisions, nodes searched, final tally."""
@@ -247,7 +247,7 @@ def play_game(s, agent0, agent1, depth0, depth1, seed, budget, samples):
     return out[:k], stats
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)
 def many_games(agent0, agent1, depth0, depth1, games, seed, rules):
     """Mean first-seat margin over ``games`` random deals (benchmarks); seats alternate."""
     np.random.seed(seed)
@@ -300,7 +300,7 @@ def seed_numba(seed):
     np.random.seed(seed)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)
 def option_values(s, samples, seed):
     """Expected final-tally margin of each option for the player to move: the unseen small
     tiles (opponent's hand, pile order) redealt ``samples`` times, each option followed by a

@@ -662,7 +662,7 @@ def play(offers, bot, rollouts, seed, wave_rule, deck_model):
     return play_weighted(offers, bot, rollouts, seed, wave_rule, WEIGHTS, deck_model)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)
 def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model):
     """``play`` with the heuristic's weights given (the tuner's entry point)."""
     np.random.seed(seed)
@@ -771,7 +771,7 @@ def _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions,
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)
 def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, seed, deck_model):
     """The analysis' placement values: ``_placement_play_outs`` with the tuned weights and
     halving:N's play-outs, from ``seed``."""
@@ -780,7 +780,7 @@ def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rol
                                 deck_model, HALVING_EFFORT, HALVING_SCREEN)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)
 def eval_regions(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, seed, deck_model):
     """The analysis' drawing values: ``_region_play_outs`` with the tuned weights and halving:N's
     play-outs, from ``seed``."""
@@ -789,7 +789,7 @@ def eval_regions(tiles, land, offers, t, drawings_done, wave_rule, regions, roll
                              deck_model, HALVING_EFFORT, HALVING_SCREEN)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)
 def planned_region(tiles, land, offers, t, wave_rule):
     """The bot's own drawing after turn t, as a region mask: the planner's, searched as widely as
     halving:N's at the last drawing."""

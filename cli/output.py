@@ -1,0 +1,117 @@
+"""Output the way sqlite-utils does it: one ``output_options`` decorator on every command that
+prints rows, and one printer. ``--table`` (the default), ``--csv``, ``--tsv``, ``--nl`` (one
+JSON object a line), ``--json`` (the command's JSON document of the contract,
+shared/specs/cli.md) and ``--no-headers``. Tables fit 100 columns: the widest cells are
+shortened with an ellipsis (a path keeps its end).
+
+>>> print(table(["id", "source"], [["ab12", "short.txt"], ["cd34", "a/very/long/path/" * 8 + "x.txt"]], width=40))
+id    source
+----  ----------------------------------
+ab12  short.txt
+cd34  …/long/path/a/very/long/path/x.txt
+"""
+from __future__ import annotations
+
+import csv
+import functools
+import json
+import sys
+
+import click
+
+WIDTH = 100
+MODES = ("table", "csv", "tsv", "nl", "json")
+
+
+def emit_json(doc) -> None:
+    click.echo(json.dumps(doc, ensure_ascii=False))
+
+
+def _shorten(text: str, width: int, keep_end: bool) -> str:
+    if len(text) <= width:
+        return text
+    return "…" + text[len(text) - width + 1:] if keep_end else text[:width - 1] + "…"
+
+
+def table(headers: list[str], rows: list[list], *, width: int = WIDTH, headers_shown: bool = True,
+          keep_end: tuple[str, ...] = ("source",)) -> str:
+    """Rows as aligned text within ``width`` columns: while too wide, the widest column gives
+    up a character (cells shortened with an ellipsis; columns named in ``keep_end`` keep the
+    end of their text, as a path's file name)."""
+    cells = [[str(h) for h in headers]] + [["-" if c is None else str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    floor = [min(len(h), 8) for h in headers]
+    while sum(widths) + 2 * (len(widths) - 1) > width:
+        widest = max(range(len(widths)), key=lambda i: widths[i] - floor[i])
+        if widths[widest] <= max(floor[widest], 4):
+            break
+        widths[widest] -= 1
+    lines = ["  ".join(_shorten(c, w, headers[i] in keep_end).ljust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+             for r in cells]
+    if headers_shown:
+        lines.insert(1, "  ".join("-" * w for w in widths))
+    else:
+        lines = lines[1:]
+    return "\n".join(lines)
+
+
+class Output:
+    """How a command prints: ``mode`` and ``headers``."""
+
+    def __init__(self, mode: str, headers: bool):
+        self.mode = mode
+        self.headers = headers
+
+    @property
+    def json(self) -> bool:
+        return self.mode == "json"
+
+    @property
+    def human(self) -> bool:
+        """A table for people: the summary lines and notes go with it (on stdout)."""
+        return self.mode == "table"
+
+    def rows(self, columns: list[tuple[str, str]], rows: list[dict], document=None) -> None:
+        """Print ``rows`` (dicts) by ``columns`` ((key, heading) pairs), or the JSON document."""
+        if self.mode == "json":
+            emit_json(document if document is not None else rows)
+        elif self.mode == "nl":
+            for r in rows:
+                emit_json(r)
+        elif self.mode in ("csv", "tsv"):
+            writer = csv.writer(sys.stdout, lineterminator="\n", delimiter="," if self.mode == "csv" else "\t")
+            if self.headers:
+                writer.writerow([k for k, _ in columns])
+            writer.writerows([["" if r.get(k) is None else _cell(r.get(k)) for k, _ in columns] for r in rows])
+        elif rows or self.headers:
+            click.echo(table([h for _, h in columns], [[_cell(r.get(k)) for k, _ in columns] for r in rows],
+                             headers_shown=self.headers))
+
+
+def _cell(value):
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False)
+    return value
+
+
+def output_options(fn):
+    """The output flags of every command that prints rows; the command receives ``out``."""
+    @click.option("--table", "mode", flag_value="table", default=True, help="A table (the default).")
+    @click.option("--csv", "mode", flag_value="csv", help="Comma-separated values.")
+    @click.option("--tsv", "mode", flag_value="tsv", help="Tab-separated values.")
+    @click.option("--nl", "mode", flag_value="nl", help="One JSON object a line.")
+    @click.option("--json", "mode", flag_value="json", help="One JSON document (the contract's).")
+    @click.option("--no-headers", is_flag=True, help="Without the heading row (table, csv, tsv).")
+    @functools.wraps(fn)
+    def wrapper(*args, mode, no_headers, **kwargs):
+        return fn(*args, out=Output(mode or "table", not no_headers), **kwargs)
+    return wrapper
+
+
+def json_option(fn):
+    """``--json`` alone, for the commands that print one document rather than rows."""
+    @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return fn(*args, **kwargs)
+    return wrapper
