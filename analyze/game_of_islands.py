@@ -14,9 +14,12 @@ from scorebook.records import game_of_islands as goi
 from scorebook.records.errors import STRICT, UsageError
 from scorebook.records.formats import read_pgn
 
+from . import svg
 from .loss import MoveRow
 from .protocol import Analysis
 from .standings import Match
+
+FIRST, SECOND, LINE = "#222", "#fff", "#8a8a8a"
 
 
 def parse_line(n: int, text: str):
@@ -146,30 +149,47 @@ class GameOfIslandsAnalysis(Analysis):
         n = position.state.n
         return f"game {position.game} ({n}x{n}), "
 
-    def svg_board(self, state, played: str | None = None, best: str | None = None, size: int = 14) -> str:
+    def legend(self) -> str:
+        return svg.legend([("First's island", {"fill": FIRST, "rx": 6}),
+                           ("Second's island", {"fill": SECOND, "stroke": svg.INK, "rx": 6}),
+                           ("island unclaimed", {"fill": "none", "stroke": "#999", "rx": 6}),
+                           ("line", {"fill": LINE})])
+
+    def svg_board(self, state, played: str | None = None, best: str | None = None) -> str:
+        """The grid before a turn: the lines drawn, the claimed islands (First's black,
+        Second's white), the islands nobody claimed, coordinates; the line played (solid
+        orange) and the bot's best (dashed purple)."""
         n, owner = state.n, state.owner
-        out = [f'<svg class="board" xmlns="http://www.w3.org/2000/svg" width="{(n + 1) * size}" '
-               f'height="{(n + 1) * size}">']
+        size = 22 if n <= 12 else 17
+        margin = 20
+        s = svg.Svg(margin + n * size, margin + n * size)
 
         def xy(x, y):
-            return (x + 1) * size, (n - y) * size
+            return margin + x * size + size / 2, (n - 1 - y) * size + size / 2
+
+        for i in range(n):
+            s.text(xy(i, 0)[0], margin + n * size - 4, chr(ord("A") + i), font_size=10, text_anchor="middle")
+            s.text(9, xy(0, i)[1] + 4, str(i + 1), font_size=10, text_anchor="middle")
         for (x1, y1, x2, y2) in state.lines:
-            a, b = xy(x1, y1), xy(x2, y2)
-            out.append(f'<line x1="{a[0]}" y1="{a[1]}" x2="{b[0]}" y2="{b[1]}" stroke="#555" stroke-width="2"/>')
-        for text, color, dash in ((best, "#080", "4,2"), (played, "#d00", "")):
-            line = parse_line(n, text) if text is not None else None
-            if line is not None:
-                a, b = xy(line[0], line[1]), xy(line[2], line[3])
-                out.append(f'<line class="mark" x1="{a[0]}" y1="{a[1]}" x2="{b[0]}" y2="{b[1]}" stroke="{color}" '
-                           f'stroke-width="3" stroke-dasharray="{dash}"/>')
+            (a, b), (c, d) = xy(x1, y1), xy(x2, y2)
+            s.line(a, b, c, d, stroke=LINE, stroke_width=3, stroke_linecap="round")
+        islands = G.island_mask(n, state.used, state.diag)
         for d in range(n * n):
-            x, y = d % n, d // n
-            cx, cy = xy(x, y)
-            fill = "#c33" if owner[d] == 0 else "#33c" if owner[d] == 1 else "#222"
-            r = 4 if owner[d] >= 0 else 1.6
-            out.append(f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{fill}"/>')
-        out.append("</svg>")
-        return "".join(out)
+            cx, cy = xy(d % n, d // n)
+            if owner[d] == 0:
+                s.circle(cx, cy, size * 0.3, fill=FIRST)
+            elif owner[d] == 1:
+                s.circle(cx, cy, size * 0.3, fill=SECOND, stroke=svg.INK, stroke_width=1.5)
+            elif islands[d]:
+                s.circle(cx, cy, size * 0.25, fill="none", stroke="#999", stroke_width=1.5)
+            else:
+                s.circle(cx, cy, 2, fill=svg.GRID if state.used[d] else "#777")
+        for kind, move in (("best", best), ("played", played)):
+            line = parse_line(n, move) if move else None
+            if line is not None:
+                (a, b), (c, d) = xy(line[0], line[1]), xy(line[2], line[3])
+                s.mark(kind, "line", {"x1": a, "y1": b, "x2": c, "y2": d, "stroke_linecap": "round"})
+        return s.to_string()
 
 
 ANALYSIS = GameOfIslandsAnalysis()

@@ -1,6 +1,8 @@
-"""A self-contained HTML report of an analysis: the board in SVG at every move with the move
-played (red) and the bot's best (green, dashed) marked, a chart of value and loss per move,
-and the per-player summary. No scripts, no external files.
+"""A self-contained HTML report of an analysis: the summary per player, a chart of the values
+and the losses with their axes and the class thresholds, a move list whose every row jumps to
+its board, and the board in SVG before every move with the move played (solid orange) and the
+bot's best (dashed purple) marked, drawn by the game's analysis module with its coordinates
+and legend. No scripts, no external files.
 """
 from __future__ import annotations
 
@@ -8,74 +10,144 @@ import html
 
 from scorebook import registry
 
+from . import svg
 from .run import record_of
 
-CSS = """body{font-family:system-ui,sans-serif;margin:24px;color:#222}h1{font-size:20px}
-table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px}
-.moves{display:flex;flex-wrap:wrap;gap:12px}.move{border:1px solid #ddd;padding:6px;width:250px}
-.move h3{font-size:13px;margin:0 0 4px}.blunder{background:#fdd}.mistake{background:#fed}
-.inaccuracy{background:#ffe}.legend span{margin-right:12px}"""
+CSS = """body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}h1{font-size:20px}
+h2{font-size:16px;margin-top:24px}table{border-collapse:collapse;margin:12px 0}
+td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px;text-align:left}
+#movelist{max-height:360px;overflow-y:auto;display:block}#movelist a{color:#225;text-decoration:none}
+.boards{display:flex;flex-wrap:wrap;gap:12px}.move{border:1px solid #ddd;padding:6px;scroll-margin-top:12px}
+.move h3{font-size:13px;margin:0 0 4px}.move p{font-size:12px;margin:4px 0 0;max-width:420px}
+.blunder{background:#fdd}.mistake{background:#fed}.inaccuracy{background:#ffe}
+.move:target{outline:3px solid #e6550d}"""
+
+CLASS_COLOURS = {"best": "#2b8a3e", "good": "#74b816", "inaccuracy": "#f59f00", "mistake": "#e8590c",
+                 "blunder": "#c92a2a"}
 
 
-def _chart(moves: list[dict]) -> str:
-    """Value of the move played and of the best move per ply, and the loss as bars."""
-    w, h, pad = 760, 220, 30
-    if not moves:
-        return ""
-    vals = [m["value_best"] for m in moves] + [m["value_played"] for m in moves]
-    lo, hi = min(vals + [0]), max(vals + [1])
-    top_loss = max([m["loss"] for m in moves] + [1])
-    step = (w - 2 * pad) / max(len(moves) - 1, 1)
-
-    def y(v):
-        return h - pad - (v - lo) / (hi - lo or 1) * (h - 2 * pad)
-    best = " ".join(f"{pad + i * step:.1f},{y(m['value_best']):.1f}" for i, m in enumerate(moves))
-    played = " ".join(f"{pad + i * step:.1f},{y(m['value_played']):.1f}" for i, m in enumerate(moves))
-    bars = "".join(f'<rect class="loss" x="{pad + i * step - 2:.1f}" y="{h - pad - m["loss"] / top_loss * 60:.1f}" '
-                   f'width="4" height="{m["loss"] / top_loss * 60:.1f}" fill="#d55"/>' for i, m in enumerate(moves))
-    return (f'<svg id="chart" xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}">'
-            f'<rect width="{w}" height="{h}" fill="#fafafa" stroke="#ccc"/>{bars}'
-            f'<polyline points="{best}" fill="none" stroke="#080" stroke-width="2"/>'
-            f'<polyline points="{played}" fill="none" stroke="#d00" stroke-width="2"/>'
-            f'<text x="{pad}" y="16" font-size="12">value of the best move (green) and of the move played (red); '
-            f'loss (bars, max {top_loss:.1f})</text></svg>')
-
-
-def _boards(row: dict, moves: list[dict]) -> list[str]:
-    """An SVG per analysed move: the position before the move, the move played and the bot's
-    best marked, drawn by the game's analysis module."""
-    game = registry.get_game(row["game"])
-    by_ply = {(m.get("game", 1), m["ply"]): m for m in moves}
-    out = []
-    for p in game.notation.positions(record_of(row)):
-        m = by_ply.get((p.game, p.ply))
-        if m:
-            out.append(game.analysis.svg_board(p.before, m["played"], m["best"]))
+def _ticks(lo: float, hi: float, count: int = 5) -> list[float]:
+    """Round tick values covering [lo, hi]."""
+    span = hi - lo or 1.0
+    raw = span / count
+    magnitude = 10 ** len(str(int(raw))) / 10 if raw >= 1 else 10 ** -len(str(int(1 / raw)))
+    step = min((m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw), default=raw)
+    v = (lo // step) * step
+    out = [round(v, 6)]
+    while v < hi - 1e-9:  # up to the first tick at or above hi
+        v += step
+        out.append(round(v, 6))
     return out
 
 
+def chart(moves: list[dict], thresholds: list) -> str:
+    """Two panels over the moves: the value of the best move and of the move played, and the
+    loss as bars coloured by class, each with its axis, the loss panel with the thresholds."""
+    if not moves:
+        return ""
+    w, left, right, top = 860, 56, 16, 30
+    panel = 150
+    gap = 36
+    h = top + panel + gap + panel + 40
+    s = svg.Svg(w, h, css_class="chart", title="value and loss per move")
+    s.root.set("id", "chart")
+    n = len(moves)
+    step = (w - left - right) / max(n, 1)
+
+    def x(i):
+        return left + (i + 0.5) * step
+
+    values = [m["value_best"] for m in moves] + [m["value_played"] for m in moves]
+    lo, hi = min(values), max(values)
+    vt = _ticks(lo, hi)
+    vlo, vhi = vt[0], vt[-1] if vt[-1] > vt[0] else vt[0] + 1
+
+    def vy(v):
+        return top + panel - (v - vlo) / (vhi - vlo) * panel
+
+    max_loss = max([m["loss"] for m in moves] + [t for _, t in thresholds][-1:] + [1])
+    lt = _ticks(0, max_loss)
+    lhi = lt[-1] or 1
+    ly0 = top + panel + gap
+
+    def ly(v):
+        return ly0 + panel - v / lhi * panel
+
+    for y0, ticks, fy, label in ((top, vt, vy, "value"), (ly0, lt, ly, "loss")):
+        s.line(left, y0, left, y0 + panel, stroke=svg.INK)
+        s.line(left, y0 + panel, w - right, y0 + panel, stroke=svg.INK)
+        for v in ticks:
+            s.line(left - 4, fy(v), w - right, fy(v), stroke="#eee")
+            s.text(left - 6, fy(v) + 4, f"{v:g}", font_size=10, text_anchor="end")
+        s.text(12, y0 + panel / 2, label, font_size=11, transform=f"rotate(-90 12 {y0 + panel / 2})",
+               text_anchor="middle")
+    label_x, last_y = w - right - 2, None
+    for name, t in thresholds:
+        if 0 < t <= lhi:
+            s.line(left, ly(t), w - right, ly(t), stroke=CLASS_COLOURS.get(name, "#999"), stroke_dasharray="4,3")
+            label_x = label_x - 110 if last_y is not None and abs(last_y - ly(t)) < 12 else w - right - 2
+            last_y = ly(t)
+            s.text(label_x, ly(t) - 3, f"{name} ≥ {t:g}", font_size=10, text_anchor="end",
+                   fill=CLASS_COLOURS.get(name, "#999"))
+    for i, m in enumerate(moves):
+        s.rect(x(i) - max(step * 0.3, 1), ly(m["loss"]), max(step * 0.6, 2), ly0 + panel - ly(m["loss"]),
+               fill=CLASS_COLOURS.get(m["class"], "#999"), **{"class": "loss"})
+    s.polyline([(x(i), vy(m["value_best"])) for i, m in enumerate(moves)], fill="none", stroke=svg.BEST,
+               stroke_width=2, stroke_dasharray=svg.BEST_DASH)
+    s.polyline([(x(i), vy(m["value_played"])) for i, m in enumerate(moves)], fill="none", stroke=svg.PLAYED,
+               stroke_width=2)
+    every = max(1, n // 12)
+    for i in range(0, n, every):
+        label = (f"{moves[i]['game']}." if "game" in moves[i] else "") + str(moves[i]["ply"])
+        s.text(x(i), ly0 + panel + 14, label, font_size=10, text_anchor="middle")
+    s.text(left + (w - left - right) / 2, h - 6, "ply", font_size=11, text_anchor="middle")
+    s.text(left, 14, "value of the bot's best move (dashed purple) and of the move played (orange); loss below, "
+                     "coloured by class", font_size=12)
+    return s.to_string()
+
+
+def _anchor(m: dict) -> str:
+    return f"move-{m.get('game', 1)}-{m['ply']}"
+
+
 def render(row: dict, report: dict) -> str:
+    game = registry.get_game(row["game"])
     moves = report["moves"]
-    boards = _boards(row, moves)
+    by_ply = {(m.get("game", 1), m["ply"]): m for m in moves}
+    cards = []
+    for p in game.notation.positions(record_of(row)):
+        m = by_ply.get((p.game, p.ply))
+        if m is None:
+            continue
+        board = game.analysis.svg_board(p.before, m["played"], m["best"])
+        se = "" if m.get("stderr") is None else f" ± {m['stderr']}"
+        where = f"game {m['game']}, " if "game" in m else ""
+        cards.append(f'<div class="move {m["class"]}" id="{_anchor(m)}" data-ply="{m["ply"]}">'
+                     f'<h3>{where}ply {m["ply"]}: {html.escape(p.move)} ({m["class"]})</h3>{board}'
+                     f'<p>played {html.escape(m["played"])}: {m["value_played"]}; best {html.escape(m["best"])}: '
+                     f'{m["value_best"]}; loss {m["loss"]}{se}</p></div>')
+    listing = "".join(
+        f'<tr class="{m["class"]}"><td><a href="#{_anchor(m)}">{m.get("game", 1)}.{m["ply"]}</a></td>'
+        f'<td>{m["player"]}</td><td>{html.escape(m["played"])[:60]}</td><td>{html.escape(m["best"])[:60]}</td>'
+        f'<td>{m["loss"]}</td><td>{m["class"]}</td></tr>' for m in moves)
     summary_rows = "".join(
         f"<tr><td>{html.escape(name)}</td><td>{s['moves']}</td><td>{s['total_loss']}</td><td>{s['mean_loss']}</td>"
         f"<td>{s['accuracy']}%</td><td>{s['best_move_rate']}%</td><td>"
         + ", ".join(f"{k} {v}" for k, v in s["classes"].items()) + "</td></tr>"
         for name, s in report["summary"].items())
-    cards = []
-    for m, svg in zip(moves, boards):
-        se = "" if m.get("stderr") is None else f" ± {m['stderr']}"
-        cards.append(f'<div class="move {m["class"]}" data-ply="{m["ply"]}"><h3>{"game " + str(m["game"]) + ", " if "game" in m else ""}'
-                     f'ply {m["ply"]}: {html.escape(m["played"])} ({m["class"]})</h3>{svg}'
-                     f'<div>best {html.escape(m["best"])}: {m["value_best"]} vs {m["value_played"]}; loss '
-                     f'{m["loss"]}{se}</div></div>')
-    title = f"Scorebook analysis of {row['id']} ({row['game']})"
-    thresholds = ", ".join(f"{name} ≥ {t}" for name, t in report["thresholds"])
-    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+    info = game.info.analysis
+    title = f"Scorebook analysis of {row['id']} ({game.info.name})"
+    thresholds = ", ".join(f"{name} ≥ {t:g}" for name, t in report["thresholds"])
+    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
             f"<style>{CSS}</style></head><body><h1>{html.escape(title)}</h1>"
             f"<p>Bot {html.escape(report['bot'])}, seed {report['seed']}, engine {report['engine_version']}. "
-            f"Classes by loss in points: {html.escape(thresholds)}.</p>"
+            f"A value is the {html.escape(info.value)} in {html.escape(info.unit)}, from the mover's side; "
+            f"the loss is the best move's value less the move played's. Classes: best (the bot's own move), "
+            f"then by loss: {html.escape(thresholds)}.</p>"
             f"<table id='summary'><tr><th>player</th><th>moves</th><th>total loss</th><th>mean loss</th>"
             f"<th>accuracy</th><th>best move</th><th>classes</th></tr>{summary_rows}</table>"
-            f"{_chart(moves)}<p class='legend'><span style='color:#d00'>■ played</span>"
-            f"<span style='color:#080'>□ best</span></p><div class='moves'>{''.join(cards)}</div></body></html>")
+            f"{chart(moves, report['thresholds'])}"
+            f"<h2>Moves</h2><table id='movelist'><tr><th>ply</th><th>player</th><th>played</th><th>best</th>"
+            f"<th>loss</th><th>class</th></tr>{listing}</table>"
+            f"<h2>Boards</h2><p>Before each move. {game.analysis.legend()}</p>"
+            f"<div class='boards'>{''.join(cards)}</div></body></html>")

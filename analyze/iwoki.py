@@ -5,18 +5,21 @@ consistently with what the mover knows, each option followed by Greedy play to t
 """
 from __future__ import annotations
 
-import html
+import math
 
 import numpy as np
 
 from scorebook.engines.iwoki import agents as A, engine as IE
-from scorebook.engines.iwoki.metadata import (HAND_HEX, HAND_SMALL, HEX_GAP_INDEX, HEX_GAP_NAMES, N_HAND_HEX,
-                                              N_HAND_SMALL, N_HEX_TILES, N_SMALL_TILES, SMALL_GAP_INDEX,
-                                              SMALL_GAP_NAMES, parse_tile)
+from scorebook.engines.iwoki.metadata import (EMPTY, HAND_HEX, HAND_SMALL, HEX_GAP_INDEX, HEX_GAP_NAMES, N_HAND_HEX,
+                                              N_HAND_SMALL, N_HEX_GAPS, N_HEX_TILES, N_SMALL_TILES, SLOT_VERTEX,
+                                              SMALL_GAP_INDEX, SMALL_GAP_NAMES, WILD, parse_tile)
 from scorebook.records import iwoki as IW
 
+from . import svg
 from .loss import MoveRow, paired, rank
 from .protocol import Analysis
+
+OPEN, OPEN_SMALL, PLAYED_AREA = "#fff3bf", "#ffd43b", "#e9dfcf"
 
 
 def option_index(s, opts, a: IW.Action) -> int:
@@ -58,7 +61,7 @@ class IwokiAnalysis(Analysis):
     game_id = IW.GAME
 
     def bot_name(self, options: dict[str, int]) -> str:
-        return f"greedy rollouts:{options['samples']}"
+        return f"greedy samples:{options['samples']}"
 
     def evaluate(self, record: IW.IwokiRecord, players, *, seed: int, options: dict[str, int], progress=None):
         samples = options["samples"]
@@ -95,14 +98,86 @@ class IwokiAnalysis(Analysis):
         small, hexes = gap_names(s)
         return {"open_small": small, "open_hex": hexes, "scores": [int(s[IE.SCORE]), int(s[IE.SCORE + 1])]}
 
+    def legend(self) -> str:
+        return svg.legend([("numbers on the board", {"fill": PLAYED_AREA, "stroke": "#999"}),
+                           ("open hex gap", {"fill": OPEN, "stroke": "#999"}),
+                           ("open small gap", {"fill": OPEN_SMALL, "stroke": "#b8860b", "rx": 6})])
+
     def svg_board(self, s, played: str | None = None, best: str | None = None) -> str:
-        lines = self.text_board(s).split("\n")
-        if played is not None:
-            lines += [f"played {played}", f"best {best}"]
-        h = 14 * len(lines) + 6
-        body = "".join(f'<text x="4" y="{14 * (i + 1)}" font-size="11">{html.escape(line)}</text>'
-                       for i, line in enumerate(lines))
-        return f'<svg class="board" xmlns="http://www.w3.org/2000/svg" width="240" height="{h}">{body}</svg>'
+        """The virtual board before a move: the 55 hex gaps (named, their vertices' numbers,
+        open ones yellow), the open small gaps (where three hexes meet), each seat's score,
+        white tokens and hand; the gap of the move played (solid orange) and of the bot's best
+        (dashed purple)."""
+        hexval = s[IE.HEXVAL:IE.HEXVAL + N_HEX_GAPS * 6]
+        open_hex = {int(s[IE.OPEN_HEX + i]) for i in range(s[IE.N_OPEN_HEX])}
+        open_small = {int(s[IE.OPEN_SMALL + i]) for i in range(s[IE.N_OPEN_SMALL])}
+        lines = self.text_board(s).split("\n")[:3]
+        width, height = LAYOUT["width"], LAYOUT["height"]
+        board = svg.Svg(max(width, 8 + 6.4 * max(len(line) for line in lines)), height + 16 * len(lines) + 6)
+        for g, corners in enumerate(LAYOUT["corners"]):
+            values = [int(v) for v in hexval[g * 6:g * 6 + 6]]
+            fill = OPEN if g in open_hex else PLAYED_AREA if any(v != EMPTY for v in values) else "#f7f7f7"
+            board.polygon(corners, fill=fill, stroke="#999", stroke_width=1)
+            cx, cy = LAYOUT["centres"][g]
+            board.text(cx, cy + 3, HEX_GAP_NAMES[g], font_size=8, fill="#aaa", text_anchor="middle")
+            for (x, y), v in zip(corners, values):
+                if v != EMPTY:
+                    board.text(cx + 0.7 * (x - cx), cy + 0.7 * (y - cy) + 4, "*" if v == WILD else v,
+                               font_size=11, text_anchor="middle", fill=svg.INK, font_weight="bold")
+        for g in open_small:
+            x, y = LAYOUT["small"][g]
+            board.circle(x, y, 5, fill=OPEN_SMALL, stroke="#b8860b", stroke_width=1)
+        for kind, move in (("best", best), ("played", played)):
+            gap = move.split("@")[1] if move and "@" in move else None
+            if gap in HEX_GAP_INDEX:
+                board.mark(kind, "polygon", {"points": " ".join(f"{x:.1f},{y:.1f}"
+                                                               for x, y in LAYOUT["corners"][HEX_GAP_INDEX[gap]])})
+            elif gap in SMALL_GAP_INDEX:
+                x, y = LAYOUT["small"][SMALL_GAP_INDEX[gap]]
+                board.mark(kind, "circle", {"cx": x, "cy": y, "r": 9})
+        for i, line in enumerate(lines):
+            board.text(4, height + 14 + 16 * i, line, font_size=11)
+        return board.to_string()
 
 
+def _layout(size: float = 24.0) -> dict:
+    """Where every gap is drawn. The data name no positions, but two hex gaps that share two
+    small gaps are neighbours across the edge between those vertices, so walking from H1 puts
+    every hex on a hex lattice (55 of 55, consistently: the vertex numbering turns the same
+    way round every hex). A small gap sits at the corner its three hexes share."""
+    at = {(int(SLOT_VERTEX[g, j]) // 6, int(SLOT_VERTEX[g, j]) % 6): g
+          for g in range(SLOT_VERTEX.shape[0]) for j in range(3)}
+    hexes_of = {g: {int(SLOT_VERTEX[g, j]) // 6 for j in range(3)} for g in range(SLOT_VERTEX.shape[0])}
+    steps = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]  # axial; edge v (vertex v to v+1) faces steps[v]
+
+    def across(h, v):  # the hex across the edge from vertex v to v+1 (0-based), or None
+        a, b = at.get((h, v)), at.get((h, (v + 1) % 6))
+        common = (hexes_of[a] & hexes_of[b]) - {h} if a is not None and b is not None else set()
+        return next(iter(common), None)
+
+    axial = {0: (0, 0)}
+    todo = [0]
+    while todo:
+        h = todo.pop()
+        for v in range(6):
+            n = across(h, v)
+            if n is not None and n not in axial:
+                axial[n] = (axial[h][0] + steps[(v + 1) % 6][0], axial[h][1] + steps[(v + 1) % 6][1])
+                todo.append(n)
+    pixel = {h: (size * 1.5 * q, size * math.sqrt(3) * (r + q / 2)) for h, (q, r) in axial.items()}
+    angle = [math.atan2(size * math.sqrt(3) * (dr + dq / 2), size * 1.5 * dq) for dq, dr in steps]
+    corner = [math.atan2(math.sin(angle[v]) + math.sin(angle[(v + 1) % 6]),
+                         math.cos(angle[v]) + math.cos(angle[(v + 1) % 6])) for v in range(6)]
+    xs = [p[0] for p in pixel.values()]
+    ys = [p[1] for p in pixel.values()]
+    dx, dy = size * 1.1 - min(xs), size * 1.1 - min(ys)
+    centres = [(pixel[h][0] + dx, pixel[h][1] + dy) for h in range(N_HEX_GAPS)]
+    corners = [[(cx + size * math.cos(corner[(v - 1) % 6]), cy + size * math.sin(corner[(v - 1) % 6]))
+                for v in range(6)] for cx, cy in centres]
+    small = [corners[int(SLOT_VERTEX[g, 0]) // 6][int(SLOT_VERTEX[g, 0]) % 6] for g in range(SLOT_VERTEX.shape[0])]
+    return {"centres": centres, "corners": corners, "small": small,
+            "width": max(xs) - min(xs) + 2.2 * size, "height": max(ys) - min(ys) + 2.2 * size}
+
+
+LAYOUT = _layout()
 ANALYSIS = IwokiAnalysis()

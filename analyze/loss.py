@@ -7,8 +7,8 @@ standard error of the paired difference best - played (common random numbers mak
 ``topped_up`` gives the best and the played move more futures while that error is above
 ``TARGET_STDERR``. Classes come from the loss and the game's thresholds (game.json).
 
->>> classify(0.2, "tiny-islands"), classify(7, "tiny-islands")
-('best', 'blunder')
+>>> classify(0.2, "tiny-islands"), classify(0.0, "tiny-islands", best=True), classify(7, "tiny-islands")
+('good', 'best', 'blunder')
 """
 from __future__ import annotations
 
@@ -19,7 +19,9 @@ import numpy as np
 
 from scorebook import registry
 
-ENGINE_VERSION = "0.4.0"  # 0.4.0: Tiny Islands play-outs as halving:N's (screened planner), wider last drawing
+# 0.5.0: "best" only for the bot's own best move (a move below the first threshold is "good"); Iwoki's bot named by
+# its option (greedy samples:N). 0.4.0: Tiny Islands play-outs as halving:N's (screened planner), wider last drawing
+ENGINE_VERSION = "0.5.0"
 
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
 
@@ -29,8 +31,12 @@ def thresholds(game: str) -> list[tuple[str, float]]:
     return list(registry.get_game(game).info.analysis.thresholds.items())
 
 
-def classify(loss: float, game: str) -> str:
-    label = "best"
+def classify(loss: float, game: str, best: bool = False) -> str:
+    """``best`` when the move played is the bot's best; otherwise the class of the highest
+    threshold the loss reaches (``good`` from 0)."""
+    if best:
+        return "best"
+    label = thresholds(game)[0][0]
     for name, threshold in thresholds(game):
         if loss >= threshold:
             label = name
@@ -167,7 +173,7 @@ def analyze_record(game: str, record, players: list[str], *, seed: int = 0, opti
     full = dict(registry.get_game(game).info.analysis.options, **(options or {}))
     rows, settings = analysis.evaluate(record, players, seed=seed, options=full, progress=progress)
     for r in rows:
-        r.cls = classify(r.loss, game) if r.rank != 1 or r.loss > 0 else "best"
+        r.cls = classify(r.loss, game, best=r.rank == 1 and r.loss <= 1e-9)
     return {"bot": analysis.bot_name(full), "settings": settings, "seed": seed, "engine_version": ENGINE_VERSION,
             "thresholds": thresholds(game), "moves": [r.as_dict() for r in rows],
             "summary": summarize(rows, game, players)}

@@ -41,4 +41,9 @@ class Analysis(ABC):
 
     @abstractmethod
     def svg_board(self, state, played: str | None = None, best: str | None = None) -> str:
-        """The position before a move in SVG, with the move played and the bot's best marked."""
+        """The position before a move in SVG (``analyze/svg.py``), with coordinates, the move
+        played and the bot's best marked (class ``mark``)."""
+
+    @abstractmethod
+    def legend(self) -> str:
+        """The legend of the game's boards in SVG (``svg.legend``)."""

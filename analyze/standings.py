@@ -64,13 +64,45 @@ def tournament_game(name: str | None = None):
     return with_tournaments[0]
 
 
+def _check_tournament(spec, path: str) -> None:
+    """The tournament file's shape (shared/data/goi/README.md), or one clear error."""
+    def bad(why: str) -> UsageError:
+        return UsageError(f"{path}: not a tournament file: {why}")
+    if not isinstance(spec, dict):
+        raise bad("a JSON object with players and matches or records")
+    strings = lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v)  # noqa: E731
+    for key in ("event", "game"):
+        if key in spec and not isinstance(spec[key], str):
+            raise bad(f"{key} is a string")
+    for key in ("tiebreaks", "records"):
+        if key in spec and not strings(spec[key]):
+            raise bad(f"{key} is a list of strings")
+    players = spec.get("players", [])
+    if not isinstance(players, list) or not all(
+            isinstance(p, str) or (isinstance(p, dict) and isinstance(p.get("name"), str)
+                                   and (p.get("seniority") is None or type(p.get("seniority")) is int)) for p in players):
+        raise bad("players are names, or objects with a name and a seniority")
+    matches = spec.get("matches", [])
+    if not isinstance(matches, list) or not all(
+            isinstance(m, dict) and (isinstance(m.get("file"), str) or isinstance(m.get("pgn"), str))
+            and (m.get("players") is None or (strings(m["players"]) and len(m["players"]) == 2))
+            and (m.get("match") is None or isinstance(m["match"], str)) for m in matches):
+        raise bad("each match names its file (or holds its pgn), and may name its two players and its Match tag")
+    if not matches and not spec.get("records"):
+        raise bad("it has no matches and no records")
+
+
 def load_tournament(path: str) -> dict:
     """Read a tournament file: {event, players, tiebreaks, matches}."""
+    from scorebook.records.ingest import read_source
     base = Path(path).parent
     try:
-        spec = json.loads(Path(path).read_text())
-    except (OSError, json.JSONDecodeError) as exc:
+        spec = json.loads(decode(read_source(path)))
+    except (json.JSONDecodeError, RecursionError) as exc:
         raise UsageError(f"{path}: not a readable tournament file ({exc})") from None
+    except RecordRejected as err:
+        raise UsageError(f"{path}: {err.message}") from None
+    _check_tournament(spec, path)
     tournament = tournament_game(spec.get("game")).analysis.tournament
     players = spec.get("players") or []
     names = [p["name"] if isinstance(p, dict) else str(p) for p in players]
@@ -83,11 +115,9 @@ def load_tournament(path: str) -> dict:
 
     def read_file(name: str) -> str:
         try:
-            return decode((base / name).read_bytes())
-        except OSError as exc:
-            raise UsageError(f"{path}: cannot read {name}: {exc.strerror}") from None
+            return decode(read_source(str(base / name)))
         except RecordRejected as err:
-            raise UsageError(f"{path}: {name}: {err.describe()}") from None
+            raise UsageError(f"{path}: cannot read {name}: {err.message}") from None
 
     for name in spec.get("records", []):
         for rec in tournament.match_records(read_file(name), name):

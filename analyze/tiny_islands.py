@@ -17,8 +17,11 @@ from scorebook.engines.tiny_islands.metadata import (CELLS, COLUMN_NAMES, DECK_M
                                                      ROW_NAMES, SIZE, TILE_LETTERS, TURNS, cell_name, parse_cell)
 from scorebook.records import tiny_islands as ti
 
+from . import svg
 from .loss import TARGET_STDERR, MoveRow, rank, topped_up
 from .protocol import Analysis
+
+LAND, WATER = "#cfe8a9", "#a9d3f0"
 
 
 class TinyIslandsAnalysis(Analysis):
@@ -117,26 +120,48 @@ class TinyIslandsAnalysis(Analysis):
                                   for c in range(SIZE)) for r in range(SIZE)],
                 "land": ["".join("#" if land[r * SIZE + c] else "." for c in range(SIZE)) for r in range(SIZE)]}
 
-    def svg_board(self, state, played: str | None = None, best: str | None = None, size: int = 22) -> str:
+    def legend(self) -> str:
+        return svg.legend([("land", {"fill": LAND}), ("water", {"fill": WATER})])
+
+    def svg_board(self, state, played: str | None = None, best: str | None = None) -> str:
+        """The board before a move: land and water, the tiles, coordinates; a placement marked
+        on its cell, a drawing by its shoreline (the move played solid orange, the bot's best
+        dashed purple)."""
         tiles, land = state
-        cell = lambda t: parse_cell(t[1:3]) if t is not None and len(t) == 3 else None  # noqa: E731
-        out = [f'<svg class="board" xmlns="http://www.w3.org/2000/svg" width="{SIZE * size}" height="{SIZE * size}">']
+        size, margin = 26, 18
+        s = svg.Svg(margin + SIZE * size + 2, margin + SIZE * size + 2)
+        for i in range(SIZE):
+            s.text(margin + i * size + size / 2, 13, COLUMN_NAMES[i], font_size=11, text_anchor="middle")
+            s.text(9, margin + i * size + size * 0.65, ROW_NAMES[i], font_size=11, text_anchor="middle")
         for z in range(SIZE * SIZE):
             r, c = divmod(z, SIZE)
-            fill = "#cfe8a9" if land[z] else "#a9d3f0"
-            out.append(f'<rect x="{c * size}" y="{r * size}" width="{size}" height="{size}" fill="{fill}" '
-                       f'stroke="#fff"/>')
+            x, y = margin + c * size, margin + r * size
+            s.rect(x, y, size, size, fill=LAND if land[z] else WATER, stroke="#fff")
             if tiles[z]:
-                out.append(f'<text x="{c * size + size / 2}" y="{r * size + size * 0.7}" font-size="{size * 0.6}" '
-                           f'text-anchor="middle">{TILE_LETTERS[tiles[z]]}</text>')
-        for z, color, dash in ((cell(best), "#080", "4,2"), (cell(played), "#d00", "")):
-            if z is not None:
-                r, c = divmod(z, SIZE)
-                out.append(f'<rect class="mark" x="{c * size + 1}" y="{r * size + 1}" width="{size - 2}" '
-                           f'height="{size - 2}" fill="none" stroke="{color}" stroke-width="2" '
-                           f'stroke-dasharray="{dash}"/>')
-        out.append("</svg>")
-        return "".join(out)
+                s.text(x + size / 2, y + size * 0.68, TILE_LETTERS[tiles[z]], font_size=size * 0.55,
+                       text_anchor="middle", fill=svg.INK)
+        for kind, move in (("best", best), ("played", played)):
+            for x1, y1, x2, y2 in self._outline(move, size, margin):
+                s.mark(kind, "line", {"x1": x1, "y1": y1, "x2": x2, "y2": y2})
+        return s.to_string()
+
+    @staticmethod
+    def _outline(move: str | None, size: int, margin: int) -> list[tuple]:
+        """The segments that outline a move: a placement's cell, or a drawing's shoreline."""
+        if not move:
+            return []
+        cells = {parse_cell(w) for w in move.strip("()").split()} if move.startswith("(") else \
+            {parse_cell(move[1:3])} if len(move) == 3 else set()
+        segments = []
+        for z in cells:
+            r, c = divmod(z, SIZE)
+            x, y = margin + c * size, margin + r * size
+            for (dr, dc), seg in (((-1, 0), (x, y, x + size, y)), ((1, 0), (x, y + size, x + size, y + size)),
+                                  ((0, -1), (x, y, x, y + size)), ((0, 1), (x + size, y, x + size, y + size))):
+                rr, cc = r + dr, c + dc
+                if not (0 <= rr < SIZE and 0 <= cc < SIZE) or rr * SIZE + cc not in cells:
+                    segments.append(seg)
+        return segments
 
 
 ANALYSIS = TinyIslandsAnalysis()

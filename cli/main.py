@@ -211,8 +211,9 @@ def ingest(ctx, paths, fmt, strict, lenient, out):
         rows = [r for r in rows if r["status"] != "ingested"][:40]
     out.rows(INGEST_COLUMNS, rows, {"summary": summary, "records": outcomes, "skipped": skipped})
     if out.human:
+        db = ctx.find_root().obj["db"]
         click.echo(f"{summary['ingested']} ingested, {summary['duplicates']} duplicates, "
-                   f"{summary['rejected']} rejected; database {ctx.find_root().obj['db']}")
+                   f"{summary['rejected']} rejected; database {db if len(db) <= 50 else '…' + db[-49:]}")
     if summary["rejected"]:
         sys.exit(1)
 
@@ -327,7 +328,7 @@ def _bots_help() -> str:
 @click.option("--games", "n_games", default=1, show_default=True, type=click.IntRange(1, 1_000_000))
 @click.option("--seed", default=0, show_default=True, type=int)
 @_play_options
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Also write each record to this folder.")
+@click.option("--out", "out_dir", metavar="FOLDER", help="Also write each record to this folder.")
 @db_option
 @output_options
 @click.pass_context

@@ -34,13 +34,13 @@ def _shorten(text: str, width: int, keep_end: bool) -> str:
 
 
 def table(headers: list[str], rows: list[list], *, width: int = WIDTH, headers_shown: bool = True,
-          keep_end: tuple[str, ...] = ("source",)) -> str:
+          keep_end: tuple[str, ...] = ("source",), whole: tuple[str, ...] = ("id", "game", "status")) -> str:
     """Rows as aligned text within ``width`` columns: while too wide, the widest column gives
     up a character (cells shortened with an ellipsis; columns named in ``keep_end`` keep the
-    end of their text, as a path's file name)."""
+    end of their text, as a path's file name; those in ``whole`` are never shortened)."""
     cells = [[str(h) for h in headers]] + [["-" if c is None else str(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-    floor = [min(len(h), 8) for h in headers]
+    floor = [widths[i] if h in whole else min(len(h), 8) for i, h in enumerate(headers)]
     while sum(widths) + 2 * (len(widths) - 1) > width:
         widest = max(range(len(widths)), key=lambda i: widths[i] - floor[i])
         if widths[widest] <= max(floor[widest], 4):

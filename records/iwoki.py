@@ -624,6 +624,10 @@ class IwokiVisitor(pgn.Visitor):
         _check_header(header, game.line)
         self.header = header
         self.result_tag = t.pop("Result", None)
+        if self.result_tag is not None and not self.result_pattern.fullmatch(self.result_tag):
+            tok = game.tag_tokens["Result"]
+            raise ParseError("bad-tag", "Result is the final tally, First's then Second's (164-115), or *",
+                             line=tok.line, column=tok.column, token=self.result_tag[:40])
         self.tags = t
         self.actions: list[Action] = []
 
@@ -675,7 +679,8 @@ class IwokiVisitor(pgn.Visitor):
                                             f"{computed}", line=tok.line if tok else None,
                                             column=tok.column if tok else None, token=stated))
         if stated is not None and stated != "*":
-            final = [int(x) for x in re.findall(r"-?\d+", stated)[:2]]
+            m = re.fullmatch(r"(-?[0-9]{1,9})-(-?[0-9]{1,9})", stated)  # "164-115": First's, then Second's
+            final = [int(m.group(1)), int(m.group(2))]
             record.end = {"final_scores": final}
         self.record = record
 

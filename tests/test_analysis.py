@@ -12,8 +12,10 @@ from scorebook.records.ingest import ingest_text
 
 
 def test_classes_follow_the_thresholds():
+    assert classify(0, "game-of-islands", best=True) == "best"
+    # a move that is not the bot's best is never "best", however small its loss
     assert [classify(x, "game-of-islands") for x in (0, 0.5, 1, 2, 5)] == \
-        ["best", "good", "inaccuracy", "mistake", "blunder"]
+        ["good", "good", "inaccuracy", "mistake", "blunder"]
 
 
 def test_analyze_all_resumes(store):

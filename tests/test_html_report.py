@@ -1,38 +1,53 @@
-"""The HTML report renders in headless Chromium: a screenshot is taken and the DOM checked.
-Skips with a reason where Chromium is not installed (.ci/run installs it)."""
+"""The HTML report of every game renders in headless Chromium: a screenshot is taken, the DOM
+checked (a board with coordinates and marks before every analysed move, the chart with its
+axes and thresholds, the move list linking to each board, the legend) and the console has no
+error. Skips with a reason where Chromium is not installed (.ci/run installs it)."""
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 
 import pytest
 
-from scorebook.engines.game_of_islands.bots import GREEDY, RANDOM, play_game
-from scorebook.records.game_of_islands import bot_grid_text
-
-from .conftest import cli_json
+from .conftest import SAMPLES, cli_json
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+REPORTS = {  # a sample of each game, analysed cheaply: the page, not the numbers, is under test
+    "tiny-islands": ("tiny-islands/tiny-islands-random-s7-0001.pgn", "rollouts:2,candidates:2,max-rollouts:2"),
+    "game-of-islands": ("game-of-islands/bot-round-robin/game-of-islands-search-greedy-triad-s21-0001.pgn",
+                        "depth:1"),
+    "iwoki": ("iwoki/iwoki-minimax2-greedy-s5-0002.pgn", "samples:2"),
+}
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (bash .ci/run installs it)")
-def test_report_renders_in_chromium(run_cli, tmp_path):
-    lines = play_game(6, GREEDY, RANDOM, 5, 2, 1000)
-    text, _ = bot_grid_text(6, lines, {"Grid": "6", "First": "Greedy", "Second": "Random"})
-    rid = cli_json(run_cli("ingest", "-", "--json", input=text))["records"][0]["id"]
+@pytest.mark.parametrize("game", sorted(REPORTS))
+def test_the_report_of_every_game_renders_in_chromium(game, run_cli, tmp_path):
+    path, bot = REPORTS[game]
+    rid = cli_json(run_cli("ingest", str(SAMPLES / path), "--json"))["records"][0]["id"]
     page = tmp_path / "report.html"
-    doc = cli_json(run_cli("analyze", rid, "--json", "--html", str(page)))
+    doc = cli_json(run_cli("analyze", rid, "--bot", bot, "--json", "--html", str(page)))
+    moves = doc["moves"]
+    html = page.read_text()
+    assert "<script" not in html and "http://" not in html.replace("http://www.w3.org/2000/svg", "")  # self-contained
     profile = ["--user-data-dir=" + str(tmp_path / "profile")]
     shot = tmp_path / "shot.png"
-    subprocess.run([CHROMIUM, *FLAGS, *profile, f"--screenshot={shot}", "--window-size=1000,1400",
-                    page.as_uri()], capture_output=True, timeout=120)
-    assert shot.exists() and shot.stat().st_size > 10_000
-    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    run = subprocess.run([CHROMIUM, *FLAGS, *profile, "--enable-logging=stderr", "--v=0", f"--screenshot={shot}",
+                          "--window-size=1200,1600", page.as_uri()], capture_output=True, text=True, timeout=120)
+    assert shot.exists() and shot.stat().st_size > 10_000 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not re.search(r"CONSOLE.*(Error|error)|Uncaught", run.stderr), run.stderr[-2000:]
     dom = subprocess.run([CHROMIUM, *FLAGS, *profile, "--dump-dom", page.as_uri()], capture_output=True,
                          text=True, timeout=120).stdout
-    assert dom.count('class="board"') == len(doc["moves"])
-    assert 'id="chart"' in dom and 'id="summary"' in dom
-    assert dom.count('class="mark"') >= len(doc["moves"])  # the played (and best) move marked on every board
-    assert "Greedy" in dom and "Random" in dom
+    assert dom.count('class="board"') == len(moves)  # a board before every analysed move
+    assert dom.count('class="mark played"') >= sum(1 for m in moves if m["played"] not in ("pass", "--", "time")
+                                                    and not m["played"].startswith("draw"))
+    for m in moves:  # every row of the move list jumps to its board
+        anchor = f"move-{m.get('game', 1)}-{m['ply']}"
+        assert f'href="#{anchor}"' in dom and f'id="{anchor}"' in dom
+    assert 'id="chart"' in dom and ">ply<" in dom and ">loss<" in dom and ">value<" in dom
+    assert re.search(r"(inaccuracy|mistake|blunder) ≥", dom)  # the class thresholds on the loss axis
+    assert 'class="legend"' in dom and "move played" in dom and "bot's best" in dom
+    assert 'id="summary"' in dom

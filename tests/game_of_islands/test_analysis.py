@@ -29,5 +29,5 @@ def test_cli_analyze_json_contract(run_cli, tmp_path):
     keys = {"ply", "player", "played", "best", "value_best", "value_played", "loss", "stderr", "class"}
     assert all(keys <= set(m) for m in doc["moves"]) and set(doc["summary"]) == {"A", "B"}
     page = (tmp_path / "r.html").read_text()
-    assert page.count("<svg") == len(doc["moves"]) + 1 and "id='summary'" in page
+    assert page.count('class="board"') == len(doc["moves"]) and 'id="chart"' in page and "id='summary'" in page
     assert run_cli("analyze").exit_code == 2

@@ -1,6 +1,7 @@
 """Count to Ten analysis: exact values by the multiple-of-three rule (1 a win, -1 a loss)."""
 from __future__ import annotations
 
+from scorebook.analyze import svg
 from scorebook.analyze.loss import MoveRow
 from scorebook.analyze.protocol import Analysis
 
@@ -40,8 +41,15 @@ class CountAnalysis(Analysis):
         return {"total": state}
 
     def svg_board(self, state, played=None, best=None):
-        return (f'<svg class="board" xmlns="http://www.w3.org/2000/svg" width="{20 * TARGET}" height="20">'
-                f'<rect width="{20 * state}" height="20" fill="#9c6"/></svg>')
+        board = svg.Svg(20 * TARGET, 24)
+        board.rect(0, 0, 20 * state, 24, fill="#9c6")
+        for kind, move in (("best", best), ("played", played)):
+            if move:
+                board.mark(kind, "rect", {"x": 20 * state, "y": 2, "width": 20 * int(move[1:]), "height": 20})
+        return board.to_string()
+
+    def legend(self):
+        return svg.legend([("the total so far", {"fill": "#9c6"})])
 
 
 ANALYSIS = CountAnalysis()
