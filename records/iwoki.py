@@ -297,6 +297,19 @@ def _ints(value, n: int) -> bool:
     return isinstance(value, list) and len(value) == n and all(type(v) is int for v in value)
 
 
+def _check_tags(tags, code: str, line: int) -> None:
+    """A record's own tags (beyond those the header gives), the same rule in both formats so
+    that either writes what the other reads: names as the container's, printable strings, at
+    most MAX_TAG_CHARS // 2 characters of JSON together (the log's header line holds them)."""
+    if not isinstance(tags, dict) or not all(
+            isinstance(v, str) and v.isprintable() and pgn.TAG_NAME_RE.fullmatch(k) and k not in WRITTEN_TAGS
+            for k, v in tags.items()):
+        raise ParseError(code, "tags must be tag names (not the header's own) with printable values",
+                         line=line, column=1)
+    if len(_dump(tags)) > MAX_TAG_CHARS // 2:
+        raise too_large("the record's own tags", MAX_TAG_CHARS // 2, line, 1)
+
+
 def _check_header(h: dict, line: int) -> None:
     """The header's shape (spec §8), every field of the type the format gives it, each small
     enough for the tag that carries it in Scorebook notation."""
@@ -403,11 +416,7 @@ def parse_log(text: str, policy: ErrorPolicy = STRICT) -> IwokiRecord:
     if rules not in RULE_SETS:
         raise ParseError("bad-header", f"rules must be one of {', '.join(RULE_SETS)}", line=n0, column=1,
                          token=str(rules)[:40])
-    if not isinstance(tags, dict) or not all(
-            isinstance(v, str) and v.isprintable() and pgn.TAG_NAME_RE.fullmatch(k) and k not in WRITTEN_TAGS
-            for k, v in tags.items()):
-        raise ParseError("bad-header", "tags must be an object of tag names (not the header's own) to strings",
-                         line=n0, column=1)
+    _check_tags(tags, "bad-header", n0)
     actions, stated, end = [], [], None
     for n, obj in objs[1:]:
         if not isinstance(obj, dict):
@@ -628,6 +637,7 @@ class IwokiVisitor(pgn.Visitor):
             tok = game.tag_tokens["Result"]
             raise ParseError("bad-tag", "Result is the final tally, First's then Second's (164-115), or *",
                              line=tok.line, column=tok.column, token=self.result_tag[:40])
+        _check_tags(t, "bad-tag", game.line)
         self.tags = t
         self.actions: list[Action] = []
 

@@ -92,6 +92,12 @@ CORPUS = {
     # sizes past the limits
     "a comment of 200,000 characters": (words(TI_PGN, "\n1. h7+fC fh3", "\n1. h7+fC fh3 {" + "x" * 200_000 + "}"),
                                         "too-large"),
+    # what one Iwoki format accepts, the other must read back (found by a 20-minute fuzz run)
+    "iwoki own tags past the log header's room": (words(IW_PGN, '[Result', '[Recorde1 "' + "1" * 40_000 + '"]\n[Result'),
+                                                 "too-large"),
+    "iwoki own tag with a control character": (words(IW_PGN, '[Result', '[Note "a\x01b"]\n[Result'), "bad-tag"),
+    "iwoki log own tags past the header's room": (log_edit(0, lambda o: o.update(tags={"Note": "1" * 40_000})),
+                                                  "too-large"),
     "a tag of 100,000 characters": (words(GOI_PGN, '[Grid "10"]', '[Grid "10"]\n[Event "' + "e" * 100_000 + '"]'),
                                     "too-large"),
 }
