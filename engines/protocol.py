@@ -82,6 +82,11 @@ class Engine(ABC):
 
     # ---- bots
 
+    def check_play(self, bots: list[BotSpec], options: dict) -> str | None:
+        """Why these bots cannot play a game under these options (a usage error), or None:
+        e.g. one bot for a rule set of two players."""
+        return None
+
     def warm_up(self, bots: list[BotSpec], options: dict) -> None:
         """Load (or compile) the bots' code before any game is timed."""
 

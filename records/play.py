@@ -96,6 +96,9 @@ def play(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: 
     bots = parse_bots(game, specs)
     names = player_names(specs)
     opts = play_options(game, options or {})
+    problem = engine.check_play(bots, opts)
+    if problem:
+        raise UsageError(problem)
     setups = notation.fixed_setups(opts)
     count = len(setups) if setups is not None else games
     engine.warm_up(bots, opts)  # load (or compile) the bots before any game is timed

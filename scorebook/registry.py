@@ -100,6 +100,7 @@ class GameInfo:
     play_options: tuple[PlayOption, ...] = ()
     rule_sets: tuple[str, ...] = ()
     identifying_tags: tuple[str, ...] = ()  # container tags that name the game when Game is absent
+    aliases: tuple[str, ...] = ()  # other values of the Game tag that name the game (patchwork-solo)
     analysis: Analysis | None = None
 
     def bot(self, name: str) -> Bot | None:
@@ -210,8 +211,9 @@ class Game:
 
 _GAMES: dict[str, Game] = {}
 _DETECT: list[tuple[re.Pattern, str]] = []  # (first-line pattern, foreign format), registration order
+_ALIASES: dict[str, str] = {}  # Game tag -> game id
 # Named by the CLI contract but not built yet: refused as "not supported yet", not "unknown".
-PLANNED: dict[str, str] = {"patchwork": "Patchwork", "tsuro": "Tsuro"}
+PLANNED: dict[str, str] = {"tsuro": "Tsuro"}
 
 
 def register_game(package: str, *, engine: str | None = None, records: str | None = None,
@@ -238,6 +240,8 @@ def register_game(package: str, *, engine: str | None = None, records: str | Non
 
 def _index_formats() -> None:
     _DETECT[:] = [(re.compile(pattern), fmt) for g in _GAMES.values() for fmt, pattern in g.info.formats.detect.items()]
+    _ALIASES.clear()
+    _ALIASES.update({alias: g.id for g in _GAMES.values() for alias in g.info.aliases})
 
 
 def unregister_game(game_id: str) -> None:
@@ -267,7 +271,7 @@ def game_ids() -> list[str]:
 def game_for_tags(tags: dict[str, str]) -> str | None:
     """The game a container record names: its Game tag, else a game's identifying tag."""
     if "Game" in tags:
-        return tags["Game"]
+        return _ALIASES.get(tags["Game"], tags["Game"])
     return next((g.id for g in _GAMES.values() if any(t in tags for t in g.info.identifying_tags)), None)
 
 
@@ -292,3 +296,4 @@ def detect_foreign(line: str) -> str | None:
 register_game("scorebook.engines.tiny_islands")
 register_game("scorebook.engines.game_of_islands")
 register_game("scorebook.engines.iwoki")
+register_game("scorebook.engines.patchwork")

@@ -1,0 +1,256 @@
+"""Patchwork analysis: the evaluator, and the text, JSON and SVG quilts.
+
+One player: a position's value is the final score of ``best``'s plan from it (the game has
+no chance, so a plan is exact once played: no standard error); a move's loss is the plan's
+value before it minus the plan's value after it. Two players: a move's value is the final
+margin from the mover's side, the mean of value-guided play-outs (the same seeds for every
+candidate: the standard error is the paired one).
+"""
+from __future__ import annotations
+
+import colorsys
+
+import numpy as np
+
+from scorebook.engines.patchwork import bots as B, pieces as P, planner as PL, rules as R, search as S
+from scorebook.records import patchwork as PW
+
+from . import svg
+from .loss import MoveRow, paired, rank
+from .protocol import Analysis
+
+CELL = 22
+LEATHER_FILL, EMPTY_FILL = "#8c6d46", "#f4f1ea"
+
+
+def patch_colour(patch: int) -> str:
+    """A light colour of its own for each patch (hues spread by the golden angle)."""
+    r, g, b = colorsys.hls_to_rgb((patch * 0.618034) % 1.0, 0.72, 0.55)
+    return f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"
+
+
+def move_cells(move: str | None, two_player: bool) -> tuple[int, list[int]] | None:
+    """(seat, squares) a move covers, or None (an advance, a skip, a shape-less buy)."""
+    if not move:
+        return None
+    parsed = PW.parse_move(move, two_player)
+    if parsed is None:
+        return None
+    seat, kind, a, b = parsed
+    if kind == R.BUY and b != R.NO_PLACE:
+        k = int(R.placement_of(a, b))
+        return (seat, P.cells_of(int(P.PL_LO[k]), int(P.PL_HI[k]))) if k >= 0 else None
+    if kind == R.LEATHER_MOVE and 0 <= a < P.CELLS:
+        return seat, [a]
+    return None
+
+
+class PatchworkAnalysis(Analysis):
+    game_id = PW.GAME
+
+    def bot_name(self, options: dict[str, int]) -> str:
+        return f"best:{options['effort']} playouts:{options['playouts']}"
+
+    def evaluate(self, record: PW.PatchworkRecord, players, *, seed: int, options: dict[str, int], progress=None):
+        if record.two_player:
+            return self._duel(record, seed, options, progress), {"playouts": options["playouts"]}
+        return self._solo(record, seed, options, progress), {"effort": options["effort"]}
+
+    def _solo(self, record, seed, options, progress) -> list[MoveRow]:
+        """Plan values before and after every move. When the move played is the plan's own
+        first move, the rest of the plan is a plan from the next position with the same value
+        (no search needed)."""
+        width = 1000 * options["effort"]
+        rows = []
+        plan = None
+        for ply, (before, m, after) in enumerate(PW.replay(record), 1):
+            s = before.state
+            if plan is None:
+                plan = _plan(s, width, seed)
+            played = (m.kind, m.a, m.b)
+            best_text = PW.move_text(*plan.moves[0]) if plan.moves else PW.move_text(*played)
+            if plan.moves and tuple(plan.moves[0]) == played:
+                nxt = PL.Plan(plan.score, plan.moves[1:], plan.steps, plan.tried)
+            else:
+                nxt = _plan(after.state, width, seed)
+            value_best, value_played = float(plan.score), float(nxt.score)
+            if value_played >= value_best:  # the beam found more after the move than before it
+                value_best, best_text = value_played, PW.move_text(*played)
+            loss = value_best - value_played
+            rows.append(MoveRow(ply, 0, PW.move_text(*played), best_text, value_best, value_played, loss, None,
+                                1 if loss == 0 else 2, _count_options(s)))
+            plan = nxt
+            if progress:
+                progress()
+        return rows
+
+    def _duel(self, record, seed, options, progress) -> list[MoveRow]:
+        playouts = options["playouts"]
+        rows = []
+        for ply, (before, m, _) in enumerate(PW.replay(record), 1):
+            s = before.state
+            played = np.array([m.kind, m.a, m.b], np.int64)
+            candidates = S.candidate_options(s, 3)
+            match = np.flatnonzero((candidates == played).all(axis=1))
+            if match.size:
+                i_played = int(match[0])
+            else:
+                candidates = np.vstack([candidates, played])
+                i_played = candidates.shape[0] - 1
+            values = S.duel_values(s, candidates, playouts, seed * 1009 + ply)
+            means = values.mean(axis=1)
+            b = int(np.argmax(means))
+            vb, vp, se = paired(values, b, i_played)
+            rows.append(MoveRow(ply, m.seat, m.text(True), f"{m.seat + 1}:" + PW.move_text(*candidates[b]),
+                                vb, vp, max(0.0, vb - vp), se, rank(means, i_played), candidates.shape[0]))
+            if progress:
+                progress()
+        return rows
+
+    # ---- boards: a state is records.patchwork.Quilts
+
+    def text_board(self, q: PW.Quilts) -> str:
+        s = q.state
+        seats = range(q.owners.shape[0])
+        grids = [_grid(q.owners[p]) for p in seats]
+        lines = ["   ".join(row) for row in zip(*grids)]
+        lines += [_stats(s, p, q.owners.shape[0] == 2) for p in seats]
+        if s[R.PLAYERS] == 2:
+            w = np.empty(R.WINDOW, np.int64)
+            lines.append("window: " + " ".join(f"B{int(p)}" for p in w[:R.window(s, w)]) +
+                         f"; to move: {int(s[R.TO_MOVE]) + 1}")
+        return "\n".join(lines)
+
+    def state_json(self, q: PW.Quilts) -> dict:
+        s = q.state
+        seats = []
+        for p in range(q.owners.shape[0]):
+            b = R.SEAT_SIZE * p
+            seats.append({"quilt": [[_owner_json(int(q.owners[p, r * P.COLS + c])) for c in range(P.COLS)]
+                                    for r in range(P.ROWS)],
+                          "time": int(s[R.TIME + b]), "buttons": int(s[R.BUTTONS + b]),
+                          "income": int(s[R.INCOME_NOW + b]), "squares": int(s[R.SQUARES + b])})
+        out = {"seats": seats, "to_move": int(s[R.TO_MOVE]), "leather_due": int(s[R.DUE])}
+        if s[R.PLAYERS] == 2:
+            w = np.empty(R.WINDOW, np.int64)
+            out["window"] = [int(p) for p in w[:R.window(s, w)]]
+            out["special_tile"] = None if s[R.SPECIAL] < 0 else int(s[R.SPECIAL])
+        return out
+
+    def legend(self) -> str:
+        return svg.legend([("patch (its number)", {"fill": patch_colour(7), "stroke": svg.INK}),
+                           ("leather patch", {"fill": LEATHER_FILL, "stroke": svg.INK}),
+                           ("empty square", {"fill": EMPTY_FILL, "stroke": svg.GRID})])
+
+    def svg_board(self, q: PW.Quilts, played: str | None = None, best: str | None = None) -> str:
+        """The quilt(s) before a move: each patch in its colour with its number, outlined
+        where it meets another patch or an empty square; leather patches brown; the squares of
+        the move played (solid orange) and of the bot's best (dashed purple); the track."""
+        s = q.state
+        seats = q.owners.shape[0]
+        two = seats == 2
+        margin, gap = 16, 30
+        width = margin + seats * (P.COLS * CELL + gap)
+        lines = [_stats(s, p, two) for p in range(seats)]
+        board = svg.Svg(max(width, 8 + 6.4 * max(len(x) for x in lines)), margin + P.ROWS * CELL + 18 * seats + 12)
+        for p in range(seats):
+            x0 = margin + p * (P.COLS * CELL + gap)
+            _draw_quilt(board, q.owners[p], x0, margin)
+            if two:
+                board.text(x0, margin - 4, f"player {p + 1}", font_size=10)
+            for kind, move in (("best", best), ("played", played)):
+                cells = move_cells(move, two)
+                if cells and cells[0] == p:
+                    for c in cells[1]:
+                        r, col = divmod(c, P.COLS)
+                        board.mark(kind, "rect", {"x": x0 + col * CELL + 2, "y": margin + r * CELL + 2,
+                                                  "width": CELL - 4, "height": CELL - 4})
+        for i, line in enumerate(lines):
+            board.text(4, margin + P.ROWS * CELL + 16 + 18 * i, line, font_size=11)
+        return board.to_string()
+
+
+def _plan(s: np.ndarray, width: int, seed: int) -> PL.Plan:
+    """``best``'s plan from ``s``; the game's end (or no tiling found: the rule-based player
+    to the end) as a plan too."""
+    plan = PL.make_plan(s, width, seed) if not R.is_over(s) else None
+    if plan is not None:
+        return plan
+    t = s.copy()
+    moves = []
+    out = np.empty((2, 3), np.int64)
+    rng = B.new_rng(seed, 0)
+    while not R.is_over(t):
+        n = B.cheap_choice(t, B.RULE_BASED, 200, rng, out)
+        for j in range(n):
+            if j == 1 and t[R.DUE] > 0:
+                break
+            moves.append(tuple(int(v) for v in out[j]))
+            R.apply(t, *out[j])
+    return PL.Plan(int(R.solo_total(t)), moves, [], 0)
+
+
+def _count_options(s: np.ndarray) -> int:
+    out = np.empty((S.MAX_OPTIONS, 3), np.int64)
+    return int(S.legal_options(s, out))
+
+
+def _owner_json(v: int):
+    return None if v < 0 else "L" if v == PW.LEATHER_PATCH else v
+
+
+def _grid(owners: np.ndarray) -> list[str]:
+    rows = []
+    for r in range(P.ROWS):
+        cells = []
+        for c in range(P.COLS):
+            v = int(owners[r * P.COLS + c])
+            cells.append("  ." if v < 0 else "  L" if v == PW.LEATHER_PATCH else f"{v:3d}")
+        rows.append(f"{r + 1} " + "".join(cells))
+    rows.append("  " + "".join(f"  {c}" for c in PW.COLUMNS))
+    return rows
+
+
+def _stats(s: np.ndarray, p: int, two: bool) -> str:
+    b = R.SEAT_SIZE * p
+    who = f"player {p + 1}: " if two else ""
+    return (f"{who}time {int(s[R.TIME + b])}, buttons {int(s[R.BUTTONS + b])}, income {int(s[R.INCOME_NOW + b])}, "
+            f"squares {int(s[R.SQUARES + b])}/{P.CELLS}")
+
+
+def _draw_quilt(board: svg.Svg, owners: np.ndarray, x0: float, y0: float) -> None:
+    for cell in range(P.CELLS):
+        r, c = divmod(cell, P.COLS)
+        v = int(owners[cell])
+        fill = EMPTY_FILL if v < 0 else LEATHER_FILL if v == PW.LEATHER_PATCH else patch_colour(v)
+        board.rect(x0 + c * CELL, y0 + r * CELL, CELL, CELL, fill=fill, stroke=svg.GRID, stroke_width=0.5)
+    # outlines: a thick edge between squares of different patches (or a patch and the border)
+    for cell in range(P.CELLS):
+        r, c = divmod(cell, P.COLS)
+        v = int(owners[cell])
+        if v < 0:
+            continue
+        x, y = x0 + c * CELL, y0 + r * CELL
+        for dr, dc, x1, y1, x2, y2 in ((-1, 0, x, y, x + CELL, y), (1, 0, x, y + CELL, x + CELL, y + CELL),
+                                       (0, -1, x, y, x, y + CELL), (0, 1, x + CELL, y, x + CELL, y + CELL)):
+            rr, cc = r + dr, c + dc
+            other = int(owners[rr * P.COLS + cc]) if 0 <= rr < P.ROWS and 0 <= cc < P.COLS else -1
+            if other != v or v == PW.LEATHER_PATCH:
+                board.line(x1, y1, x2, y2, stroke=svg.INK, stroke_width=2)
+    # a patch's number once, on its first square
+    seen = set()
+    for cell in range(P.CELLS):
+        v = int(owners[cell])
+        if 0 <= v < PW.LEATHER_PATCH and v not in seen:
+            seen.add(v)
+            r, c = divmod(cell, P.COLS)
+            board.text(x0 + c * CELL + CELL / 2, y0 + r * CELL + CELL / 2 + 4, v, font_size=10,
+                       text_anchor="middle", fill=svg.INK)
+    for c in range(P.COLS):
+        board.text(x0 + c * CELL + CELL / 2, y0 + P.ROWS * CELL + 11, PW.COLUMNS[c], font_size=9,
+                   text_anchor="middle", fill="#888")
+    for r in range(P.ROWS):
+        board.text(x0 - 3, y0 + r * CELL + CELL / 2 + 3, r + 1, font_size=9, text_anchor="end", fill="#888")
+
+
+ANALYSIS = PatchworkAnalysis()

@@ -1,0 +1,163 @@
+"""Patchwork behind the engines' protocol (``engines.protocol.Engine``).
+
+A setup is ``(variant, circle)``: the rule set (``pieces.REAL``, ``SIM``, ``TWO_PLAYER``)
+and, for two players, the patch circle (the chance outcome: 32 patches shuffled, the 1x2
+patch last). A state is ``rules``' state vector; an action is ``(kind, a, b)`` as
+``rules.apply`` takes it.
+
+>>> import numpy as np
+>>> setup = ENGINE.new_game(np.random.default_rng(1), {"variant": "two-player"})
+>>> s = ENGINE.initial_state(setup)
+>>> len(ENGINE.legal_actions(s)) > 1, ENGINE.to_move(s), setup[1][-1]
+(True, 0, 0)
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from scorebook.engines.protocol import Engine, Played
+
+from . import bots as B, pieces as P, planner as PL, rules as R, search as S
+
+
+def variant_of(options: dict) -> int:
+    return P.VARIANTS.index(options.get("variant") or P.VARIANTS[0])
+
+
+class PatchworkEngine(Engine):
+    game_id = P.GAME_ID
+
+    def new_game(self, rng: np.random.Generator, options: dict):
+        variant = variant_of(options)
+        if variant != P.TWO_PLAYER:
+            return variant, []
+        return variant, [int(p) for p in rng.permutation(np.arange(1, P.N_PATCHES))] + [0]
+
+    def initial_state(self, setup) -> np.ndarray:
+        variant, circle = setup
+        return R.new_state(variant, np.array(circle, np.int64))
+
+    def legal_actions(self, s: np.ndarray) -> list:
+        """Every legal move (``search.legal_options``)."""
+        return [tuple(int(v) for v in row) for row in S.options_of(s)]
+
+    def apply(self, s: np.ndarray, action) -> int:
+        kind, a, b = action
+        return int(R.apply(s, kind, a, b))
+
+    def code_name(self, code: int) -> str:
+        return R.CODE_NAMES[code]
+
+    def is_terminal(self, s: np.ndarray) -> bool:
+        return bool(R.is_over(s))
+
+    def to_move(self, s: np.ndarray) -> int:
+        return int(s[R.TO_MOVE])
+
+    def score(self, s: np.ndarray) -> dict:
+        return R.score(s)
+
+    # ---- bots
+
+    def check_play(self, bots, options: dict) -> str | None:
+        variant = variant_of(options)
+        seats = 2 if variant == P.TWO_PLAYER else 1
+        if len(bots) != seats:
+            return (f"patchwork --variant {P.VARIANTS[variant]} is a game of {seats} player"
+                    + ("s" if seats > 1 else "") + f": give {seats} bot" + ("s" if seats > 1 else ""))
+        return None
+
+    def warm_up(self, bots, options: dict) -> None:
+        s = R.new_state(P.REAL, np.zeros(0, np.int64))
+        B.play_solo(s, B.RANDOM, 0, 0, np.zeros((B.MAX_MOVES, 3), np.int64))
+
+    def play(self, setup, bots, seed: int, options: dict) -> Played:
+        """The bots at their seats; returns the moves ``(kind, a, b)`` and, per seat, the
+        decisions taken and the mean seconds a decision."""
+        s = self.initial_state(setup)
+        moves: list[tuple[int, int, int]] = []
+        decisions, seconds = [0] * len(bots), [0.0] * len(bots)
+        players = [_player(bot, seed, i) for i, bot in enumerate(bots)]
+        start = time.perf_counter()
+        while not R.is_over(s) and len(moves) < B.MAX_MOVES:
+            seat = int(s[R.TO_MOVE])
+            t0 = time.perf_counter()
+            chosen = players[seat](s)
+            seconds[seat] += time.perf_counter() - t0
+            decisions[seat] += 1
+            for j, (kind, a, b) in enumerate(chosen):
+                if j == 1 and s[R.DUE] > 0:
+                    break  # a leather patch became due: placed, then the choice is made afresh
+                code = R.apply(s, kind, a, b)
+                assert code == R.OK, (R.CODE_NAMES.get(int(code)), kind, a, b)
+                moves.append((int(kind), int(a), int(b)))
+        return Played(moves, time.perf_counter() - start,
+                      {"decisions": decisions,
+                       "decision_seconds": [t / d if d else None for t, d in zip(seconds, decisions)]})
+
+
+def _player(bot, seed: int, seat: int):
+    """A decision function ``state -> [(kind, a, b), ...]`` for a bot at a seat."""
+    code = B.BOT_CODES[bot.name]
+    arg = bot.number or 0
+    decisions = [0]
+
+    def decision_seed() -> int:
+        decisions[0] += 1
+        return seed * 7919 + seat * 1_000_003 + decisions[0]
+
+    if code in (B.RANDOM, B.RANDOM_PATCH, B.VBRZ, B.RULE_BASED):
+        out = np.empty((2, 3), np.int64)
+        rng = B.new_rng(seed, 1000 + seat)
+
+        def cheap(s):
+            n = B.cheap_choice(s, code, arg, rng, out)
+            return [tuple(int(v) for v in out[j]) for j in range(n)]
+        return cheap
+    if code in (B.MC, B.MC_GREEDY):
+        return lambda s: S.mc_choice(s, arg, code == B.MC_GREEDY, decision_seed())
+    if code in (B.MCTS, B.MCTS_RAW):
+        return lambda s: S.mcts_choice(s, arg, code == B.MCTS, decision_seed())
+    return BestPlayer(arg, seed)
+
+
+class BestPlayer:
+    """``best:EFFORT``. One player: plan the whole game (``planner.make_plan``, a beam of
+    EFFORT thousand states a step) and follow the plan while the game goes as planned (it
+    always does: the game has no chance); re-plan otherwise. Two players: Monte Carlo over
+    the advance and each window patch's snuggest placements, 8 x EFFORT value-guided
+    play-outs each (``search.duel_choice``)."""
+
+    def __init__(self, effort: int, seed: int):
+        self.effort, self.seed = effort, seed
+        self.expected: list[np.ndarray] = []
+        self.moves: list[tuple[int, int, int]] = []
+        self.decisions = 0
+
+    def fill_weight(self) -> float:
+        """Seeds other than 0 vary the planner's ranking a little (a different, equally good
+        plan), so that games of different seeds are different games."""
+        if self.seed == 0:
+            return PL.FILL_WEIGHT
+        return PL.FILL_WEIGHT * (0.8 + 0.4 * np.random.default_rng(self.seed).random())
+
+    def __call__(self, s: np.ndarray):
+        self.decisions += 1
+        if s[R.PLAYERS] == 2:
+            return S.duel_choice(s, 8 * self.effort, self.seed * 7919 + self.decisions)
+        if not (self.expected and np.array_equal(self.expected[0], s)):
+            plan = PL.make_plan(s, 1000 * self.effort, self.seed, self.fill_weight())
+            if plan is None:  # no tiling found: the rule-based player's move
+                return _player(type("Bot", (), {"name": "rule-based", "number": 200})(), self.seed, 0)(s)
+            self.moves, self.expected = list(plan.moves), []
+            t = s.copy()
+            for m in self.moves:
+                self.expected.append(t.copy())
+                R.apply(t, *m)
+        self.expected.pop(0)
+        return [self.moves.pop(0)]
+
+
+ENGINE = PatchworkEngine()

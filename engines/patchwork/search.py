@@ -1,0 +1,270 @@
+"""Patchwork's searching bots: the thesis's pure Monte Carlo and MCTS (spec section 2), and the
+two-player half of ``best`` (Monte Carlo over a few good moves with value-guided play-outs).
+
+Every option of a decision is followed by the same play-out seeds (common random numbers),
+so two options' values differ by what the options do, not by luck.
+
+>>> import numpy as np
+>>> from .rules import new_state, SIM
+>>> s = new_state(SIM, np.zeros(0, np.int64))
+>>> moves = mc_choice(s, 4, False, 1)
+>>> len(moves) == 1 and moves[0][0] in (BUY, SKIP)
+True
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .bots import (RANDOM, RANDOM_PATCH, buy_code, contacts, covered, fitting_placements, new_rng, below, play_out,
+                   value_choice)
+from .pieces import CELLS, COLS, LAST_SPACE, N_PATCHES, N_PLACEMENTS, PL_HI, PL_LO, ROWS, SIM, cells_of
+from .rules import (ADVANCE, BOUGHT, BUY, DUE, HI, LEATHER_MOVE, LO, NO_PLACE, PLAYERS, SEAT_SIZE, SKIP, SQUARES,
+                    TIME as T_NOW, TO_MOVE, UNAFFORDABLE, VARIANT, apply, check_buy, is_over, OK, placement_of,
+                    solo_total, two_player_finals, window)
+
+MAX_OPTIONS = N_PLACEMENTS + LAST_SPACE + CELLS + 2  # every legal move of one decision fits
+MS = 85.0  # the thesis's /MS
+EXPLORATION = math.sqrt(2.0)
+
+
+@njit(cache=True)
+def legal_options(s: np.ndarray, out: np.ndarray) -> np.int64:
+    """Every legal move into ``out`` [MAX_OPTIONS, 3]; how many. A due leather patch: every
+    free square (or lost, the quilt full); else skips (one player) or the advance, and every
+    buy of every fitting distinct placement (shape-less: every buy with room)."""
+    n = 0
+    if is_over(s):
+        return 0
+    b = SEAT_SIZE * s[TO_MOVE]
+    if s[DUE] > 0:
+        for c in range(CELLS):
+            if not covered(s, b, c):
+                out[n, 0], out[n, 1], out[n, 2] = LEATHER_MOVE, c, 0
+                n += 1
+        if n == 0:
+            out[0, 0], out[0, 1], out[0, 2] = LEATHER_MOVE, -1, 0
+            n = 1
+        return n
+    patches = np.empty(N_PATCHES, np.int64)
+    m = 0
+    if s[PLAYERS] == 2:
+        out[0, 0], out[0, 1], out[0, 2] = ADVANCE, 0, 0
+        n = 1
+        m = window(s, patches)
+    else:
+        for k in range(1, LAST_SPACE - s[T_NOW] + 1):
+            out[n, 0], out[n, 1], out[n, 2] = SKIP, k, 0
+            n += 1
+        for p in range(N_PATCHES):
+            if not (s[BOUGHT] >> p) & 1:
+                patches[m] = p
+                m += 1
+    places = np.empty(N_PLACEMENTS, np.int64)
+    for i in range(m):
+        p = patches[i]
+        if s[VARIANT] == SIM:
+            if check_buy(s, p, NO_PLACE) == OK:
+                out[n, 0], out[n, 1], out[n, 2] = BUY, p, NO_PLACE
+                n += 1
+            continue
+        if check_buy(s, p, 0) == UNAFFORDABLE:  # no placement can make it legal
+            continue
+        f = fitting_placements(s, p, places)
+        for j in range(f):
+            if check_buy(s, p, buy_code(places[j])) == OK:
+                out[n, 0], out[n, 1], out[n, 2] = BUY, p, buy_code(places[j])
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def outcome(s: np.ndarray, seat: np.int64) -> np.float64:
+    """A finished game's value to ``seat``: the total (one player) or its final margin."""
+    if s[PLAYERS] == 1:
+        return np.float64(solo_total(s))
+    f = np.zeros(2, np.int64)
+    two_player_finals(s, f)
+    return np.float64(f[seat] - f[1 - seat])
+
+
+GUIDED = 100  # play-out policy of ``best`` (two players): the rule-based player, its TCM drawn per decision
+
+
+@njit(cache=True)
+def guided_play_out(s: np.ndarray, rng: np.ndarray) -> None:
+    """Both seats play the rule-based value player to the end, its time-cost modifier drawn
+    in [1, 3) for every decision so that play-outs differ."""
+    out = np.empty((2, 3), np.int64)
+    while not is_over(s):
+        tcm = 1.0 + below(rng, 200) / 100.0
+        c = value_choice(s, True, tcm, rng, out)
+        apply(s, out[0, 0], out[0, 1], out[0, 2])
+        if c == 2 and s[DUE] == 0:
+            apply(s, out[1, 0], out[1, 1], out[1, 2])
+
+
+@njit(cache=True, nogil=True)
+def option_values(s: np.ndarray, options: np.ndarray, n: np.int64, playouts: np.int64, policy: np.int64,
+                  seed: np.int64, values: np.ndarray) -> None:
+    """``values[i, j]``: the mover's outcome after option i then play-out j (its own seed,
+    the same for every option). ``policy``: RANDOM, RANDOM_PATCH or GUIDED."""
+    seat = s[TO_MOVE]
+    for i in range(n):
+        for j in range(playouts):
+            t = s.copy()
+            apply(t, options[i, 0], options[i, 1], options[i, 2])
+            rng = new_rng(seed, j)
+            if policy == GUIDED:
+                guided_play_out(t, rng)
+            else:
+                play_out(t, policy, 0, rng)
+            values[i, j] = outcome(t, seat)
+
+
+def options_of(s: np.ndarray) -> np.ndarray:
+    out = np.empty((MAX_OPTIONS, 3), np.int64)
+    return out[:legal_options(s, out)].copy()
+
+
+def first_move_classes(s: np.ndarray, options: np.ndarray) -> np.ndarray:
+    """Spec section 2: at the very first move the quilt is empty, so rotations and mirrors of
+    a buy are the same move; the options kept, one per (patch, cells up to symmetry)."""
+    if int(s[SQUARES]) or int(s[BOUGHT]) or s[PLAYERS] == 2:
+        return np.arange(options.shape[0])
+    keep, seen = [], set()
+    for i, (kind, a, b) in enumerate(options):
+        key = (int(kind), int(a), symmetric_key(int(placement_of(a, b))) if kind == BUY and b != NO_PLACE else int(b))
+        if key not in seen:
+            seen.add(key)
+            keep.append(i)
+    return np.array(keep, np.int64)
+
+
+def symmetric_key(k: int) -> tuple:
+    """The cells of placement row ``k`` up to the quilt's eight symmetries."""
+    cells = [divmod(c, COLS) for c in cells_of(int(PL_LO[k]), int(PL_HI[k]))]
+    n = ROWS - 1
+    forms = []
+    for f in (lambda r, c: (r, c), lambda r, c: (c, n - r), lambda r, c: (n - r, n - c), lambda r, c: (n - c, r),
+              lambda r, c: (r, n - c), lambda r, c: (n - r, c), lambda r, c: (c, r), lambda r, c: (n - c, n - r)):
+        forms.append(tuple(sorted(f(r, c) for r, c in cells)))
+    return min(forms)
+
+
+def mc_choice(s: np.ndarray, playouts: int, greedy: bool, seed: int) -> list[tuple[int, int, int]]:
+    """Pure Monte Carlo (greedy: the best single play-out): every legal move, ``playouts``
+    non-weighted random play-outs each; the best mean."""
+    options = options_of(s)
+    options = options[first_move_classes(s, options)]
+    values = np.empty((options.shape[0], playouts), np.float64)
+    option_values(s, options, options.shape[0], playouts, RANDOM_PATCH, seed, values)
+    score = values.max(axis=1) if greedy else values.mean(axis=1)
+    return [tuple(int(v) for v in options[int(np.argmax(score))])]
+
+
+# ---------------------------------------------------------------- MCTS
+
+
+class _Node:
+    __slots__ = ("moves", "visits", "wins", "children", "seat")
+
+    def __init__(self, s: np.ndarray):
+        self.moves = options_of(s)
+        self.visits = np.zeros(self.moves.shape[0])
+        self.wins = np.zeros(self.moves.shape[0])
+        self.children: list = [None] * self.moves.shape[0]
+        self.seat = int(s[TO_MOVE])
+
+
+def mcts_choice(s: np.ndarray, playouts: int, scaled: bool, seed: int) -> list[tuple[int, int, int]]:
+    """UCT (spec section 2): ``w/n`` (divided by MS when ``scaled``) + sqrt(2) sqrt(ln N / n);
+    expansion adds all children; one non-weighted random play-out per iteration; the most
+    visited move. Two players: values are the final margin from the mover's side."""
+    root = _Node(s)
+    if root.moves.shape[0] == 1:
+        return [tuple(int(v) for v in root.moves[0])]
+    scale = MS if scaled else 1.0
+    rng = np.random.default_rng(seed)
+    sign = np.array([1.0, -1.0])
+    for it in range(playouts):
+        t = s.copy()
+        node, path = root, []
+        while True:
+            if node.moves.shape[0] == 0:
+                break
+            unvisited = np.flatnonzero(node.visits == 0)
+            if unvisited.size:
+                i = int(unvisited[rng.integers(unvisited.size)])
+            else:
+                q = node.wins / node.visits / scale
+                i = int(np.argmax(q + EXPLORATION * np.sqrt(math.log(node.visits.sum()) / node.visits)))
+            kind, a, b = node.moves[i]
+            apply(t, kind, a, b)
+            path.append((node, i))
+            if node.visits[i] == 0:
+                break
+            if node.children[i] is None:
+                node.children[i] = _Node(t)
+            node = node.children[i]
+        play_out(t, RANDOM_PATCH, 0, new_rng(seed, it))
+        margin = outcome(t, 0)
+        for n, i in path:
+            n.visits[i] += 1
+            n.wins[i] += margin if s[PLAYERS] == 1 else margin * sign[n.seat]
+    return [tuple(int(v) for v in root.moves[int(np.argmax(root.visits))])]
+
+
+# ---------------------------------------------------------------- two players: best
+
+
+def candidate_options(s: np.ndarray, per_patch: int) -> np.ndarray:
+    """The moves ``best`` weighs (two players): the advance and, for every window patch it
+    can buy, its ``per_patch`` snuggest placements; a due leather patch: the snuggest squares."""
+    options = options_of(s)
+    if s[PLAYERS] == 1 or options.shape[0] <= 1:
+        return options
+    b = SEAT_SIZE * int(s[TO_MOVE])
+    lo, hi = int(s[LO + b]), int(s[HI + b])
+    keep = []
+    if s[DUE] > 0:
+        ranked = sorted(range(options.shape[0]), key=lambda i: -_square_contacts(int(options[i, 1]), lo, hi))
+        return options[sorted(ranked[:per_patch * 2])]
+    by_patch: dict[int, list[tuple[int, int]]] = {}
+    for i, (kind, a, c) in enumerate(options):
+        if kind != BUY:
+            keep.append(i)
+            continue
+        by_patch.setdefault(int(a), []).append((-int(contacts(placement_of(a, c), lo, hi)), i))
+    for ranked in by_patch.values():
+        keep += [i for _, i in sorted(ranked)[:per_patch]]
+    return options[sorted(keep)]
+
+
+def _square_contacts(cell: int, lo: int, hi: int) -> int:
+    """Sides of a square that touch a patch or the border."""
+    if cell < 0:
+        return 0
+    quilt = lo | hi << 63
+    r, c = divmod(cell, COLS)
+    return sum(1 for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+               if not (0 <= rr < ROWS and 0 <= cc < COLS) or quilt >> (rr * COLS + cc) & 1)
+
+
+def duel_values(s: np.ndarray, options: np.ndarray, playouts: int, seed: int) -> np.ndarray:
+    values = np.empty((options.shape[0], playouts), np.float64)
+    option_values(s, options, options.shape[0], playouts, GUIDED, seed, values)
+    return values
+
+
+def duel_choice(s: np.ndarray, playouts: int, seed: int, per_patch: int = 3) -> list[tuple[int, int, int]]:
+    options = candidate_options(s, per_patch)
+    if options.shape[0] == 1:
+        return [tuple(int(v) for v in options[0])]
+    values = duel_values(s, options, playouts, seed)
+    return [tuple(int(v) for v in options[int(np.argmax(values.mean(axis=1)))])]
+
+
+__all__ = ["ADVANCE", "BUY", "SKIP", "LEATHER_MOVE", "RANDOM", "HI", "PL_HI", "PL_LO"]
