@@ -1,0 +1,75 @@
+"""Patchwork analysis: a skip that leaves the quilt open while a patch fits is a clearly
+larger loss than the best move; two-player values carry paired standard errors; boards."""
+from __future__ import annotations
+
+import numpy as np
+
+from scorebook.analyze.loss import classify
+from scorebook.analyze.patchwork import ANALYSIS, move_cells
+from scorebook.analyze.run import resolve
+from scorebook.engines.patchwork import pieces as P, rules as R
+from scorebook.records.formats import read_text
+from scorebook.records.patchwork import replay
+
+from ..conftest import SAMPLES
+
+OPTIONS = {"effort": 1, "playouts": 16}
+
+
+def record_of(text: str):
+    items = read_text(text, "t.pgn", "pgn")
+    assert items[0].error is None, items[0].error
+    return items[0].record
+
+
+def test_skipping_to_the_end_with_the_quilt_open_is_a_blunder():
+    opening = "B20 B30 B32"
+    s = R.new_state(P.SIM, np.zeros(0, np.int64))
+    for token in opening.split():
+        R.apply(s, R.BUY, int(token[1:]), R.NO_PLACE)
+    bad = f"S{P.LAST_SPACE - int(s[R.TIME])}"
+    record = record_of(f'[Game "patchwork-solo"]\n[Variant "sim"]\n\n{opening} {bad}\n')
+    rows, settings = ANALYSIS.evaluate(record, ["p"], seed=0, options=OPTIONS)
+    assert settings == {"effort": 1} and [r.played for r in rows] == opening.split() + [bad]
+    skip = rows[3]
+    assert skip.best.startswith("B") and skip.value_best >= 70 and skip.value_played == record.score["total"]
+    assert skip.loss > 100 and classify(skip.loss, "patchwork") == "blunder"
+    assert max(r.loss for r in rows[:3]) < skip.loss / 10
+
+
+def test_a_plan_followed_loses_nothing():
+    record = record_of((SAMPLES / "patchwork" / "patchwork-best2-real-s3-0001.pgn").read_text())
+    rows, _ = ANALYSIS.evaluate(record, ["p"], seed=0, options={"effort": 2, "playouts": 16})
+    assert all(r.loss == 0 and r.value_played == 84 for r in rows)
+
+
+def test_two_player_values_are_margins_with_paired_errors():
+    record = record_of((SAMPLES / "patchwork" / "patchwork-best2-vbrz-two-player-s6-0001.pgn").read_text())
+    rows, settings = ANALYSIS.evaluate(record, ["a", "b"], seed=1, options=OPTIONS)
+    assert settings == {"playouts": 16} and len(rows) == len(record.moves)
+    assert {r.player for r in rows} == {0, 1}
+    for r in rows:
+        assert r.loss == max(0.0, r.value_best - r.value_played) and r.best[:2] in ("1:", "2:")
+        assert r.stderr is not None and r.stderr >= 0 and 1 <= r.rank <= r.candidates
+    last = rows[-1]  # the last move's value is the game's own final margin
+    margin = record.score["final"][last.player] - record.score["final"][1 - last.player]
+    assert last.value_played == margin
+
+
+def test_boards_mark_the_squares_of_the_moves():
+    record = record_of((SAMPLES / "patchwork" / "patchwork-best2-real-s3-0001.pgn").read_text())
+    positions = list(replay(record))
+    before, move, after = positions[1]
+    played = move.text(False)
+    svg = ANALYSIS.svg_board(before, played, played)
+    size = len(move_cells(played, False)[1])
+    assert svg.count('class="mark played"') == size == svg.count('class="mark best"') == P.SIZE[move.a]
+    text = ANALYSIS.text_board(after)
+    assert text.count(f"{move.a:3d}") == size and "buttons" in text
+    state = ANALYSIS.state_json(after)
+    assert sum(row.count(move.a) for row in state["seats"][0]["quilt"]) == size
+    assert "<svg" in ANALYSIS.legend()
+
+
+def test_bot_specs():
+    assert resolve("patchwork", "effort:3") == ("best:3 playouts:64", {"effort": 3})
