@@ -141,6 +141,8 @@ def score_text(score) -> str:
         return f"{score['totals'][0]}-{score['totals'][1]} ({score['result']})"
     if "points" in score:
         return f"{score['points'][0]}-{score['points'][1]}"
+    if "winners" in score:
+        return "won: " + (" ".join(score["players"][p] for p in score["winners"]) or "-")
     return ", ".join(f"{k} {v}" for k, v in score.items())
 
 
@@ -355,7 +357,7 @@ def play(ctx, game, players, n_games, seed, out_dir, out, **game_options):
                         progress=progress)
     games, summary = result["games"], result["summary"]
     names = summary["players"]
-    value = "score" if len(names) == 1 else f"margin ({names[0]})"
+    value = "total" if len(names) == 1 else f"margin ({names[0]})" if len(names) == 2 else f"share ({names[0]})"
     rows = [{"game": i + 1, "id": g.get("id"), "status": g["status"], "players": " / ".join(g["players"]),
              "score": score_text(g.get("score")), "value": g.get("value"), "seconds": g["seconds"]}
             for i, g in enumerate(games)]
