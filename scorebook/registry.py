@@ -213,7 +213,7 @@ _GAMES: dict[str, Game] = {}
 _DETECT: list[tuple[re.Pattern, str]] = []  # (first-line pattern, foreign format), registration order
 _ALIASES: dict[str, str] = {}  # Game tag -> game id
 # Named by the CLI contract but not built yet: refused as "not supported yet", not "unknown".
-PLANNED: dict[str, str] = {"tsuro": "Tsuro"}
+PLANNED: dict[str, str] = {}
 
 
 def register_game(package: str, *, engine: str | None = None, records: str | None = None,
@@ -297,3 +297,4 @@ register_game("scorebook.engines.tiny_islands")
 register_game("scorebook.engines.game_of_islands")
 register_game("scorebook.engines.iwoki")
 register_game("scorebook.engines.patchwork")
+register_game("scorebook.engines.tsuro")

@@ -1,0 +1,154 @@
+"""Tsuro analysis: the evaluator, and the text, JSON and SVG boards.
+
+A move's value is the mover's expected share of the win in percent (a shared win of k
+players is 1/k), as ``mc`` estimates it from what the mover knows: the unseen tiles (the
+deck and the other hands) dealt anew for every sample, the same deals for every candidate
+(the standard error is the paired one), each candidate played out by the simple AI for
+every seat. Like lichess's win%, the loss is the drop in that share.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from scorebook.engines.tsuro import bots as B, rules as R
+from scorebook.records import tsuro as TS
+
+from . import svg
+from .loss import MoveRow, paired, rank
+from .protocol import Analysis
+
+CELL = 54
+TOKEN_COLOURS = ["#1f77b4", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"]
+
+
+def port_xy(x0: float, y0: float, port: int, size: float = CELL) -> tuple[float, float]:
+    a, b = size / 3, 2 * size / 3
+    return [(x0 + a, y0), (x0 + b, y0), (x0 + size, y0 + a), (x0 + size, y0 + b), (x0 + b, y0 + size),
+            (x0 + a, y0 + size), (x0, y0 + b), (x0, y0 + a)][port]
+
+
+def tile_paths(tile: int, rot: int) -> list[tuple[int, int]]:
+    return [((a + 2 * rot) % 8, (b + 2 * rot) % 8) for a, b in R.FACTS["tiles"][tile]]
+
+
+class TsuroAnalysis(Analysis):
+    game_id = TS.GAME
+
+    def bot_name(self, options: dict[str, int]) -> str:
+        return f"mc samples:{options['samples']}"
+
+    def evaluate(self, record: TS.TsuroRecord, players, *, seed: int, options: dict[str, int], progress=None):
+        samples = options["samples"]
+        rows = []
+        for ply, (before, turn, _) in enumerate(TS.replay(record), 1):
+            options_ = B.options_of(before)
+            played = np.array([turn.tile, turn.rotation], np.int64)
+            match = np.flatnonzero((options_ == played).all(axis=1))
+            if match.size:
+                i_played = int(match[0])
+            else:  # an eliminating placement kept as the only kind there was
+                options_ = np.vstack([options_, played])
+                i_played = options_.shape[0] - 1
+            values = np.empty((options_.shape[0], samples))
+            B.option_values(before, options_, options_.shape[0], samples, seed * 1009 + ply, values)
+            values *= 100.0
+            means = values.mean(axis=1)
+            b = int(np.argmax(means))
+            vb, vp, se = paired(values, b, i_played)
+            square = R.square_name(turn.square)
+            rows.append(MoveRow(ply, turn.seat, f"{turn.tile}r{turn.rotation}@{square}",
+                                f"{int(options_[b, 0])}r{int(options_[b, 1])}@{square}", vb, vp, max(0.0, vb - vp), se,
+                                rank(means, i_played), options_.shape[0]))
+            if progress:
+                progress()
+        return rows, {"samples": samples}
+
+    # ---- boards: a state is (the engine's state, the players' names)
+
+    def text_board(self, position) -> str:
+        s, names = position
+        lines = []
+        tokens = {int(s[R.POS + p]) // 8: names[p] for p in range(int(s[R.N])) if s[R.POS + p] >= 0}
+        for r in range(R.ROWS):
+            cells = []
+            for c in range(R.COLS):
+                sq = r * R.COLS + c
+                t = int(s[R.BOARD + sq])
+                cells.append(f"{t:2d}r{int(s[R.ROT + sq])}" if t >= 0 else (" <> " if sq in tokens else "  . "))
+            lines.append(f"{r + 1} " + " ".join(cells))
+        lines.append("  " + " ".join(f"  {c} " for c in "abcdef"))
+        for p in range(int(s[R.N])):
+            where = R.point_name(int(s[R.POS + p])) if s[R.POS + p] >= 0 else \
+                f"out on turn {int(s[R.ELIM_TURN + p])} ({('', 'edge', 'collision')[int(s[R.CAUSE + p])]})"
+            lines.append(f"{names[p]}: {where}; hand {R.hand(s, p)}" + (" (dragon)" if s[R.DRAGON] == p else ""))
+        lines.append(f"deck {int(s[R.DECK_N])} tiles; to move: {names[int(s[R.TO_MOVE])]}")
+        return "\n".join(lines)
+
+    def state_json(self, position) -> dict:
+        s, names = position
+        return {"board": [[None if s[R.BOARD + r * R.COLS + c] < 0 else
+                           [int(s[R.BOARD + r * R.COLS + c]), int(s[R.ROT + r * R.COLS + c])]
+                           for c in range(R.COLS)] for r in range(R.ROWS)],
+                "tokens": {names[p]: (R.point_name(int(s[R.POS + p])) if s[R.POS + p] >= 0 else None)
+                           for p in range(int(s[R.N]))},
+                "hands": {names[p]: R.hand(s, p) for p in range(int(s[R.N]))},
+                "deck": int(s[R.DECK_N]), "dragon": None if s[R.DRAGON] < 0 else names[int(s[R.DRAGON])],
+                "to_move": names[int(s[R.TO_MOVE])]}
+
+    def legend(self) -> str:
+        return svg.legend([("placed tile", {"fill": "#f3ead7", "stroke": svg.INK}),
+                           ("token", {"fill": TOKEN_COLOURS[0], "stroke": svg.INK, "rx": 6})])
+
+    def svg_board(self, position, played: str | None = None, best: str | None = None) -> str:
+        """The board before a move: every tile's four paths, the tokens on their points (each
+        player's colour, named below), the square of the move with the played tile's paths
+        (solid orange) and the bot's best tile's (dashed purple)."""
+        s, names = position
+        m = 20
+        n = int(s[R.N])
+        board = svg.Svg(2 * m + R.COLS * CELL, 2 * m + R.ROWS * CELL + 16 * n + 8)
+        for sq in range(R.SQUARES):
+            r, c = divmod(sq, R.COLS)
+            x0, y0 = m + c * CELL, m + r * CELL
+            t = int(s[R.BOARD + sq])
+            board.rect(x0, y0, CELL, CELL, fill="#f3ead7" if t >= 0 else "#fbfbf8", stroke=svg.GRID, stroke_width=1)
+            if t >= 0:
+                self._paths(board, x0, y0, t, int(s[R.ROT + sq]), {"stroke": svg.INK, "stroke_width": 2})
+        for c in range(R.COLS):
+            board.text(m + c * CELL + CELL / 2, m - 6, "abcdef"[c], font_size=10, text_anchor="middle", fill="#888")
+        for r in range(R.ROWS):
+            board.text(m - 6, m + r * CELL + CELL / 2 + 3, r + 1, font_size=10, text_anchor="end", fill="#888")
+        for kind, move in (("best", best), ("played", played)):
+            parsed = TS._PLACE_RE.fullmatch(move or "")
+            if not parsed or not parsed.group(3):
+                continue
+            sq = (int(parsed.group(4)) - 1) * R.COLS + "abcdef".index(parsed.group(3))
+            x0, y0 = m + (sq % R.COLS) * CELL, m + (sq // R.COLS) * CELL
+            board.mark(kind, "rect", {"x": x0 + 2, "y": y0 + 2, "width": CELL - 4, "height": CELL - 4})
+            style = {"stroke": svg.PLAYED if kind == "played" else svg.BEST, "stroke_width": 2.5,
+                     "stroke_dasharray": None if kind == "played" else svg.BEST_DASH}
+            self._paths(board, x0, y0, int(parsed.group(1)), int(parsed.group(2)), style)
+        for p in range(n):
+            colour = TOKEN_COLOURS[p % len(TOKEN_COLOURS)]
+            if s[R.POS + p] >= 0:
+                pt = int(s[R.POS + p])
+                x0, y0 = m + (pt // 8 % R.COLS) * CELL, m + (pt // 8 // R.COLS) * CELL
+                x, y = port_xy(x0, y0, pt % 8)
+                board.circle(x, y, 6, fill=colour, stroke=svg.INK, stroke_width=1)
+            status = "" if s[R.POS + p] >= 0 else f" (out, turn {int(s[R.ELIM_TURN + p])})"
+            y = 2 * m + R.ROWS * CELL + 16 * p
+            board.circle(m + 5, y - 4, 5, fill=colour, stroke=svg.INK, stroke_width=1)
+            board.text(m + 16, y, f"{names[p]}{status}: hand {R.hand(s, p)}", font_size=11)
+        return board.to_string()
+
+    @staticmethod
+    def _paths(board: svg.Svg, x0: float, y0: float, tile: int, rot: int, style: dict) -> None:
+        cx, cy = x0 + CELL / 2, y0 + CELL / 2
+        for a, b in tile_paths(tile, rot):
+            (xa, ya), (xb, yb) = port_xy(x0, y0, a), port_xy(x0, y0, b)
+            mx, my = (xa + xb) / 2, (ya + yb) / 2
+            bend = (mx + 0.35 * (cx - mx), my + 0.35 * (cy - my))
+            board.polyline([(xa, ya), bend, (xb, yb)], fill="none", **style)
+
+
+ANALYSIS = TsuroAnalysis()

@@ -1,0 +1,468 @@
+"""Tsuro records (shared/specs/tsuro.md section 4): the one owner of its turns' text.
+
+::
+
+    [Game "tsuro"]
+    [Players "P1 P2 P3"]
+    [Start "P1 a1.0, P2 a5.6, P3 e6.5"]
+    [Deck "13 5 17 3 ..."]
+    [Deal "seat-round-robin"]
+    [Result "P2 P3"]
+
+    1. P1 13r0@a1 | P1 a1.0>b1.6 | draw P1 33
+    18. P3 10r0@f2 | P3 f2.5>e2.3 P1 f2.0>x | draw P3 8, return P1 [22 28 20], deck 8 22 ...
+
+A turn is one placement: the player, the tile and its rotation (``@square`` optional and
+checked), the tokens it moved (``>x`` off the edge, ``>*`` a collision), then the events.
+The ``deck`` events are the only ones a replay needs; every other entry is checked.
+``ply`` is the turn number.
+
+>>> from scorebook.records.pgn import split_games, read_record
+>>> text = ('[Game "tsuro"]\\n[Players "A B"]\\n[Start "A a1.0, B f6.4"]\\n[Deck "' +
+...         ' '.join(map(str, range(35))) + '"]\\n\\n1. A 4r0@b1 | A a1.0>a2.0\\n')
+>>> read_record(split_games(text), TsuroVisitor())
+Traceback (most recent call last):
+...
+scorebook.records.errors.IllegalMove: line 6, column 6, ply 1, token 4r0@b1: wrong-square: A's token faces a1
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scorebook.engines.tsuro import rules as R
+
+from . import pgn
+from .errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
+from .limits import small_int
+from .notation import Canonical, Notation, Position
+
+GAME = R.GAME_ID
+KEYWORDS = ("draw", "dragon", "return", "deck", "refill", "pass")
+_NAME_RE = re.compile(r"[A-Za-z0-9_.:\-]{1,40}")
+_POINT_RE = re.compile(r"([a-f])([1-6])\.([0-7])")
+_PLACE_RE = re.compile(r"([0-9]{1,2})r([0-3])(?:@([a-f])([1-6]))?")
+_MOVE_RE = re.compile(r"([a-f][1-6]\.[0-7])>([a-f][1-6]\.[0-7]|x|\*)")
+
+
+@dataclass
+class Turn:
+    """One turn of a record: the mover's seat, the tile and rotation, the deck order given
+    after a reshuffle (or None), and what the replay says happened (the turn's text)."""
+    seat: int
+    tile: int
+    rotation: int
+    square: int
+    order: list[int] | None
+    moves: list[tuple[int, int, int]] = field(default_factory=list)  # seat, from point, end (or -1 / -2)
+    events: dict = field(default_factory=dict)
+
+
+@dataclass
+class TsuroRecord:
+    players: list[str]
+    starts: list[int]
+    deck: list[int]
+    refill: int
+    tags: dict[str, str]
+    turns: list[Turn]
+    score: dict
+    recorded: dict | None
+    warnings: list[str] = field(default_factory=list)
+
+
+def parse_point(text: str) -> int | None:
+    m = _POINT_RE.fullmatch(text)
+    if not m:
+        return None
+    square = (int(m.group(2)) - 1) * R.COLS + "abcdef".index(m.group(1))
+    return square * 8 + int(m.group(3))
+
+
+def end_text(end: int) -> str:
+    return "x" if end == R.OFF else "*" if end == R.MET else R.point_name(end)
+
+
+def replay_events(events: np.ndarray, n: int) -> tuple[list, dict]:
+    """A turn's engine events as (moves, events by kind; ``deck`` the new order or None)."""
+    moves, by_kind = [], {k: [] for k in KEYWORDS}
+    by_kind["deck"] = None
+    for kind, seat, value in (tuple(int(v) for v in row) for row in events[:n]):
+        if kind == R.MOVE:
+            start, end = divmod(value, 1000)
+            moves.append((seat, start, R.OFF if end == 901 else R.MET if end == 902 else end))
+        elif kind == R.DRAW:
+            by_kind["draw"].append((seat, value))
+        elif kind == R.DRAGON_TAKEN:
+            by_kind["dragon"].append(seat)
+        elif kind == R.RETURN:
+            by_kind["return"].append((seat, value))
+        elif kind == R.SHUFFLE:
+            by_kind["deck"] = (by_kind["deck"] or []) + [value]
+        elif kind == R.REFILL_DRAW:
+            by_kind["refill"].append((seat, value))
+        elif kind == R.PASS:
+            by_kind["pass"].append(seat)
+    return moves, by_kind
+
+
+def events_text(by_kind: dict, names: list[str], new_deck: list[int] | None) -> str:
+    """The events of a turn in the order of kinds (spec 4)."""
+    parts = [f"draw {names[s]} {t}" for s, t in by_kind["draw"]]
+    parts += [f"dragon {names[s]}" for s in by_kind["dragon"]]
+    returned: dict[int, list[int]] = {}
+    for s, t in by_kind["return"]:
+        returned.setdefault(s, []).append(t)
+    parts += [f"return {names[s]} [{' '.join(map(str, ts))}]" for s, ts in returned.items()]
+    if new_deck is not None:
+        parts.append("deck " + " ".join(map(str, new_deck)))
+    if by_kind["refill"]:
+        parts.append("refill " + ", ".join(f"{names[s]} {t}" for s, t in by_kind["refill"]))
+    parts += [f"pass {names[s]}" for s in by_kind["pass"]]
+    return ", ".join(parts)
+
+
+def turn_text(number: int, names: list[str], turn: Turn) -> str:
+    moves = " ".join(f"{names[s]} {R.point_name(a)}>{end_text(b)}" for s, a, b in turn.moves)
+    line = f"{number}. {names[turn.seat]} {turn.tile}r{turn.rotation}@{R.square_name(turn.square)} | {moves}"
+    events = events_text(turn.events, names, turn.order)
+    return line + (f" | {events}" if events else "")
+
+
+class TsuroVisitor(pgn.Visitor):
+    """Reads a record turn by turn (a turn is its number's tokens) and replays it."""
+
+    def begin_game(self, game: pgn.PgnGame) -> None:
+        self.game = game
+        t = dict(game.tags)
+        t.pop("Game", None)
+        names = (t.pop("Players", None) or "").split()
+        if not 2 <= len(names) <= R.MAX_PLAYERS or len(set(names)) != len(names) or \
+                not all(_NAME_RE.fullmatch(n) for n in names):
+            self._tag_error("bad-tag", "Players", f"[Players] names {2} to {R.MAX_PLAYERS} players in seat order, "
+                                                  "each once, without spaces")
+        self.names = names
+        self.starts = self._read_start(t.pop("Start", None))
+        self.deck = self._read_deck(t.pop("Deck", None))
+        deal = t.pop("Deal", None)
+        if deal not in (None, "seat-round-robin"):
+            self._tag_error("bad-tag", "Deal", '[Deal "seat-round-robin"] is the one deal')
+        refill = t.pop("DragonRefill", None)
+        if refill not in (None, *R.REFILLS):
+            self._tag_error("bad-tag", "DragonRefill", '[DragonRefill] is "round_robin" or "holder_first"')
+        self.refill = R.REFILLS.index(refill or R.REFILLS[0])
+        self.result_text = t.pop("Result", None)
+        self.tags = t
+        self.state = R.new_state(len(names), np.array(self.starts, np.int64), np.array(self.deck, np.int64),
+                                 self.refill, 0)
+        self.events = np.zeros((256, 3), np.int64)
+        self.turns: list[Turn] = []
+        self.pending: list[pgn.Token] | None = None
+        self.number: int | None = None
+        self.last: pgn.Token | None = None
+
+    def _tag_error(self, code: str, name: str, message: str):
+        tok = self.game.tag_tokens.get(name)
+        raise ParseError(code, message, line=tok.line if tok else self.game.line, column=1,
+                         token=tok.text[:40] if tok else None)
+
+    def _read_start(self, text: str | None) -> list[int]:
+        points = []
+        parts = [p.strip() for p in (text or "").split(",")]
+        for i, part in enumerate(parts):
+            words = part.split()
+            point = parse_point(words[1]) if len(words) == 2 else None
+            if (point is None or i >= len(self.names) or words[0] != self.names[i]
+                    or not R.is_edge_point(point // 8, point % 8) or point in points):
+                self._tag_error("bad-start", "Start", "[Start] gives every player's edge start in seat order, "
+                                                      "distinct: \"P1 a1.0, P2 a5.6\"")
+            points.append(point)
+        if len(points) != len(self.names):
+            self._tag_error("bad-start", "Start", "[Start] gives a start to every player")
+        return points
+
+    def _read_deck(self, text: str | None) -> list[int]:
+        ids = [small_int(w) for w in (text or "").split()]
+        if sorted(i if i is not None else -1 for i in ids) != list(range(R.N_TILES)):
+            self._tag_error("bad-deck", "Deck", f"[Deck] is the {R.N_TILES} tile ids 0 to {R.N_TILES - 1}, "
+                                                "each once, top first")
+        return ids
+
+    def ply(self) -> int:
+        return len(self.turns) + 1
+
+    def visit_move_number(self, number: int, token: pgn.Token) -> None:
+        self._flush()
+        self.pending, self.number, self.number_token = [], number, token
+        self.last = token
+
+    def visit_move(self, token: pgn.Token) -> None:
+        if self.pending is None:
+            if self.state[R.OVER]:
+                raise self.token_error(token, "move-after-end", "the game is over")
+            raise self.token_error(token, "bad-token", "a turn starts with its number: \"12. P1 13r0@a1 | ...\"")
+        self.pending.append(token)
+        self.last = token
+
+    def visit_result(self, token: pgn.Token) -> None:
+        self.last = token
+
+    def _flush(self) -> None:
+        if self.pending is None:
+            return
+        tokens, self.pending = self.pending, None
+        self._turn(self.number_token, self.number, tokens)
+
+    def _err(self, token: pgn.Token, code: str, message: str) -> IllegalMove:
+        return IllegalMove(code, message, line=token.line, column=token.column, ply=self.ply(), token=token.text)
+
+    def _turn(self, number_token: pgn.Token, number: int, tokens: list[pgn.Token]) -> None:
+        s = self.state
+        if s[R.OVER]:
+            raise self._err(tokens[0] if tokens else number_token, "move-after-end", "the game is over")
+        parts: list[list[pgn.Token]] = [[]]
+        for tok in tokens:
+            if tok.text == "|":
+                parts.append([])
+            else:
+                parts[-1].append(tok)
+        if len(parts) not in (2, 3) or len(parts[0]) != 2 or not parts[1] or (len(parts) == 3 and not parts[2]):
+            raise self._err(tokens[0] if tokens else number_token, "bad-token",
+                            "a turn reads \"12. P1 13r0@a1 | P1 a1.0>b1.6 | draw P1 33\"")
+        who, placement = parts[0]
+        m = _PLACE_RE.fullmatch(placement.text)
+        if who.text not in self.names or not m or int(m.group(1)) >= R.N_TILES:
+            bad = who if who.text not in self.names else placement
+            raise self._err(bad, "bad-token", "a placement is a player's name, then tile r rotation [@square]: "
+                                              "\"P1 13r0@a1\"")
+        said_moves = self._read_moves(parts[1])
+        said_events, deck_token = self._read_events(parts[2] if len(parts) == 3 else [],
+                                                    parts[1][-1] if parts[1] else placement)
+        if number != len(self.turns) + 1:
+            raise self._err(number_token, "bad-turn-number", f"this is turn {len(self.turns) + 1}")
+        seat = self.names.index(who.text)
+        if not R.live(s, seat):
+            raise self._err(who, "player-eliminated", f"{who.text} was eliminated on turn {int(s[R.ELIM_TURN + seat])}")
+        if seat != s[R.TO_MOVE]:
+            raise self._err(who, "wrong-player", f"{self.names[int(s[R.TO_MOVE])]} places now")
+        tile, rot = int(m.group(1)), int(m.group(2))
+        square = int(s[R.POS + seat]) // 8
+        if tile not in R.hand(s, seat):
+            raise self._err(placement, "tile-not-in-hand", f"{who.text} holds {R.hand(s, seat)}")
+        if m.group(3) and (int(m.group(4)) - 1) * R.COLS + "abcdef".index(m.group(3)) != square:
+            raise self._err(placement, "wrong-square", f"{who.text}'s token faces {R.square_name(square)}")
+        order = said_events.get("deck")
+        code = R.turn(s, tile, rot, np.array(order if order is not None else [-2], np.int64), self.events)
+        if code == R.SELF_ELIMINATION:
+            raise self._err(placement, "self-elimination", "this placement eliminates the player's own token "
+                                                           "while another tile or rotation in hand does not")
+        if code in (R.OK, R.MISSING_DECK, R.DECK_MISMATCH):
+            if code != R.OK:  # the moves come before the deck in the order of checks: replay them aside
+                aside = s.copy()
+                R.turn(aside, tile, rot, R.NO_ORDER, self.events)
+                n_events = int(aside[R.N_EVENTS])
+            else:
+                n_events = int(s[R.N_EVENTS])
+            moves, by_kind = replay_events(self.events, n_events)
+        if code in (R.OK, R.MISSING_DECK, R.DECK_MISMATCH) and sorted(said_moves) != sorted(moves):
+            raise self._err(parts[1][0], "move-mismatch", "the replay moves: " + " ".join(
+                f"{self.names[q]} {R.point_name(a)}>{end_text(b)}" for q, a, b in moves))
+        if code in (R.MISSING_DECK, R.DECK_MISMATCH):
+            where = deck_token or (parts[2][0] if len(parts) == 3 else parts[1][-1])  # (parts[2] is never empty)
+            raise self._err(where, R.CODE_NAMES[code], "tiles came back: the record must give the new deck order, "
+                                                       "a permutation of the deck and the returned tiles"
+                            if code == R.MISSING_DECK else "the new deck order is not the deck and the returned "
+                                                           "tiles (or no tile came back)")
+        if code != R.OK:
+            raise self._err(placement, R.CODE_NAMES.get(code, "bad-token"), "illegal placement")
+        turn = Turn(seat, tile, rot, square, list(order) if order is not None else None, moves,
+                    {k: v for k, v in by_kind.items() if k != "deck"})
+        expected = events_text(turn.events, self.names, None)
+        said = events_text({k: v for k, v in said_events.items() if k != "deck"}, self.names, None)
+        if _event_key(expected) != _event_key(said):
+            first = parts[2][0] if len(parts) == 3 else parts[1][-1]
+            raise self._err(first, "event-mismatch", "the replay's events: " + (expected or "none"))
+        if s[R.OVER] and len(parts) == 3 and parts[2]:
+            raise self._err(parts[2][0], "event-mismatch", "the turn that ends the game has no events")
+        self.turns.append(turn)
+
+    def _read_moves(self, tokens: list[pgn.Token]) -> list[tuple[int, int, int]]:
+        if len(tokens) % 2:
+            raise self._err(tokens[-1], "bad-token", "a move is a player and \"a1.0>b1.6\" (\">x\" off, \">*\" collision)")
+        out = []
+        for who, move in zip(tokens[::2], tokens[1::2]):
+            m = _MOVE_RE.fullmatch(move.text)
+            if who.text not in self.names or not m:
+                raise self._err(who if who.text not in self.names else move, "bad-token",
+                                "a move is a player and \"a1.0>b1.6\" (\">x\" off, \">*\" collision)")
+            end = R.OFF if m.group(2) == "x" else R.MET if m.group(2) == "*" else parse_point(m.group(2))
+            out.append((self.names.index(who.text), parse_point(m.group(1)), end))
+        return out
+
+    def _read_events(self, tokens: list[pgn.Token], fallback: pgn.Token) -> tuple[dict, pgn.Token | None]:
+        """The events by kind as the replay gives them; the ``deck`` event's token."""
+        events: dict = {k: [] for k in KEYWORDS}
+        events["deck"] = None
+        deck_token = None
+        groups: list[tuple[pgn.Token, list[str]]] = []
+        for tok in tokens:
+            word = tok.text.rstrip(",")
+            if word in KEYWORDS:
+                groups.append((tok, []))
+            elif not groups or not word:
+                raise self._err(tok, "bad-token", "events start with " + ", ".join(KEYWORDS))
+            else:
+                groups[-1][1].extend(w for w in word.replace("[", " [ ").replace("]", " ] ").split())
+        for tok, words in groups:
+            kind = tok.text.rstrip(",")
+            try:
+                if kind == "draw":
+                    events["draw"].append((self._seat(words[0]), self._tile(words[1])))
+                    assert len(words) == 2
+                elif kind in ("dragon", "pass"):
+                    assert len(words) == 1
+                    events[kind].append(self._seat(words[0]))
+                elif kind == "return":
+                    assert words[1] == "[" and words[-1] == "]"
+                    seat = self._seat(words[0])
+                    events["return"] += [(seat, self._tile(w)) for w in words[2:-1]]
+                elif kind == "deck":
+                    assert events["deck"] is None
+                    events["deck"] = [self._tile(w) for w in words]
+                    deck_token = tok
+                elif kind == "refill":
+                    assert words and len(words) % 2 == 0
+                    events["refill"] += [(self._seat(a), self._tile(b)) for a, b in zip(words[::2], words[1::2])]
+            except (AssertionError, IndexError, ValueError):
+                raise self._err(tok, "bad-token", f"a {kind} event reads like \"" + {
+                    "draw": "draw P1 22", "dragon": "dragon P1", "pass": "pass P1", "return": "return P1 [5 9]",
+                    "deck": "deck 9 22 5 ...", "refill": "refill P2 9, P1 5"}[kind] + "\"") from None
+        return events, deck_token
+
+    def _seat(self, word: str) -> int:
+        return self.names.index(word)  # ValueError: not a player
+
+    def _tile(self, word: str) -> int:
+        t = small_int(word)
+        if t is None or t >= R.N_TILES:
+            raise ValueError(word)
+        return t
+
+    def end_game(self, game: pgn.PgnGame, result: pgn.Token | None) -> None:
+        self._flush()
+        s = self.state
+        if not s[R.OVER]:
+            last = self.last
+            raise IllegalMove("game-incomplete", "the game ends when at most one token is left or every tile "
+                              "is on the board", line=last.line if last else self.game.line,
+                              column=last.column + len(last.text) if last else 1, ply=self.ply())
+        self.score = R.score(s, self.names)
+        self.recorded = None
+        if self.result_text is not None:
+            named = self.result_text.split()
+            seats = sorted(self.names.index(n) for n in named if n in self.names)
+            self.recorded = {"winners": seats}
+            if len(seats) != len(named) or seats != self.score["winners"]:
+                tok = self.game.tag_tokens.get("Result")
+                self.handle_error(ScoreMismatch(
+                    "result-mismatch", "the replay's winners: " + " ".join(self.names[p] for p in self.score["winners"]),
+                    line=tok.line if tok else self.game.line, column=1, token=self.result_text[:40]))
+
+    def result(self) -> TsuroRecord:
+        return TsuroRecord(self.names, self.starts, self.deck, self.refill, self.tags, self.turns, self.score,
+                           self.recorded, self.warnings)
+
+
+def _event_key(text: str) -> list[str]:
+    """Events compared kind by kind, whatever order the kinds were written in."""
+    return sorted(part for part in re.split(r", (?=(?:draw|dragon|return|deck|refill|pass) )", text) if part)
+
+
+# ---------------------------------------------------------------- writing
+
+
+def write_record(record: TsuroRecord) -> tuple[str, list[tuple]]:
+    """Canonical text: Game, Players, Start, Deck, Deal, DragonRefill (holder_first only),
+    the other tags, Result (the replay's winners); one line a turn."""
+    names = record.players
+    tags = {"Game": GAME, "Players": " ".join(names),
+            "Start": ", ".join(f"{n} {R.point_name(p)}" for n, p in zip(names, record.starts)),
+            "Deck": " ".join(map(str, record.deck)), "Deal": "seat-round-robin"}
+    if record.refill:
+        tags["DragonRefill"] = R.REFILLS[record.refill]
+    tags.update(record.tags)
+    tags["Result"] = " ".join(names[p] for p in record.score["winners"])
+    lines, rows = [], []
+    for i, turn in enumerate(record.turns, 1):
+        line = turn_text(i, names, turn)
+        lines.append(line)
+        rows.append((1, i, turn.seat, line.split(" | ")[0].split(" ", 2)[2], None))
+    return pgn.write_tags(tags) + "\n\n" + "\n".join(lines) + "\n", rows
+
+
+def score_rows(score: dict) -> list[tuple[int, str, int]]:
+    rows = []
+    for p in range(len(score["players"])):
+        rows.append((p, "win", int(p in score["winners"])))
+        if score["eliminated_turn"][p] is not None:
+            rows.append((p, "eliminated_turn", score["eliminated_turn"][p]))
+    return rows
+
+
+def replay(record: TsuroRecord):
+    """(state before, turn, state after) for every turn."""
+    s = R.new_state(len(record.players), np.array(record.starts, np.int64), np.array(record.deck, np.int64),
+                    record.refill, 0)
+    events = np.zeros((256, 3), np.int64)
+    for turn in record.turns:
+        before = s.copy()
+        order = np.array(turn.order if turn.order is not None else [-2], np.int64)
+        code = R.turn(s, turn.tile, turn.rotation, order, events)
+        assert code == R.OK, code
+        yield before, turn, s.copy()
+
+
+class TsuroNotation(Notation):
+    game_id = GAME
+
+    def visitor(self, policy: ErrorPolicy = STRICT) -> TsuroVisitor:
+        return TsuroVisitor(policy)
+
+    def canonical(self, record: TsuroRecord, policy: ErrorPolicy) -> Canonical:
+        text, rows = write_record(record)
+        return Canonical(text=text, moves=rows, score=record.score, recorded=record.recorded,
+                         score_rows=score_rows(record.score), players=record.players, tags=record.tags,
+                         finished=True, rules=R.REFILLS[record.refill], warnings=record.warnings)
+
+    def positions(self, record: TsuroRecord):
+        for i, (before, turn, after) in enumerate(replay(record), 1):
+            yield Position(ply=i, player=turn.seat, move=f"{turn.tile}r{turn.rotation}@{R.square_name(turn.square)}",
+                           annotation=None, state=(after, record.players), before=(before, record.players))
+
+    def write_played(self, setup, played, seats, tags, context) -> str:
+        starts, deck, refill, seed = setup
+        names = [name for name, _ in seats]
+        n = len(names)
+        s = R.new_state(n, np.array(starts[:n], np.int64), np.array(deck, np.int64), refill, seed)
+        events = np.zeros((256, 3), np.int64)
+        turns = []
+        for tile, rot in played.moves:
+            seat, square = int(s[R.TO_MOVE]), int(s[R.POS + s[R.TO_MOVE]]) // 8
+            assert R.turn(s, tile, rot, R.NO_ORDER, events) == R.OK
+            moves, by_kind = replay_events(events, int(s[R.N_EVENTS]))
+            turns.append(Turn(seat, int(tile), int(rot), square, by_kind["deck"], moves,
+                              {k: v for k, v in by_kind.items() if k != "deck"}))
+        record = TsuroRecord(names, list(starts[:n]), list(deck), refill, dict(tags), turns, R.score(s, names), None)
+        return write_record(record)[0]
+
+    def seat_points(self, score: dict) -> list[float]:
+        k = len(score["winners"])
+        return [1.0 / k if p in score["winners"] else 0.0 for p in range(len(score["players"]))]
+
+    def file_label(self, options: dict) -> str:
+        return "" if (options.get("refill") or R.REFILLS[0]) == R.REFILLS[0] else options["refill"]
+
+
+NOTATION = TsuroNotation()
