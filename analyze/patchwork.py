@@ -152,7 +152,7 @@ class PatchworkAnalysis(Analysis):
         margin, gap = 16, 30
         width = margin + seats * (P.COLS * CELL + gap)
         lines = [_stats(s, p, two) for p in range(seats)]
-        board = svg.Svg(max(width, 8 + 6.4 * max(len(x) for x in lines)), margin + P.ROWS * CELL + 18 * seats + 12)
+        board = svg.Svg(max(width, 8 + 6.4 * max(len(x) for x in lines)), margin + P.ROWS * CELL + 18 * seats + 26)
         for p in range(seats):
             x0 = margin + p * (P.COLS * CELL + gap)
             _draw_quilt(board, q.owners[p], x0, margin)
@@ -166,7 +166,7 @@ class PatchworkAnalysis(Analysis):
                         board.mark(kind, "rect", {"x": x0 + col * CELL + 2, "y": margin + r * CELL + 2,
                                                   "width": CELL - 4, "height": CELL - 4})
         for i, line in enumerate(lines):
-            board.text(4, margin + P.ROWS * CELL + 16 + 18 * i, line, font_size=11)
+            board.text(4, margin + P.ROWS * CELL + 30 + 18 * i, line, font_size=11)
         return board.to_string()
 
 

@@ -20,7 +20,11 @@ REPORTS = {  # a sample of each game, analysed cheaply: the page, not the number
     "game-of-islands": ("game-of-islands/bot-round-robin/game-of-islands-search-greedy-triad-s21-0001.pgn",
                         "depth:1"),
     "iwoki": ("iwoki/iwoki-minimax2-greedy-s5-0002.pgn", "samples:2"),
+    "patchwork": ("patchwork/patchwork-rule-based-real-s5-0001.pgn", "effort:1"),
+    "patchwork-two-player": ("patchwork/patchwork-best2-vbrz-two-player-s6-0001.pgn", "playouts:2"),
+    "tsuro": ("tsuro/tsuro-mc8-simple-random-s6-0001.pgn", "samples:2"),
 }
+UNMARKED = re.compile(r"pass|--|time|draw.*|(\d:)?(S\d+|A|B\d+|L-)")  # moves that cover no square
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (bash .ci/run installs it)")
@@ -42,8 +46,7 @@ def test_the_report_of_every_game_renders_in_chromium(game, run_cli, tmp_path):
     dom = subprocess.run([CHROMIUM, *FLAGS, *profile, "--dump-dom", page.as_uri()], capture_output=True,
                          text=True, timeout=120).stdout
     assert dom.count('class="board"') == len(moves)  # a board before every analysed move
-    assert dom.count('class="mark played"') >= sum(1 for m in moves if m["played"] not in ("pass", "--", "time")
-                                                    and not m["played"].startswith("draw"))
+    assert dom.count('class="mark played"') >= sum(1 for m in moves if not UNMARKED.fullmatch(m["played"]))
     for m in moves:  # every row of the move list jumps to its board
         anchor = f"move-{m.get('game', 1)}-{m['ply']}"
         assert f'href="#{anchor}"' in dom and f'id="{anchor}"' in dom
