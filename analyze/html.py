@@ -151,3 +151,42 @@ def render(row: dict, report: dict) -> str:
             f"<th>loss</th><th>class</th></tr>{listing}</table>"
             f"<h2>Boards</h2><p>Before each move. {game.analysis.legend()}</p>"
             f"<div class='boards'>{''.join(cards)}</div></body></html>")
+
+
+TIEBREAK_NAMES = {"points": "match points", "omb": "OMB (sum of match margins)",
+                  "p_zero": "P-Zero (points among the tied)", "g_score": "G-score (points over all games)",
+                  "seniority": "seniority (previous rank)"}
+
+
+def render_standings(doc: dict) -> str:
+    """Tournament standings as one self-contained page: the ranking with every tiebreak named
+    and its value, and the crosstable of matches (each cell: the row player's margins and
+    results against the column player, one per match)."""
+    event = doc.get("event") or "tournament"
+    chain = doc["tiebreaks"]
+    head = "".join(f"<th title='{html.escape(TIEBREAK_NAMES.get(c, c))}'>{html.escape(TIEBREAK_NAMES.get(c, c))}</th>"
+                   for c in chain)
+    rows = "".join(f"<tr data-rank='{r['rank']}'><td>{r['rank']}</td><td class='player'>{html.escape(r['player'])}</td>"
+                   + "".join(f"<td>{'-' if r[c] is None else r[c]}</td>" for c in chain) + "</tr>"
+                   for r in doc["standings"])
+    players = [r["player"] for r in doc["standings"]]
+    cells: dict[tuple[str, str], list[str]] = {}
+    for m in doc.get("matches", []):
+        a, b = m["players"]
+        points = {"1-0": ("1", "0"), "0-1": ("0", "1")}.get(m["result"], ("½", "½"))
+        cells.setdefault((a, b), []).append(f"{m['margin']:+d} ({points[0]})")
+        cells.setdefault((b, a), []).append(f"{-m['margin']:+d} ({points[1]})")
+    cross_head = "".join(f"<th>{i + 1}</th>" for i in range(len(players)))
+    cross = "".join(
+        f"<tr><th>{i + 1}. {html.escape(p)}</th>" + "".join(
+            "<td class='self'>-</td>" if p == q else f"<td>{'<br>'.join(cells.get((p, q), [])) or ''}</td>"
+            for q in players) + "</tr>" for i, p in enumerate(players))
+    title = f"Standings: {event}"
+    css = CSS + "\n.self{background:#eee}#crosstable td{text-align:center}"
+    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            f"<style>{css}</style></head><body><h1>{html.escape(title)}</h1>"
+            f"<p>Ranked by {', then '.join(html.escape(TIEBREAK_NAMES.get(c, c)) for c in chain)}; players still tied "
+            f"share a rank.</p><table id='standings'><tr><th>rank</th><th>player</th>{head}</tr>{rows}</table>"
+            f"<h2>Crosstable</h2><p>Each cell: the row player's margin in every match against the column player, "
+            f"and the match point it scored.</p><table id='crosstable'><tr><th></th>{cross_head}</tr>{cross}</table>"
+            f"</body></html>")

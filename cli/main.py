@@ -378,16 +378,21 @@ def play(ctx, game, players, n_games, seed, out_dir, out, **game_options):
 
 @main.command()
 @click.argument("event")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False),
+              help="Also write the standings as one self-contained page (ranking, tiebreaks, crosstable).")
 @db_option
 @output_options
 @click.pass_context
-def standings(ctx, event, out):
+def standings(ctx, event, html_path, out):
     """Tournament standings from a tournament file or a stored event name."""
     from scorebook.analyze.standings import standings_from_file, standings_from_store
     if os.path.isfile(event):
         doc = standings_from_file(event)
     else:
         doc = standings_from_store(_store(ctx, write=False), event)
+    if html_path:
+        from scorebook.analyze.html import render_standings
+        _write_file(html_path, render_standings(doc))
     if out.human:
         click.echo(f"{doc['event']}  (tiebreaks: {', '.join(doc['tiebreaks'])})")
     columns = [(k, k) for k in ["rank", "player"] + doc["tiebreaks"]]

@@ -54,3 +54,24 @@ def test_the_report_of_every_game_renders_in_chromium(game, run_cli, tmp_path):
     assert re.search(r"(inaccuracy|mistake|blunder) ≥", dom)  # the class thresholds on the loss axis
     assert 'class="legend"' in dom and "move played" in dom and "bot's best" in dom
     assert 'id="summary"' in dom
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (bash .ci/run installs it)")
+def test_the_standings_page_equals_the_json_rank_by_rank(run_cli, tmp_path):
+    from .conftest import SHARED, shared_file
+    tournament = shared_file(SHARED / "data" / "goi" / "tournament-small" / "tournament.json")
+    page = tmp_path / "standings.html"
+    doc = cli_json(run_cli("standings", str(tournament), "--json", "--html", str(page)))
+    html = page.read_text()
+    assert "<script" not in html and "http://" not in html
+    dom = subprocess.run([CHROMIUM, *FLAGS, "--user-data-dir=" + str(tmp_path / "profile"), "--dump-dom",
+                          page.as_uri()], capture_output=True, text=True, timeout=120).stdout
+    rows = re.findall(r"<tr data-rank=\"(\d+)\"><td>\d+</td><td class=\"player\">([^<]+)</td>(.*?)</tr>", dom)
+    assert [(int(rank), player) for rank, player, _ in rows] == [(r["rank"], r["player"]) for r in doc["standings"]]
+    for (_, _, cells), row in zip(rows, doc["standings"]):
+        assert re.findall(r"<td>([^<]*)</td>", cells) == ["-" if row[c] is None else str(row[c]) for c in doc["tiebreaks"]]
+    for name in ("match points", "OMB", "P-Zero", "G-score", "seniority"):
+        assert name in dom
+    crosstable = dom.split('id="crosstable"')[1]
+    for m in doc["matches"]:  # every match's margin, from both sides
+        assert f"{m['margin']:+d} (" in crosstable and f"{-m['margin']:+d} (" in crosstable
