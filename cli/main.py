@@ -17,6 +17,7 @@ import click
 
 from scorebook import registry
 from scorebook.records.errors import ScorebookError, UnknownGame, UsageError
+from scorebook.records.notation import score_text
 
 from .output import emit_json, json_option, output_options
 
@@ -127,23 +128,6 @@ def _write_file(path: str, text: str) -> None:
 def main(ctx, db):
     """Scorebook: game records, move-by-move validation, storage and analysis."""
     ctx.obj = {"db": db}
-
-
-def score_text(score) -> str:
-    """A score in a few characters: a total, a pair of points, a triad's totals and result."""
-    if not score:
-        return "-"
-    if "total" in score:
-        return str(score["total"])
-    if "final" in score:
-        return f"{score['final'][0]}-{score['final'][1]}"
-    if "totals" in score:
-        return f"{score['totals'][0]}-{score['totals'][1]} ({score['result']})"
-    if "points" in score:
-        return f"{score['points'][0]}-{score['points'][1]}"
-    if "winners" in score:
-        return "won: " + (" ".join(score["players"][p] for p in score["winners"]) or "-")
-    return ", ".join(f"{k} {v}" for k, v in score.items())
 
 
 class _Progress:

@@ -171,3 +171,20 @@ def pgn_groups(games: list[pgn.PgnGame], key_of) -> list[list[pgn.PgnGame]]:
             by_key[key] = [g]
             groups.append(by_key[key])
     return groups
+
+
+def score_text(score) -> str:
+    """A score in a few characters: a total, a pair of points, a triad's totals and result."""
+    if not score:
+        return "-"
+    if "total" in score:
+        return str(score["total"])
+    if "final" in score:
+        return f"{score['final'][0]}-{score['final'][1]}"
+    if "totals" in score:
+        return f"{score['totals'][0]}-{score['totals'][1]} ({score['result']})"
+    if "points" in score:
+        return f"{score['points'][0]}-{score['points'][1]}"
+    if "winners" in score:
+        return "won: " + (" ".join(score["players"][p] for p in score["winners"]) or "-")
+    return ", ".join(f"{k} {v}" for k, v in score.items())

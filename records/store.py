@@ -20,7 +20,10 @@ from itertools import chain
 
 import sqlite_utils
 
+from scorebook import registry
+
 from .errors import DatabaseError, UsageError
+from .notation import score_text
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -109,11 +112,56 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE analysis_moves ADD COLUMN futures INTEGER;
     """,
+    # 4: made for browsing (Datasette): label columns, each seat's points, views that read like
+    # the CLI, full-text search over players, events and tags (kept by triggers). The new
+    # columns of older rows are filled by ``_fill_browsing`` right after.
+    """
+    ALTER TABLE records ADD COLUMN players TEXT;
+    ALTER TABLE records ADD COLUMN event TEXT;
+    ALTER TABLE records ADD COLUMN result TEXT;
+    ALTER TABLE record_players ADD COLUMN points REAL;
+    CREATE VIEW games AS
+        SELECT r.id, r.game, json_extract(r.tags, '$.Date') AS date, r.event, r.players, r.result, r.total,
+               r.rules, r.finished
+        FROM records r ORDER BY r.key;
+    CREATE VIEW player_results AS
+        SELECT r.id AS record, r.game, p.name AS player, rp.seat, rp.points,
+               CASE WHEN (SELECT count(*) FROM record_players o WHERE o.record_key = rp.record_key) < 2 THEN NULL
+                    WHEN rp.points < (SELECT max(o.points) FROM record_players o WHERE o.record_key = rp.record_key)
+                        THEN 'loss'
+                    WHEN (SELECT count(*) FROM record_players o WHERE o.record_key = rp.record_key
+                          AND o.points = rp.points) > 1 THEN 'shared'
+                    ELSE 'win' END AS result
+        FROM record_players rp JOIN records r ON r.key = rp.record_key JOIN players p ON p.id = rp.player_id
+        ORDER BY r.key, rp.seat;
+    CREATE VIEW analysed_moves AS
+        SELECT r.id AS record, r.game, a.bot, a.seed, a.engine_version, m.game AS part, m.ply, m.player, m.played,
+               m.best, m.value_best, m.value_played, m.loss, m.stderr, m.class
+        FROM analysis_moves m JOIN analyses a ON a.id = m.analysis_id JOIN records r ON r.key = a.record_key
+        ORDER BY r.key, a.id, m.game, m.ply;
+    CREATE VIRTUAL TABLE records_fts USING fts5(players, event, tags, content='records', content_rowid='key');
+    CREATE TRIGGER records_fts_insert AFTER INSERT ON records BEGIN
+        INSERT INTO records_fts(rowid, players, event, tags) VALUES (new.key, new.players, new.event, new.tags);
+    END;
+    CREATE TRIGGER records_fts_delete AFTER DELETE ON records BEGIN
+        INSERT INTO records_fts(records_fts, rowid, players, event, tags)
+            VALUES ('delete', old.key, old.players, old.event, old.tags);
+    END;
+    """,
 ]
+# created once older rows are filled and indexed (``_fill_browsing``): deleting from the index
+# what was never in it would corrupt it
+FTS_UPDATE_TRIGGER = """
+    CREATE TRIGGER records_fts_update AFTER UPDATE ON records BEGIN
+        INSERT INTO records_fts(records_fts, rowid, players, event, tags)
+            VALUES ('delete', old.key, old.players, old.event, old.tags);
+        INSERT INTO records_fts(rowid, players, event, tags) VALUES (new.key, new.players, new.event, new.tags);
+    END"""
 
 ENGINE_VERSION = "0.1.0"
+BROWSING = 4  # the migration that adds the label columns, points, views and search
 RECORD_COLUMNS = ("key, id, hash, game, rules, deck, format, source, source_index, text, tags, score, "
-                  "recorded, total, finished, warnings, event_id, engine_version, ingested_at")
+                  "recorded, total, finished, warnings, event_id, engine_version, ingested_at, players, event, result")
 
 
 # A writer waits for another process's write lock in steps of LOCK_STEP seconds, saying so
@@ -161,7 +209,10 @@ class Store:
                 self._migrate()
             elif version > len(MIGRATIONS):
                 raise UsageError(f"database schema {version} is newer than this Scorebook ({len(MIGRATIONS)})")
-        except sqlite3.DatabaseError as exc:  # not a database, unwritable, damaged header
+        except sqlite3.DatabaseError as exc:  # not a database, unwritable, damaged header or schema
+            if "malformed" in str(exc):
+                raise DatabaseError(f"database {path} is damaged ({exc}); restore it from a backup, "
+                                    "or ingest the records again into a new database") from None
             raise DatabaseError(f"cannot open database {path}: {exc}") from None
         self._player_ids: dict[str, int] = {}
         self._event_ids: dict[str, int] = {}
@@ -211,12 +262,34 @@ class Store:
             for number in range(version, len(MIGRATIONS)):
                 for statement in _split_statements(MIGRATIONS[number]):
                     conn.execute(statement)
+                if number + 1 == BROWSING:
+                    self._fill_browsing()
                 conn.execute(f"PRAGMA user_version = {number + 1}")
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
+
+    def _fill_browsing(self) -> None:
+        """Migration 4 for the records stored before it: label columns, points, search index."""
+        conn = self.db.conn
+        rows = conn.execute("SELECT r.key, r.game, r.score, r.finished, e.name FROM records r "
+                            "LEFT JOIN events e ON e.id = r.event_id").fetchall()
+        for key, game, score_json, finished, event in rows:
+            score = json.loads(score_json)
+            names = [n for (n,) in conn.execute("SELECT p.name FROM record_players rp JOIN players p ON "
+                                                "p.id = rp.player_id WHERE rp.record_key = ? ORDER BY rp.seat", [key])]
+            conn.execute("UPDATE records SET players = ?, event = ?, result = ? WHERE key = ?",
+                         [" / ".join(names) or None, event, score_text(score) + ("" if finished else " *"), key])
+            try:
+                points = registry.get_game(game).notation.seat_points(score)
+            except Exception:  # noqa: BLE001 - a game no longer registered keeps no points
+                points = []
+            for seat, value in enumerate(points):
+                conn.execute("UPDATE record_players SET points = ? WHERE record_key = ? AND seat = ?", [value, key, seat])
+        conn.execute("INSERT INTO records_fts(records_fts) VALUES ('rebuild')")
+        conn.execute(FTS_UPDATE_TRIGGER)
 
     @contextmanager
     def atomic(self):
@@ -269,15 +342,18 @@ class Store:
                 key, p.id, p.hash, p.game, p.rules, p.deck, p.format, p.source, p.index, p.text,
                 json.dumps(p.tags), json.dumps(p.score), None if p.recorded is None else json.dumps(p.recorded),
                 p.total, int(p.finished), json.dumps(p.warnings) if p.warnings else None,
-                self._name_id("events", self._event_ids, event) if event else None, ENGINE_VERSION, now))
+                self._name_id("events", self._event_ids, event) if event else None, ENGINE_VERSION, now,
+                " / ".join(p.players) or None, event, score_text(p.score) + ("" if p.finished else " *")))
+            points = registry.get_game(p.game).notation.seat_points(p.score)
             for seat, name in enumerate(p.players):
-                links.append((key, seat, self._name_id("players", self._player_ids, name)))
+                links.append((key, seat, self._name_id("players", self._player_ids, name),
+                              points[seat] if seat < len(points) else None))
             moves.extend([(key, game, ply, player, text, note) for game, ply, player, text, note in p.moves])
             scores.extend([(key, seat, cat, pts) for seat, cat, pts in p.scores])
         # bulk rows go straight to the connection: sqlite-utils' insert_all builds SQL per chunk
         conn = self.db.conn
-        conn.executemany(f"INSERT INTO records ({RECORD_COLUMNS}) VALUES ({','.join('?' * 19)})", rows)
-        _insert_rows(conn, "record_players", 3, links)
+        conn.executemany(f"INSERT INTO records ({RECORD_COLUMNS}) VALUES ({','.join('?' * 22)})", rows)
+        _insert_rows(conn, "record_players", 4, links)
         _insert_rows(conn, "moves", 6, moves)
         _insert_rows(conn, "scores", 4, scores)
 
@@ -293,8 +369,7 @@ class Store:
         return _decode(rows[0])
 
     def list(self, game: str | None = None, player: str | None = None) -> list[dict]:
-        sql = ("SELECT r.*, (SELECT group_concat(p.name, ' / ') FROM record_players rp JOIN players p "
-               "ON p.id = rp.player_id WHERE rp.record_key = r.key ORDER BY rp.seat) AS players FROM records r")
+        sql = "SELECT r.* FROM records r"
         where, args = [], []
         if game:
             where.append("r.game = ?")
