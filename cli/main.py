@@ -358,6 +358,38 @@ def play(ctx, game, players, n_games, seed, out_dir, out, **game_options):
             click.echo(f"mean {summary['mean']:.2f}{se} over {summary['games']} games")
 
 
+# ------------------------------------------------------------------ serve
+
+@main.command()
+@click.option("--port", type=click.IntRange(0, 65535), default=8001, show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Listen here (127.0.0.1: this machine only).")
+@db_option
+@click.pass_context
+def serve(ctx, port, host):
+    """Browse the archive in Datasette: views, search, and every record's boards and analysis
+    (pip install 'scorebook[web]')."""
+    import importlib.util
+    import json as json_
+    import subprocess
+    import tempfile
+    from importlib import resources
+    if importlib.util.find_spec("datasette") is None:
+        raise UsageError("serve needs Datasette: pip install 'scorebook[web]'")
+    _store(ctx, write=False)  # a database that exists (serve never creates one)
+    path = _store(ctx, write=True).path  # brings its schema up to date (the views, the search index)
+    meta = json_.loads(resources.files("scorebook.records").joinpath("metadata.json").read_text())
+    name = os.path.splitext(os.path.basename(path))[0]
+    meta["databases"] = {name: meta["databases"]["scorebook"]}
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json_.dump(meta, f)
+    click.echo(f"scorebook: serving {path} at http://{host}:{port}/ (Ctrl-C stops)", err=True)
+    done = subprocess.run([sys.executable, "-m", "datasette", "serve", path, "--metadata", f.name, "--host", host,
+                           "--port", str(port)])
+    os.unlink(f.name)
+    if done.returncode not in (0, -2, 130):
+        raise UsageError(f"datasette stopped with exit status {done.returncode}")
+
+
 # ------------------------------------------------------------------ standings
 
 @main.command()
