@@ -383,8 +383,9 @@ def serve(ctx, port, host):
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json_.dump(meta, f)
     click.echo(f"scorebook: serving {path} at http://{host}:{port}/ (Ctrl-C stops)", err=True)
+    # long cells (a record's whole text) cut to a line in tables: rows stay one line tall
     done = subprocess.run([sys.executable, "-m", "datasette", "serve", path, "--metadata", f.name, "--host", host,
-                           "--port", str(port)])
+                           "--port", str(port), "--setting", "truncate_cells_html", "120"])
     os.unlink(f.name)
     if done.returncode not in (0, -2, 130):
         raise UsageError(f"datasette stopped with exit status {done.returncode}")
