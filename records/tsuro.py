@@ -279,8 +279,9 @@ class TsuroVisitor(pgn.Visitor):
             raise self._err(placement, R.CODE_NAMES.get(code, "bad-token"), "illegal placement")
         turn = Turn(seat, tile, rot, square, list(order) if order is not None else None, moves,
                     {k: v for k, v in by_kind.items() if k != "deck"})
-        expected = events_text(turn.events, self.names, None)
-        said = events_text({k: v for k, v in said_events.items() if k != "deck"}, self.names, None)
+        # a returned hand is compared as a set: hands keep no order the notation fixes
+        expected = events_text(_sorted_returns(turn.events), self.names, None)
+        said = events_text(_sorted_returns({k: v for k, v in said_events.items() if k != "deck"}), self.names, None)
         if _event_key(expected) != _event_key(said):
             first = parts[2][0] if len(parts) == 3 else parts[1][-1]
             raise self._err(first, "event-mismatch", "the replay's events: " + (expected or "none"))
@@ -373,6 +374,10 @@ class TsuroVisitor(pgn.Visitor):
     def result(self) -> TsuroRecord:
         return TsuroRecord(self.names, self.starts, self.deck, self.refill, self.tags, self.turns, self.score,
                            self.recorded, self.warnings)
+
+
+def _sorted_returns(by_kind: dict) -> dict:
+    return dict(by_kind, **{"return": sorted(by_kind.get("return", []))})
 
 
 def _event_key(text: str) -> list[str]:

@@ -277,7 +277,10 @@ def _turn(s, p, slot, tile, rot, order, events) -> np.int64:
     for q in range(s[N]):
         before[q] = s[POS + q]
     ends = np.empty(MAX_PLAYERS, np.int64)
-    s[HANDS + HAND * p + slot] = -1
+    # a hand is a list: the tile leaves it and the others move up; a drawn tile goes last
+    for k in range(slot, HAND - 1):
+        s[HANDS + HAND * p + k] = s[HANDS + HAND * p + k + 1]
+    s[HANDS + HAND * p + HAND - 1] = -1
     place(s, tile, rot, ends)
     s[PLACED] += 1
     turn_no = s[PLACED]

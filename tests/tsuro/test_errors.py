@@ -168,3 +168,11 @@ def test_game_incomplete_and_result_mismatch():
     assert err["column"] == len(lines[-2]) + 1
     text = TWO.replace('[Result "random"]', '[Result "simple"]')
     at(error(text), "result-mismatch", line_no(TWO, "[Result "), 1, None, "simple")
+
+
+def test_a_returned_hand_reads_in_any_order():
+    line = next(l for l in FIVE.split("\n") if re.search(r"return \S+ \[\d+ \d+", l))
+    n = int(line.split(".")[0])
+    hand = re.search(r"return \S+ \[([0-9 ]+)\]", line).group(1)
+    text = replace_line(FIVE, n, line.replace(f"[{hand}]", "[" + " ".join(reversed(hand.split())) + "]"))
+    assert read_text(text, "t.pgn", "pgn")[0].error is None

@@ -12,12 +12,12 @@ GOLDEN = [  # file, id, winners, eliminated turn, cause
     ("tsuro/tsuro-simple-random-s5-0001.pgn", "6c9a95500b80451e", [1], [4, None], ["edge", None]),
     ("tsuro/tsuro-handwritten.pgn", "a386e4c34d8eeece", [1], [4, None], ["edge", None]),
     ("tsuro/tsuro-simple-random-s5-0002.pgn", "91db45c1b1e63133", [0], [None, 35], [None, "edge"]),
-    ("tsuro/tsuro-mc8-simple-random-s6-0001.pgn", "18d97e58df435d96", [2], [15, 10, None], ["edge", "edge", None]),
+    ("tsuro/tsuro-mc8-simple-random-s6-0001.pgn", "53a635453a0d5333", [2], [15, 10, None], ["edge", "edge", None]),
     ("tsuro/tsuro-shared-win-s6.pgn", "7aecbfa8be92297f", [0, 1], [32, 32, 31], ["edge", "edge", "edge"]),
-    ("tsuro/tsuro-random-1-simple-2-random-3-simple-4-random-5-s2-0001.pgn", "36b397fd583df0fe", [4],
+    ("tsuro/tsuro-random-1-simple-2-random-3-simple-4-random-5-s2-0001.pgn", "79f6c37126f3bf67", [4],
      [31, 33, 4, 23, None], ["edge", "edge", "edge", "edge", None]),
     ("tsuro/tsuro-random-1-random-2-random-3-random-4-random-5-random-6-random-7-random-8-holder_first-s2-0001.pgn",
-     "72017a809531d42e", [3], [35, 24, 32, None, 32, 16, 34, 31],
+     "33b1cba224afd17f", [3], [35, 24, 32, None, 32, 16, 34, 31],
      ["edge", "edge", "collision", None, "collision", "edge", "edge", "edge"]),
 ]
 
