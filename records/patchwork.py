@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scorebook.engines.patchwork import pieces as P, rules as R
-from scorebook.engines.patchwork.game import ENGINE
 
 from . import pgn
 from .errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch

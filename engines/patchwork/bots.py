@@ -9,7 +9,8 @@ skip the fewest spaces that afford it and buy it. When that skip makes a leather
 the leather patch is placed and the choice is made afresh (the patch may no longer fit).
 
 >>> import numpy as np
->>> from .rules import new_state, solo_total, PLY, REAL
+>>> from .pieces import REAL
+>>> from .rules import new_state, PLY
 >>> s = new_state(REAL, np.zeros(0, np.int64))
 >>> moves = np.zeros((MAX_MOVES, 3), np.int64)
 >>> n = play_solo(s, RANDOM, 0, 7, moves)
@@ -21,9 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .pieces import (CELLS, COLS, COST, INCOME, INCOME_UPTO, LAST_SPACE, LEATHER_UPTO, LOW_BITS, N_PATCHES,
-                     P_START, PL_ADJACENT, PL_BORDER, PL_CODE, PL_COL, PL_HI, PL_LO, PL_ROW, ROWS, SIM, SIZE, TIME,
-                     TWO_PLAYER)
+from .pieces import (CELLS, COLS, COST, INCOME, INCOME_UPTO, LAST_SPACE, LOW_BITS, N_PATCHES, P_START, PL_ADJACENT,
+                     PL_BORDER, PL_CODE, PL_COL, PL_HI, PL_LO, PL_ROW, ROWS, SIM, SIZE, TIME)
 from .rules import (ADVANCE, BOUGHT, BUTTONS, BUY, DUE, HI, INCOME_NOW, LEATHER, LEATHER_MOVE, LO, NO_PLACE, PATCHES,
                     PLAYERS, SEAT_SIZE, SKIP, SQUARES, TIME as T_NOW, TO_MOVE, VARIANT, WINDOW, apply, empty_squares,
                     is_over, new_state, popcount, solo_total, window)

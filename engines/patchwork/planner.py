@@ -37,7 +37,7 @@ from .pieces import (CELLS, COLS, COST, INCOME, INCOME_UPTO, LAST_SPACE, LEATHER
                      N_PATCHES, PL_CODE, PL_COL, PL_HI, PL_LO, PL_ROW, RESOLVE, ROWS, SIM, SIZE, TIME,
                      distinct_orientations, oriented)
 from .rules import (BOUGHT, BUTTONS, BUY, DUE, EMPTY_PENALTY, FULL_BONUS, HI, INCOME_NOW, LEATHER_MOVE, LO, NO_PLACE,
-                    SKIP, SQUARES, TIME as T_NOW, VARIANT, apply, is_over, popcount, solo_total)
+                    SKIP, SQUARES, TIME as T_NOW, VARIANT, apply, is_over, solo_total)
 
 FILL_WEIGHT = 0.6  # buttons a filled square is worth to the ranking (measured: 0.5-0.75 best in sim)
 LATE_SKIPS = 44  # from this space on, plain skips of any length are moves too
@@ -504,5 +504,3 @@ def _playable(s: np.ndarray, score: int, steps, placements: dict | None, leather
 def _code(k: int) -> int:
     return int(PL_CODE[k]) * 256 + int(PL_ROW[k]) * 16 + int(PL_COL[k])
 
-
-__all__ = ["BUY", "SKIP", "SIM", "popcount", "COST", "INCOME"]

@@ -18,6 +18,7 @@ A state is an int64 vector (offsets below). A move is three numbers ``(kind, a, 
 ``apply`` returns OK or the code of the first rule the move breaks, in the order of the
 records' errors (shared/specs/patchwork.md 4.3), and leaves the state unchanged then.
 
+>>> from .pieces import REAL
 >>> s = new_state(REAL, np.zeros(0, np.int64))
 >>> apply(s, SKIP, 3, 0), int(s[TIME]), int(s[BUTTONS])
 (0, 3, 8)
@@ -29,9 +30,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .pieces import (CELLS, COST as PATCH_COST, EMPTY_PENALTY, FULL_BONUS, FULL_HI, FULL_LO, INCOME as PATCH_INCOME,
-                     INCOME_UPTO, LAST_SPACE, LEATHER_SPACES, LEATHER_UPTO, LOW_BITS, N_PATCHES, P_START, PL_HI, PL_LO,
-                     RESOLVE, REAL, SIM, SIZE as PATCH_SIZE, SPECIAL_POINTS, SPECIAL_REGIONS, START_BUTTONS,
+from .pieces import (CELLS, COST as PATCH_COST, EMPTY_PENALTY, FULL_BONUS, INCOME as PATCH_INCOME,
+                     INCOME_UPTO, LAST_SPACE, LEATHER_SPACES, LEATHER_UPTO, LOW_BITS, N_PATCHES, PL_HI, PL_LO,
+                     RESOLVE, SIM, SIZE as PATCH_SIZE, SPECIAL_POINTS, SPECIAL_REGIONS, START_BUTTONS,
                      TIME as PATCH_TIME, TWO_PLAYER, VARIANTS)
 
 # ---- the state vector
@@ -384,5 +385,3 @@ def board_cells(s: np.ndarray, seat: int) -> int:
     b = SEAT_SIZE * seat
     return int(s[LO + b]) | int(s[HI + b]) << LOW_BITS
 
-
-__all__ = ["FULL_LO", "FULL_HI", "P_START", "REAL", "SIM", "TWO_PLAYER"]

@@ -5,7 +5,8 @@ Every option of a decision is followed by the same play-out seeds (common random
 so two options' values differ by what the options do, not by luck.
 
 >>> import numpy as np
->>> from .rules import new_state, SIM
+>>> from .pieces import SIM
+>>> from .rules import new_state
 >>> s = new_state(SIM, np.zeros(0, np.int64))
 >>> moves = mc_choice(s, 4, False, 1)
 >>> len(moves) == 1 and moves[0][0] in (BUY, SKIP)
@@ -18,7 +19,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .bots import (RANDOM, RANDOM_PATCH, buy_code, contacts, covered, fitting_placements, new_rng, below, play_out,
+from .bots import (RANDOM_PATCH, buy_code, contacts, covered, fitting_placements, new_rng, below, play_out,
                    value_choice)
 from .pieces import CELLS, COLS, LAST_SPACE, N_PATCHES, N_PLACEMENTS, PL_HI, PL_LO, ROWS, SIM, cells_of
 from .rules import (ADVANCE, BOUGHT, BUY, DUE, HI, LEATHER_MOVE, LO, NO_PLACE, PLAYERS, SEAT_SIZE, SKIP, SQUARES,
@@ -266,5 +267,3 @@ def duel_choice(s: np.ndarray, playouts: int, seed: int, per_patch: int = 3) -> 
     values = duel_values(s, options, playouts, seed)
     return [tuple(int(v) for v in options[int(np.argmax(values.mean(axis=1)))])]
 
-
-__all__ = ["ADVANCE", "BUY", "SKIP", "LEATHER_MOVE", "RANDOM", "HI", "PL_HI", "PL_LO"]

@@ -56,14 +56,6 @@ def test_the_spec_example_opening():
         assert [tuple(int(v) for v in e) for e in events[1:s[R.N_EVENTS]]] == [(R.DRAW, seat, drawn)]
 
 
-def reference_tokens(board: REF.Board, names: list[str]) -> list:
-    out = []
-    for n in names:
-        where = board.tokens[n]
-        out.append(where if isinstance(where, str) else f"{where[0]}.{where[1]}")
-    return out
-
-
 @pytest.mark.parametrize("players, seed, refill", [(2, 1, 0), (3, 2, 1), (5, 3, 0), (8, 4, 1), (8, 5, 0)])
 def test_random_games_agree_with_the_reference(players, seed, refill):
     rng = random.Random(seed)

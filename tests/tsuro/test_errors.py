@@ -106,7 +106,6 @@ def test_self_elimination():
     s = R.new_state(2, np.array([parse_point(starts.group(1)), parse_point(starts.group(2))]), np.array(deck), 0, 0)
     bad = next((t, r) for t in R.hand(s, 0) for r in range(4) if R.eliminates_mover(s, t, r))
     assert R.has_safe(s)
-    line = turn_line(TWO, 1)
     token = f"{bad[0]}r{bad[1]}"
     text = replace_line(TWO, 1, f"1. random {token} | random {starts.group(1)}>x")
     at(error(text), "self-elimination", line_no(TWO, "1. "), 11, 1, token)
