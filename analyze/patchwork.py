@@ -78,7 +78,7 @@ class PatchworkAnalysis(Analysis):
                 value_best, best_text = value_played, PW.move_text(*played)
             loss = value_best - value_played
             rows.append(MoveRow(ply, 0, PW.move_text(*played), best_text, value_best, value_played, loss, None,
-                                1 if loss == 0 else 2, _count_options(s)))
+                                1 if loss == 0 else 2, len(S.options_of(s))))
             plan = nxt
             if progress:
                 progress()
@@ -177,22 +177,9 @@ def _plan(s: np.ndarray, width: int, seed: int) -> PL.Plan:
     if plan is not None:
         return plan
     t = s.copy()
-    moves = []
-    out = np.empty((2, 3), np.int64)
-    rng = B.new_rng(seed, 0)
-    while not R.is_over(t):
-        n = B.cheap_choice(t, B.RULE_BASED, 200, rng, out)
-        for j in range(n):
-            if j == 1 and t[R.DUE] > 0:
-                break
-            moves.append(tuple(int(v) for v in out[j]))
-            R.apply(t, *out[j])
-    return PL.Plan(int(R.solo_total(t)), moves, [], 0)
-
-
-def _count_options(s: np.ndarray) -> int:
-    out = np.empty((S.MAX_OPTIONS, 3), np.int64)
-    return int(S.legal_options(s, out))
+    moves = np.zeros((B.MAX_MOVES, 3), np.int64)
+    n = B.play_solo(t, B.RULE_BASED, B.RULE_BASED_TCM, seed, moves)
+    return PL.Plan(int(R.solo_total(t)), [tuple(int(v) for v in m) for m in moves[:n]], [], 0)
 
 
 def _owner_json(v: int):

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .pieces import (CELLS, COLS, COST, INCOME, INCOME_UPTO, LAST_SPACE, LOW_BITS, N_PATCHES, P_START, PL_ADJACENT,
+from .pieces import (FACTS, CELLS, COLS, COST, INCOME, INCOME_UPTO, LAST_SPACE, LOW_BITS, N_PATCHES, P_START, PL_ADJACENT,
                      PL_BORDER, PL_CODE, PL_COL, PL_HI, PL_LO, PL_ROW, ROWS, SIM, SIZE, TIME)
 from .rules import (ADVANCE, BOUGHT, BUTTONS, BUY, DUE, HI, INCOME_NOW, LEATHER, LEATHER_MOVE, LO, NO_PLACE, PATCHES,
                     PLAYERS, SEAT_SIZE, SKIP, SQUARES, TIME as T_NOW, TO_MOVE, VARIANT, WINDOW, apply, empty_squares,
@@ -33,8 +33,8 @@ RANDOM, RANDOM_PATCH, VBRZ, RULE_BASED, MC, MC_GREEDY, MCTS, MCTS_RAW, BEST = ra
 BOT_CODES = {"random": RANDOM, "random-patch": RANDOM_PATCH, "vbrz": VBRZ, "rule-based": RULE_BASED, "mc": MC,
              "mc-greedy": MC_GREEDY, "mcts": MCTS, "mcts-raw": MCTS_RAW, "best": BEST}
 MAX_MOVES = 512  # moves of one game, at most (a two-player game makes about 60)
-MAX_OPTIONS = 4096  # legal moves of one decision (1,693 at the first move on the real quilt)
-MS = 85.0  # the thesis's /MS: an MCTS value divided by it before the exploration term
+# the rule-based player's TCM (hundredths) where another bot falls back on it: its default in game.json
+RULE_BASED_TCM = next(b["default"] for b in FACTS["game"]["bots"] if b["name"] == "rule-based")
 
 
 # ---------------------------------------------------------------- random numbers

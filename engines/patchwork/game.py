@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from scorebook.engines.protocol import Engine, Played
+from scorebook.engines.protocol import BotSpec, Engine, Played
 
 from . import bots as B, pieces as P, planner as PL, rules as R, search as S
 
@@ -135,10 +135,11 @@ class BestPlayer:
         self.expected: list[np.ndarray] = []
         self.moves: list[tuple[int, int, int]] = []
         self.decisions = 0
+        self.fallback = _player(BotSpec("rule-based", B.RULE_BASED_TCM), seed, 0)  # when no plan tiles
 
     def fill_weight(self) -> float:
-        """Seeds other than 0 vary the planner's ranking a little (a different, equally good
-        plan), so that games of different seeds are different games."""
+        """Seeds other than 0 vary the planner's ranking a little, so that another seed may
+        find another plan (from the start position every seed measured finds the same)."""
         if self.seed == 0:
             return PL.FILL_WEIGHT
         return PL.FILL_WEIGHT * (0.8 + 0.4 * np.random.default_rng(self.seed).random())
@@ -150,7 +151,7 @@ class BestPlayer:
         if not (self.expected and np.array_equal(self.expected[0], s)):
             plan = PL.make_plan(s, 1000 * self.effort, self.seed, self.fill_weight())
             if plan is None:  # no tiling found: the rule-based player's move
-                return _player(type("Bot", (), {"name": "rule-based", "number": 200})(), self.seed, 0)(s)
+                return self.fallback(s)
             self.moves, self.expected = list(plan.moves), []
             t = s.copy()
             for m in self.moves:

@@ -27,7 +27,7 @@ from .rules import (ADVANCE, BOUGHT, BUY, DUE, HI, LEATHER_MOVE, LO, NO_PLACE, P
                     solo_total, two_player_finals, window)
 
 MAX_OPTIONS = N_PLACEMENTS + LAST_SPACE + CELLS + 2  # every legal move of one decision fits
-MS = 85.0  # the thesis's /MS
+MS = 85.0  # the thesis's /MS: an MCTS value divided by it before the exploration term
 EXPLORATION = math.sqrt(2.0)
 
 
