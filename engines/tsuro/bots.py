@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .rules import (DECK, DECK_N, ELIM_TURN, HAND, HANDS, MAX_PLAYERS, N, N_TILES, NO_ORDER, OK, OVER, POS, SEED, TO_MOVE,
-                    edge_distance, eliminates_mover, has_safe, place, turn)
+from .rules import (DECK, DECK_N, HAND, HANDS, MAX_PLAYERS, N, N_TILES, NO_ORDER, OK, OVER, POS, SEED, TO_MOVE,
+                    edge_distance, eliminates_mover, has_safe, place, turn, win_share)
 
 RANDOM, SIMPLE, MC = range(3)
 BOT_CODES = {"random": RANDOM, "simple": SIMPLE, "mc": MC}
@@ -120,25 +120,6 @@ def play_out(s: np.ndarray, bot: np.int64, rng: np.ndarray) -> np.int64:
 
 
 @njit(cache=True)
-def share(s: np.ndarray, seat: np.int64) -> np.float64:
-    """A finished game's share of the win for ``seat``: 1/k among k winners, else 0."""
-    alive = 0
-    for q in range(s[N]):
-        if s[POS + q] >= 0:
-            alive += 1
-    if alive > 0:
-        return 1.0 / alive if s[POS + seat] >= 0 else 0.0
-    from_turn = 0
-    for q in range(s[N]):
-        from_turn = max(from_turn, s[ELIM_TURN + q])
-    k = 0
-    for q in range(s[N]):
-        if s[ELIM_TURN + q] == from_turn:
-            k += 1
-    return 1.0 / k if s[ELIM_TURN + seat] == from_turn else 0.0
-
-
-@njit(cache=True)
 def determinize(s: np.ndarray, seat: np.int64, rng: np.ndarray) -> np.ndarray:
     """A copy of ``s`` as ``seat`` might imagine it: the tiles it cannot see (the deck and the
     other hands) shuffled and dealt back into the same places; a fresh shuffle seed."""
@@ -186,7 +167,7 @@ def option_values(s: np.ndarray, options: np.ndarray, n: np.int64, samples: np.i
                 values[i, j] = -1.0
                 continue
             play_out(t, SIMPLE, new_rng(seed, 1_000_000 + j))
-            values[i, j] = share(t, seat)
+            values[i, j] = win_share(t, seat)
 
 
 def options_of(s: np.ndarray) -> np.ndarray:

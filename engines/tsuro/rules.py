@@ -415,14 +415,25 @@ def deck(s: np.ndarray) -> list[int]:
     return [int(t) for t in s[DECK:DECK + int(s[DECK_N])]]
 
 
+@njit(cache=True)
+def win_share(s: np.ndarray, seat: np.int64) -> np.float64:
+    """A finished game's share of the win for ``seat``: 1/k among its k winners, else 0. The
+    winners are the survivors; none left: every token eliminated on the last turn."""
+    alive = live_count(s)
+    if alive > 0:
+        return 1.0 / alive if s[POS + seat] >= 0 else 0.0
+    last = 0
+    for q in range(s[N]):
+        last = max(last, s[ELIM_TURN + q])
+    k = 0
+    for q in range(s[N]):
+        if s[ELIM_TURN + q] == last:
+            k += 1
+    return 1.0 / k if s[ELIM_TURN + seat] == last else 0.0
+
+
 def winners(s: np.ndarray) -> list[int]:
-    """The survivors; none left: every token eliminated on the last turn (a shared win)."""
-    n = int(s[N])
-    alive = [p for p in range(n) if s[POS + p] >= 0]
-    if alive:
-        return alive
-    last = max(int(s[ELIM_TURN + p]) for p in range(n))
-    return [p for p in range(n) if s[ELIM_TURN + p] == last]
+    return [p for p in range(int(s[N])) if win_share(s, p) > 0]
 
 
 def score(s: np.ndarray, names: list[str]) -> dict:
