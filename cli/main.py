@@ -214,13 +214,14 @@ def ingest(ctx, paths, fmt, strict, lenient, out):
 @click.pass_context
 def list_(ctx, game, player, out):
     """List stored records."""
-    records = [{"id": r["id"], "game": r["game"], "players": (r["players"] or "").split(" / ") if r["players"] else [],
+    stored = _store(ctx, write=False).list(game, player)
+    records = [{"id": r["id"], "game": r["game"], "players": r["players"].split(" / ") if r["players"] else [],
                 "score": r["score"], "recorded": r["recorded"], "rules": r["rules"], "deck": r["deck"],
                 "finished": bool(r["finished"]), "source": r["source"], "index": r["source_index"], "tags": r["tags"]}
-               for r in _store(ctx, write=False).list(game, player)]
-    rows = [{"id": r["id"], "game": r["game"], "players": " / ".join(r["players"]) or None,
-             "score": score_text(r["score"]) + ("" if r["finished"] else " *"), "rules": r["rules"], "deck": r["deck"],
-             "source": f"{r['source']}#{r['index']}"} for r in records]
+               for r in stored]
+    # the table shows the label columns the store keeps (the browsing views show the same)
+    rows = [{"id": r["id"], "game": r["game"], "players": r["players"], "score": r["result"], "rules": r["rules"],
+             "deck": r["deck"], "source": f"{r['source']}#{r['source_index']}"} for r in stored]
     out.rows([("id", "id"), ("game", "game"), ("players", "players"), ("score", "score"), ("rules", "rules"),
               ("deck", "deck"), ("source", "source")], rows, {"records": records})
     if out.human:

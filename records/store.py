@@ -22,7 +22,7 @@ import sqlite_utils
 
 from scorebook import registry
 
-from .errors import DatabaseError, UsageError
+from .errors import DatabaseError, UnknownGame, UsageError
 from .notation import score_text
 
 MIGRATIONS: list[str] = [
@@ -280,12 +280,9 @@ class Store:
             score = json.loads(score_json)
             names = [n for (n,) in conn.execute("SELECT p.name FROM record_players rp JOIN players p ON "
                                                 "p.id = rp.player_id WHERE rp.record_key = ? ORDER BY rp.seat", [key])]
+            result, points = _browsing(game, score, finished)
             conn.execute("UPDATE records SET players = ?, event = ?, result = ? WHERE key = ?",
-                         [" / ".join(names) or None, event, score_text(score) + ("" if finished else " *"), key])
-            try:
-                points = registry.get_game(game).notation.seat_points(score)
-            except Exception:  # noqa: BLE001 - a game no longer registered keeps no points
-                points = []
+                         [" / ".join(names) or None, event, result, key])
             for seat, value in enumerate(points):
                 conn.execute("UPDATE record_players SET points = ? WHERE record_key = ? AND seat = ?", [value, key, seat])
         conn.execute("INSERT INTO records_fts(records_fts) VALUES ('rebuild')")
@@ -338,13 +335,13 @@ class Store:
         for p in items:
             key += 1
             event = p.tags.get("Event")
+            result, points = _browsing(p.game, p.score, p.finished)
             rows.append((
                 key, p.id, p.hash, p.game, p.rules, p.deck, p.format, p.source, p.index, p.text,
                 json.dumps(p.tags), json.dumps(p.score), None if p.recorded is None else json.dumps(p.recorded),
                 p.total, int(p.finished), json.dumps(p.warnings) if p.warnings else None,
                 self._name_id("events", self._event_ids, event) if event else None, ENGINE_VERSION, now,
-                " / ".join(p.players) or None, event, score_text(p.score) + ("" if p.finished else " *")))
-            points = registry.get_game(p.game).notation.seat_points(p.score)
+                " / ".join(p.players) or None, event, result))
             for seat, name in enumerate(p.players):
                 links.append((key, seat, self._name_id("players", self._player_ids, name),
                               points[seat] if seat < len(points) else None))
@@ -453,6 +450,15 @@ class Store:
 
 
 _ROWS_PER_STATEMENT = 100
+
+
+def _browsing(game: str, score: dict, finished) -> tuple[str, list[float]]:
+    """A record's result as the CLI writes it (`` *`` unfinished) and each seat's points."""
+    try:
+        points = registry.get_game(game).notation.seat_points(score)
+    except UnknownGame:  # a game no longer registered keeps no points
+        points = []
+    return score_text(score) + ("" if finished else " *"), points
 
 
 def _insert_rows(conn, table: str, width: int, rows: list[tuple]) -> None:
