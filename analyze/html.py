@@ -110,6 +110,27 @@ def _anchor(m: dict) -> str:
     return f"move-{m.get('game', 1)}-{m['ply']}"
 
 
+def page(title: str, body: str, css: str = CSS) -> str:
+    """One self-contained page: its title as the heading, the style inline, no script."""
+    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            f"<style>{css}</style></head><body><h1>{html.escape(title)}</h1>{body}</body></html>")
+
+
+def render_boards(row: dict) -> str:
+    """A record not analysed yet: its board before every move, nothing else."""
+    game = registry.get_game(row["game"])
+    cards = []
+    for p in game.notation.positions(record_of(row)):
+        where = f"game {p.game}, " if p.game != 1 else ""
+        cards.append(f'<div class="move" id="move-{p.game}-{p.ply}"><h3>{where}ply {p.ply}: {html.escape(p.move)}</h3>'
+                     f'{game.analysis.svg_board(p.before, None, None)}</div>')
+    return page(f"Scorebook record {row['id']} ({game.info.name})",
+                f"<p>{html.escape(row.get('players') or '')}; not analysed yet "
+                f"(<code>scorebook analyze {row['id']}</code>).</p>"
+                f"<h2>Boards</h2><p>Before each move. {game.analysis.legend()}</p>"
+                f"<div class='boards'>{''.join(cards)}</div>")
+
+
 def render(row: dict, report: dict) -> str:
     game = registry.get_game(row["game"])
     moves = report["moves"]
@@ -138,9 +159,7 @@ def render(row: dict, report: dict) -> str:
     info = game.info.analysis
     title = f"Scorebook analysis of {row['id']} ({game.info.name})"
     thresholds = ", ".join(f"{name} ≥ {t:g}" for name, t in report["thresholds"])
-    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-            f"<style>{CSS}</style></head><body><h1>{html.escape(title)}</h1>"
-            f"<p>Bot {html.escape(report['bot'])}, seed {report['seed']}, engine {report['engine_version']}. "
+    return page(title, f"<p>Bot {html.escape(report['bot'])}, seed {report['seed']}, engine {report['engine_version']}. "
             f"A value is the {html.escape(info.value)} in {html.escape(info.unit)}, from the mover's side; "
             f"the loss is the best move's value less the move played's. Classes: best (the bot's own move), "
             f"then by loss: {html.escape(thresholds)}.</p>"
@@ -150,7 +169,7 @@ def render(row: dict, report: dict) -> str:
             f"<h2>Moves</h2><table id='movelist'><tr><th>ply</th><th>player</th><th>played</th><th>best</th>"
             f"<th>loss</th><th>class</th></tr>{listing}</table>"
             f"<h2>Boards</h2><p>Before each move. {game.analysis.legend()}</p>"
-            f"<div class='boards'>{''.join(cards)}</div></body></html>")
+            f"<div class='boards'>{''.join(cards)}</div>")
 
 
 TIEBREAK_NAMES = {"points": "match points", "omb": "OMB (sum of match margins)",
@@ -183,10 +202,7 @@ def render_standings(doc: dict) -> str:
             for q in players) + "</tr>" for i, p in enumerate(players))
     title = f"Standings: {event}"
     css = CSS + "\n.self{background:#eee}#crosstable td{text-align:center}"
-    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-            f"<style>{css}</style></head><body><h1>{html.escape(title)}</h1>"
-            f"<p>Ranked by {', then '.join(html.escape(TIEBREAK_NAMES.get(c, c)) for c in chain)}; players still tied "
+    return page(title, f"<p>Ranked by {', then '.join(html.escape(TIEBREAK_NAMES.get(c, c)) for c in chain)}; players still tied "
             f"share a rank.</p><table id='standings'><tr><th>rank</th><th>player</th>{head}</tr>{rows}</table>"
             f"<h2>Crosstable</h2><p>Each cell: the row player's margin in every match against the column player, "
-            f"and the match point it scored.</p><table id='crosstable'><tr><th></th>{cross_head}</tr>{cross}</table>"
-            f"</body></html>")
+            f"and the match point it scored.</p><table id='crosstable'><tr><th></th>{cross_head}</tr>{cross}</table>", css)

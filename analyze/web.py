@@ -11,12 +11,10 @@ import html
 from datasette import Response, hookimpl
 from markupsafe import Markup
 
-from scorebook import registry
 from scorebook.records.errors import ScorebookError
 from scorebook.records.store import Store
 
 from . import html as report_html
-from .run import record_of
 
 ROUTE = "/-/scorebook/record/"
 
@@ -30,19 +28,7 @@ def record_page(path: str, record_id: str) -> str:
     if latest is not None:
         report = store.find_analysis(row["id"], *latest)
         return report_html.render(row, report)
-    game = registry.get_game(row["game"])
-    cards = []
-    for p in game.notation.positions(record_of(row)):
-        where = f"game {p.game}, " if p.game != 1 else ""
-        cards.append(f'<div class="move" id="move-{p.game}-{p.ply}"><h3>{where}ply {p.ply}: {html.escape(p.move)}</h3>'
-                     f'{game.analysis.svg_board(p.before, None, None)}</div>')
-    title = f"Scorebook record {row['id']} ({game.info.name})"
-    players = row.get("players") or ""
-    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-            f"<style>{report_html.CSS}</style></head><body><h1>{html.escape(title)}</h1>"
-            f"<p>{html.escape(players)}; not analysed yet (<code>scorebook analyze {row['id']}</code>).</p>"
-            f"<h2>Boards</h2><p>Before each move. {game.analysis.legend()}</p>"
-            f"<div class='boards'>{''.join(cards)}</div></body></html>")
+    return report_html.render_boards(row)
 
 
 async def _record_view(request, datasette):
