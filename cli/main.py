@@ -381,13 +381,15 @@ def serve(ctx, port, host):
     meta = json_.loads(resources.files("scorebook.records").joinpath("metadata.json").read_text())
     name = os.path.splitext(os.path.basename(path))[0]
     meta["databases"] = {name: meta["databases"]["scorebook"]}
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+    # one file a database name, written anew each time: Ctrl-C ends the process at once, so a
+    # fresh temporary file a run would be left behind every time
+    metadata = os.path.join(tempfile.gettempdir(), f"scorebook-datasette-{name}.json")
+    with open(metadata, "w") as f:
         json_.dump(meta, f)
     click.echo(f"scorebook: serving {path} at http://{host}:{port}/ (Ctrl-C stops)", err=True)
     # long cells (a record's whole text) cut to a line in tables: rows stay one line tall
-    done = subprocess.run([sys.executable, "-m", "datasette", "serve", path, "--metadata", f.name, "--host", host,
+    done = subprocess.run([sys.executable, "-m", "datasette", "serve", path, "--metadata", metadata, "--host", host,
                            "--port", str(port), "--setting", "truncate_cells_html", "120"])
-    os.unlink(f.name)
     if done.returncode not in (0, -2, 130):
         raise UsageError(f"datasette stopped with exit status {done.returncode}")
 

@@ -123,7 +123,7 @@ def play(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: 
         points = notation.seat_points(score) if score else None
         outcome["value"] = None if points is None else (
             points[seat_of[0]] if n == 1 else points[seat_of[0]] - points[seat_of[1]] if n == 2
-            else points[seat_of[0]])  # more players: the first player's points (Tsuro: its share of the win)
+            else points[seat_of[0]])  # more players: the first player's points (e.g. a share of the win)
         for key, per_seat in played.info.items():
             outcome[key] = [per_seat[seat_of[i]] for i in range(n)]  # in the players' order
         outcomes.append(outcome)
