@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from .rules import (DECK, DECK_N, HAND, HANDS, MAX_PLAYERS, N, N_TILES, NO_ORDER, OK, OVER, POS, SEED, TO_MOVE,
-                    edge_distance, eliminates_mover, has_safe, place, turn, win_share)
+                    edge_distance, eliminates_mover, has_safe, outcome, turn, win_share)
 
 RANDOM, SIMPLE, MC = range(3)
 BOT_CODES = {"random": RANDOM, "simple": SIMPLE, "mc": MC}
@@ -71,17 +71,18 @@ def simple_choice(s: np.ndarray) -> tuple:
         if t < 0:
             continue
         for r in range(4):
-            c = s.copy()
-            place(c, t, r, ends)
+            outcome(s, t, r, ends)
             dead = ends[p] < 0 and ends[p] != -3
             kills = 0
             for q in range(s[N]):
                 if q != p and ends[q] != -3 and ends[q] < 0:
                     kills += 1
             dist = 0
-            for q in range(s[N]):
-                if c[POS + q] >= 0 and not (ends[q] < 0 and ends[q] != -3):
-                    dist += edge_distance(c[POS + q])
+            for q in range(s[N]):  # the tokens still on the board after the move, where they stand
+                if ends[q] >= 0:
+                    dist += edge_distance(ends[q])
+                elif ends[q] == -3 and s[POS + q] >= 0:
+                    dist += edge_distance(s[POS + q])
             better = False
             if best_t < 0:
                 better = True

@@ -168,11 +168,13 @@ def follow(s: np.ndarray, square: np.int64, port: np.int64, new_square: np.int64
 
 
 @njit(cache=True)
-def place(s: np.ndarray, tile: np.int64, rot: np.int64, ends: np.ndarray) -> None:
-    """Steps 1-3 on ``s``: the tile on the mover's square, every token facing it moved;
-    ``ends[p]`` each seat's new point, OFF, MET, or -3 (did not move)."""
+def outcome(s: np.ndarray, tile: np.int64, rot: np.int64, ends: np.ndarray) -> None:
+    """Steps 1-3 as they would go, ``s`` left as it was (the bots weigh every placement this
+    way, without copying the state): ``ends[p]`` each seat's new point, OFF, MET, or -3 (it
+    would not move)."""
     p = s[TO_MOVE]
     square = s[POS + p] // 8
+    was_tile, was_rot = s[BOARD + square], s[ROT + square]
     s[BOARD + square], s[ROT + square] = tile, rot
     others = np.empty(MAX_PLAYERS, np.int64)
     seats = np.empty(MAX_PLAYERS, np.int64)
@@ -190,17 +192,25 @@ def place(s: np.ndarray, tile: np.int64, rot: np.int64, ends: np.ndarray) -> Non
                 rest[n] = others[j]
                 n += 1
         ends[seats[i]] = follow(s, square, others[i], square, rest, n)
-    for i in range(m):
-        q = seats[i]
+    s[BOARD + square], s[ROT + square] = was_tile, was_rot
+
+
+@njit(cache=True)
+def place(s: np.ndarray, tile: np.int64, rot: np.int64, ends: np.ndarray) -> None:
+    """Steps 1-3 on ``s``: the tile on the mover's square, every token facing it moved;
+    ``ends`` as ``outcome`` gives them."""
+    square = s[POS + s[TO_MOVE]] // 8
+    outcome(s, tile, rot, ends)
+    s[BOARD + square], s[ROT + square] = tile, rot
+    for q in range(s[N]):
         if ends[q] >= 0:
             s[POS + q] = ends[q]
 
 
 @njit(cache=True)
 def eliminates_mover(s: np.ndarray, tile: np.int64, rot: np.int64) -> bool:
-    t = s.copy()
     ends = np.empty(MAX_PLAYERS, np.int64)
-    place(t, tile, rot, ends)
+    outcome(s, tile, rot, ends)
     return ends[s[TO_MOVE]] < 0 and ends[s[TO_MOVE]] != -3
 
 
