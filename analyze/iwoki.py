@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 
 from scorebook.engines.iwoki import agents as A, engine as IE
 from scorebook.engines.iwoki.metadata import (EMPTY, HAND_HEX, HAND_SMALL, HEX_GAP_INDEX, HEX_GAP_NAMES, N_HAND_HEX,
@@ -16,7 +15,7 @@ from scorebook.engines.iwoki.metadata import (EMPTY, HAND_HEX, HAND_SMALL, HEX_G
 from scorebook.records import iwoki as IW
 
 from . import svg
-from .loss import MoveRow, paired, rank
+from .loss import MoveRow, verdict
 from .protocol import Analysis
 
 OPEN, OPEN_SMALL, PLAYED_AREA = "#fff3bf", "#ffd43b", "#e9dfcf"
@@ -71,11 +70,8 @@ class IwokiAnalysis(Analysis):
             opts, values = A.option_values(s, samples, seed + ply)
             p = int(s[IE.TO_MOVE])
             played = option_index(s, opts, a)
-            means = values.mean(axis=1)
-            b = int(np.argmax(means))
-            vb, vp, se = paired(values, b, played)
-            rows.append(MoveRow(ply, p, a.text(), option_text(s, opts[b]), vb, vp, max(0.0, vb - vp), se,
-                                rank(means, played), len(opts)))
+            b, vb, vp, loss, se, place = verdict(values, played)
+            rows.append(MoveRow(ply, p, a.text(), option_text(s, opts[b]), vb, vp, loss, se, place, len(opts)))
             IE.apply_option(s, opts[played])
             if progress:
                 progress()

@@ -87,6 +87,25 @@ def paired(values: np.ndarray, best: int, played: int) -> tuple[float, float, fl
     return vb, vp, float(diff.std(ddof=1) / math.sqrt(n))
 
 
+def with_played(candidates: np.ndarray, played: np.ndarray) -> tuple[np.ndarray, int]:
+    """The candidate moves (one a row) with the move played among them, and its row: a move
+    the bot would not weigh is added last."""
+    match = np.flatnonzero((candidates == played).all(axis=1))
+    if match.size:
+        return candidates, int(match[0])
+    return np.vstack([candidates, played]), candidates.shape[0]
+
+
+def verdict(values: np.ndarray, played: int) -> tuple[int, float, float, float, float | None, int]:
+    """From sampled values (a row a candidate, the same futures in every column): the best
+    row, its value and the played one's, the loss, its paired standard error, the played
+    move's rank."""
+    means = values.mean(axis=1)
+    best = int(np.argmax(means))
+    vb, vp, se = paired(values, best, played)
+    return best, vb, vp, max(0.0, vb - vp), se, rank(means, played)
+
+
 TARGET_STDERR = 0.25  # points: Tiny Islands tops up the futures of a move until its loss is this sure
 
 

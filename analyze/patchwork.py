@@ -16,7 +16,7 @@ from scorebook.engines.patchwork import bots as B, pieces as P, planner as PL, r
 from scorebook.records import patchwork as PW
 
 from . import svg
-from .loss import MoveRow, paired, rank
+from .loss import MoveRow, verdict, with_played
 from .protocol import Analysis
 
 CELL = 22
@@ -90,19 +90,11 @@ class PatchworkAnalysis(Analysis):
         for ply, (before, m, _) in enumerate(PW.replay(record), 1):
             s = before.state
             played = np.array([m.kind, m.a, m.b], np.int64)
-            candidates = S.candidate_options(s, 3)
-            match = np.flatnonzero((candidates == played).all(axis=1))
-            if match.size:
-                i_played = int(match[0])
-            else:
-                candidates = np.vstack([candidates, played])
-                i_played = candidates.shape[0] - 1
+            candidates, i_played = with_played(S.candidate_options(s, 3), played)
             values = S.duel_values(s, candidates, playouts, seed * 1009 + ply)
-            means = values.mean(axis=1)
-            b = int(np.argmax(means))
-            vb, vp, se = paired(values, b, i_played)
+            b, vb, vp, loss, se, place = verdict(values, i_played)
             rows.append(MoveRow(ply, m.seat, m.text(True), f"{m.seat + 1}:" + PW.move_text(*candidates[b]),
-                                vb, vp, max(0.0, vb - vp), se, rank(means, i_played), candidates.shape[0]))
+                                vb, vp, loss, se, place, candidates.shape[0]))
             if progress:
                 progress()
         return rows

@@ -14,7 +14,7 @@ from scorebook.engines.tsuro import bots as B, rules as R
 from scorebook.records import tsuro as TS
 
 from . import svg
-from .loss import MoveRow, paired, rank
+from .loss import MoveRow, verdict, with_played
 from .protocol import Analysis
 
 CELL = 54
@@ -41,24 +41,16 @@ class TsuroAnalysis(Analysis):
         samples = options["samples"]
         rows = []
         for ply, (before, turn, _) in enumerate(TS.replay(record), 1):
-            options_ = B.options_of(before)
             played = np.array([turn.tile, turn.rotation], np.int64)
-            match = np.flatnonzero((options_ == played).all(axis=1))
-            if match.size:
-                i_played = int(match[0])
-            else:  # an eliminating placement kept as the only kind there was
-                options_ = np.vstack([options_, played])
-                i_played = options_.shape[0] - 1
+            options_, i_played = with_played(B.options_of(before), played)
             values = np.empty((options_.shape[0], samples))
             B.option_values(before, options_, options_.shape[0], samples, seed * 1009 + ply, values)
             values *= 100.0
-            means = values.mean(axis=1)
-            b = int(np.argmax(means))
-            vb, vp, se = paired(values, b, i_played)
+            b, vb, vp, loss, se, place = verdict(values, i_played)
             square = R.square_name(turn.square)
             rows.append(MoveRow(ply, turn.seat, f"{turn.tile}r{turn.rotation}@{square}",
-                                f"{int(options_[b, 0])}r{int(options_[b, 1])}@{square}", vb, vp, max(0.0, vb - vp), se,
-                                rank(means, i_played), options_.shape[0]))
+                                f"{int(options_[b, 0])}r{int(options_[b, 1])}@{square}", vb, vp, loss, se,
+                                place, options_.shape[0]))
             if progress:
                 progress()
         return rows, {"samples": samples}
