@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from scorebook import registry
 from scorebook.engines.game_of_islands import bots, engine as G
 from scorebook.records import game_of_islands as goi
 
@@ -78,7 +79,9 @@ class GameOfIslandsAnalysis(Analysis):
     tournament = Triads()
 
     def bot_name(self, options: dict[str, int]) -> str:
-        return f"search depth:{options['depth']}"
+        # the budget is named when it is not the default: it changes the endgame values
+        default = registry.get_game("game-of-islands").info.analysis.options["budget"]
+        return f"search depth:{options['depth']}" + ("" if options["budget"] == default else f" budget:{options['budget']}")
 
     def evaluate(self, record: goi.GoiRecord, players, *, seed: int, options: dict[str, int], progress=None):
         depth, budget = options["depth"], options["budget"]

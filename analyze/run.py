@@ -1,6 +1,7 @@
-"""Running analyses against the store: one record, or every record not analysed yet, in
-parallel over the cores; each finished record is committed at once, so an interrupted
-``analyze --all`` resumes where it stopped. The same seed gives the same numbers.
+"""Running analyses against the store: one record, or every record not analysed yet, one
+task a record on an executor (the local cores, or a Dask cluster); each finished record is
+committed at once, so an interrupted ``analyze --all`` resumes where it stopped. The same
+seed gives the same numbers, wherever they are computed.
 
 >>> resolve("game-of-islands", "depth:3")
 ('search depth:3', {'depth': 3})
@@ -8,9 +9,8 @@ parallel over the cores; each finished record is committed at once, so an interr
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor, as_completed
 
-from scorebook import registry
+from scorebook import batch, registry
 from scorebook.records.errors import STRICT, RecordRejected, UsageError
 
 from .loss import ENGINE_VERSION, analyze_record
@@ -66,28 +66,23 @@ def analyze_one(store, record_id: str, spec: str | None, seed: int, *, force: bo
     return report
 
 
-def _worker(args):
-    """One record in a worker process; a failure comes back as {"id", "error"} (the batch goes on)."""
-    row, spec, seed = args
+def analysis_task(task: tuple) -> dict:
+    """One record, wherever the executor runs it: ``(row, spec, seed)`` -> its report, or
+    ``{"id", "game", "error"}`` when its analysis failed (the batch goes on without it)."""
+    row, spec, seed = task
     try:
         return compute(row, spec, seed)
     except Exception as exc:  # noqa: BLE001 - reported per record, never a traceback
         return {"id": row["id"], "game": row["game"], "error": f"{type(exc).__name__}: {exc}"}
 
 
-def _one_thread_each():
-    """A worker of ``analyze --all`` runs its play-outs on one thread (the records already
-    spread over the cores), and leaves Ctrl-C to the main process, which answers it for all."""
-    import signal
-
-    import numba
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    numba.set_num_threads(1)
-
-
-def analyze_all(store, spec: str | None, seed: int, *, jobs: int | None = None, progress=None) -> list[dict]:
-    """Every record without an analysis by this bot and seed; returns the new reports (and
-    ``{"id", "error"}`` for a record whose analysis failed: it stays unanalysed)."""
+def analyze_all(store, spec: str | None, seed: int, *, jobs: int | None = None, executor: str = "local",
+                scheduler: str | None = None, progress=None) -> list[dict]:
+    """Every record without an analysis by this bot and seed, one task a record on the
+    executor (``scorebook.batch``: local processes, or a Dask cluster); each report is
+    stored here as it comes back, so an interrupted batch resumes where it stopped. Returns
+    the new reports, oldest record first (and ``{"id", "error"}`` for a record whose analysis
+    failed: it stays unanalysed)."""
     bots = {}
     for game in registry.games():
         if game.info.analysis is None:
@@ -98,29 +93,20 @@ def analyze_all(store, spec: str | None, seed: int, *, jobs: int | None = None, 
             if spec:
                 continue
     todo = store.unanalysed(bots, seed, ENGINE_VERSION)
-    rows = [store.get(rid) for rid in todo]
-    rows = [r for r in rows if r["game"] in bots]
+    order = {rid: i for i, rid in enumerate(todo)}
+    tasks = ((store.get(rid), spec, seed) for rid in todo)  # read as the window moves on
     reports = []
-    jobs = max(1, jobs or os.cpu_count() or 1)
     if progress:
-        progress(0, len(rows))
-    if jobs == 1 or len(rows) <= 1:
-        for row in rows:
-            report = _worker((row, spec, seed))
-            if "error" not in report:
-                store.save_analysis(row["id"], report)
-            reports.append(report)
-            if progress:
-                progress(1, len(rows))
-        return reports
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_one_thread_each) as pool:
-        futures = [pool.submit(_worker, (row, spec if row["game"] in bots else None, seed)) for row in rows]
-        for future in as_completed(futures):
-            report = future.result()
-            if "error" not in report:
+        progress(0, len(todo))
+    with batch.executor(executor, jobs=min(jobs or os.cpu_count() or 1, max(1, len(todo))),
+                        scheduler=scheduler) as pool:
+        for (row, _, _), report in batch.run_tasks(pool, analysis_task, tasks):
+            if isinstance(report, BaseException):  # the task itself was lost (its cluster gone)
+                report = {"id": row["id"], "game": row["game"], "error": f"{type(report).__name__}: {report}"}
+            elif "error" not in report:
                 store.save_analysis(report["id"], report)  # committed one by one: a restart skips these
             reports.append(report)
             if progress:
-                progress(1, len(rows))
-    reports.sort(key=lambda r: todo.index(r["id"]))
+                progress(1, len(todo))
+    reports.sort(key=lambda r: order[r["id"]])
     return reports

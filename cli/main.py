@@ -303,6 +303,20 @@ def _play_options(fn):
     return fn
 
 
+def executor_options(default_jobs: str):
+    """Where a batch's tasks (one a game) run: ``--jobs`` local processes, or the workers of
+    a Dask cluster (``--executor dask --scheduler ADDRESS``)."""
+    def decorate(fn):
+        fn = click.option("--scheduler", metavar="ADDRESS", envvar="SCOREBOOK_SCHEDULER", show_envvar=True,
+                          help="The Dask scheduler, tcp://HOST:PORT (with --executor dask).")(fn)
+        fn = click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+                          help="local: processes on this machine; dask: the workers of a Dask cluster "
+                               "(pip install 'scorebook[dask]').")(fn)
+        return click.option("--jobs", type=click.IntRange(1, 256), default=None,
+                            help=f"Local worker processes (default: {default_jobs}).")(fn)
+    return decorate
+
+
 def _bots_help() -> str:
     return "Bots, comma separated. " + "; ".join(
         f"{g.id}: " + ", ".join(b.name + (f":{b.argument.upper()}" if b.argument else "") for b in g.info.bots)
@@ -316,10 +330,11 @@ def _bots_help() -> str:
 @click.option("--seed", default=0, show_default=True, type=int)
 @_play_options
 @click.option("--out", "out_dir", metavar="FOLDER", help="Also write each record to this folder.")
+@executor_options("1, one game after another in this process, so a game's seconds are a lone bot's")
 @db_option
 @output_options
 @click.pass_context
-def play(ctx, game, players, n_games, seed, out_dir, out, **game_options):
+def play(ctx, game, players, n_games, seed, out_dir, jobs, executor, scheduler, out, **game_options):
     """Let bots play; their records go to the database (each game is committed as it ends)."""
     from scorebook.records.play import play as play_games
     options = {name.replace("_", "-"): value for name, value in game_options.items() if value is not None}
@@ -339,7 +354,7 @@ def play(ctx, game, players, n_games, seed, out_dir, out, **game_options):
 
     click.echo(f"scorebook: playing {game}: {players}", err=True)
     result = play_games(store, game, players.split(","), games=n_games, seed=seed, options=options, out_dir=out_dir,
-                        progress=progress)
+                        progress=progress, jobs=jobs or 1, executor=executor, scheduler=scheduler)
     games, summary = result["games"], result["summary"]
     names = summary["players"]
     value = "total" if len(names) == 1 else f"margin ({names[0]})" if len(names) == 2 else f"share ({names[0]})"
@@ -433,13 +448,13 @@ ANALYSIS_COLUMNS = [("ply", "ply"), ("player", "player"), ("played", "played"), 
               f"{g.id}: " + ", ".join(f"{k} (default {v})" for k, v in g.info.analysis.options.items())
               for g in registry.games() if g.info.analysis) + ".")
 @click.option("--seed", default=0, show_default=True, type=int)
-@click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Worker processes for --all (default: cores).")
+@executor_options("the cores")
 @click.option("--force", is_flag=True, help="Analyse again even when a stored analysis exists.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), help="Write a self-contained HTML report.")
 @db_option
 @output_options
 @click.pass_context
-def analyze(ctx, record_id, all_, bot, seed, jobs, force, html_path, out):
+def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, html_path, out):
     """Per-move expected-score loss against the bot, stored with the record."""
     from scorebook.analyze.run import analyze_all, analyze_one
     if all_ == bool(record_id):
@@ -454,7 +469,7 @@ def analyze(ctx, record_id, all_, bot, seed, jobs, force, html_path, out):
             if "bar" not in bar:
                 bar["bar"] = _Progress(total, "analysing", not out.json and sys.stderr.isatty()).__enter__()
             bar["bar"].update(step)
-        reports = analyze_all(store, bot, seed, jobs=jobs, progress=progress)
+        reports = analyze_all(store, bot, seed, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress)
         if "bar" in bar:
             bar["bar"].__exit__(None, None, None)
         failed = [r for r in reports if "error" in r]

@@ -16,11 +16,12 @@ game is replayed and checked like any record). One match loop for every game:
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from scorebook import registry
+from scorebook import batch, registry
 from scorebook.engines.protocol import BotSpec
 
 from .errors import UsageError
@@ -86,11 +87,53 @@ def _store_game(store: Store, text: str, source: str, out_dir: str | None, filen
     return ingest_text(store, text, source, "pgn")[0]
 
 
+@dataclass(frozen=True)
+class Match:
+    """What a worker needs to play any game of a match: everything but the store."""
+    game_id: str
+    bots: tuple
+    names: tuple
+    options: dict
+    seed: int
+    count: int
+
+
+_WARM: set = set()  # the matches whose bots this process has loaded
+
+
+def play_task(task: tuple) -> dict:
+    """Game ``g`` of a match, wherever the executor runs it: ``(match, g, setup)`` -> its
+    record's text and what the engine counted. Game g draws its random numbers from
+    ``[seed, g]``, so it is the same game on any worker, and again when retried."""
+    match, g, setup = task
+    game = registry.get_game(match.game_id)
+    engine, notation = game.engine, game.notation
+    bots, names, n = list(match.bots), list(match.names), len(match.bots)
+    key = (match.game_id, match.bots, repr(sorted(match.options.items())))
+    if key not in _WARM:
+        engine.warm_up(bots, match.options)  # load (or compile) the bots before any game is timed
+        _WARM.add(key)
+    rng = np.random.default_rng([match.seed, g])
+    if setup is None:
+        setup = engine.new_game(rng, match.options)
+    shift = g % n
+    seats = list(zip(names[shift:] + names[:shift], bots[shift:] + bots[:shift]))
+    played = engine.play(setup, [bot for _, bot in seats], int(rng.integers(2**31)), match.options)
+    text = notation.write_played(setup, played, seats, {"Event": f"scorebook play seed {match.seed}",
+                                                        "Round": str(g + 1)},
+                                 {"seed": match.seed, "game": g, "options": match.options})
+    return {"game": g, "text": text, "seconds": played.seconds, "info": played.info,
+            "players": [name for name, _ in seats]}
+
+
 def play(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: int = 0,
-         options: dict | None = None, out_dir: str | None = None, progress=None) -> dict:
-    """Play ``games`` games (or one per game the options give, as Tiny Islands' shuffles);
-    store each record as it ends. ``progress(outcome, done, total)`` after each game.
-    Returns ``{"games": [outcome, ...], "summary": {...}}``."""
+         options: dict | None = None, out_dir: str | None = None, progress=None, jobs: int = 1,
+         executor: str = "local", scheduler: str | None = None) -> dict:
+    """Play ``games`` games (or one per game the options give, as Tiny Islands' shuffles),
+    one task a game on the executor (``scorebook.batch``; by default here, one after the
+    other, so that the seconds a game are a lone process's); store each record as it ends.
+    ``progress(outcome, done, total)`` after each game. Returns ``{"games": [outcome, ...],
+    "summary": {...}}``, the games in their order."""
     game = registry.get_game(game_id)
     engine, notation = game.engine, game.notation
     bots = parse_bots(game, specs)
@@ -101,34 +144,35 @@ def play(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: 
         raise UsageError(problem)
     setups = notation.fixed_setups(opts)
     count = len(setups) if setups is not None else games
-    engine.warm_up(bots, opts)  # load (or compile) the bots before any game is timed
     n = len(bots)
+    match = Match(game.id, tuple(bots), tuple(names), opts, seed, count)
     label = notation.file_label(opts)
+    tasks = ((match, g, setups[g] if setups is not None else None) for g in range(count))
     outcomes = []
-    for g in range(count):
-        rng = np.random.default_rng([seed, g])
-        setup = setups[g] if setups is not None else engine.new_game(rng, opts)
-        shift = g % n
-        seats = list(zip(names[shift:] + names[:shift], bots[shift:] + bots[:shift]))
-        played = engine.play(setup, [bot for _, bot in seats], int(rng.integers(2**31)), opts)
-        text = notation.write_played(setup, played, seats, {"Event": f"scorebook play seed {seed}", "Round": str(g + 1)},
-                                     {"seed": seed, "game": g, "options": opts})
-        filename = "-".join([game.id, *(name.replace(":", "") for name in names), *([label] if label else []),
-                             f"s{seed}", f"{g + 1:04d}"]) + ".pgn"
-        outcome = _store_game(store, text, f"play:{'-'.join(names)}:seed={seed}:game={g + 1}", out_dir, filename)
-        seat_of = [(i - shift) % n for i in range(n)]  # the seat of each player
-        outcome["seconds"] = round(played.seconds, 4)
-        outcome["players"] = [name for name, _ in seats]
-        score = outcome.get("score")
-        points = notation.seat_points(score) if score else None
-        outcome["value"] = None if points is None else (
-            points[seat_of[0]] if n == 1 else points[seat_of[0]] - points[seat_of[1]] if n == 2
-            else points[seat_of[0]])  # more players: the first player's points (e.g. a share of the win)
-        for key, per_seat in played.info.items():
-            outcome[key] = [per_seat[seat_of[i]] for i in range(n)]  # in the players' order
-        outcomes.append(outcome)
-        if progress:
-            progress(outcome, g + 1, count)
+    with batch.executor(executor, jobs=min(jobs, count), scheduler=scheduler) as pool:
+        for (_, g, _), done in batch.run_tasks(pool, play_task, tasks):
+            if isinstance(done, BaseException):
+                raise UsageError(f"game {g + 1} could not be played: {type(done).__name__}: {done}")
+            filename = "-".join([game.id, *(name.replace(":", "") for name in names), *([label] if label else []),
+                                 f"s{seed}", f"{g + 1:04d}"]) + ".pgn"
+            outcome = _store_game(store, done["text"], f"play:{'-'.join(names)}:seed={seed}:game={g + 1}", out_dir,
+                                  filename)
+            shift = g % n
+            seat_of = [(i - shift) % n for i in range(n)]  # the seat of each player
+            outcome["seconds"] = round(done["seconds"], 4)
+            outcome["players"] = done["players"]
+            score = outcome.get("score")
+            points = notation.seat_points(score) if score else None
+            outcome["value"] = None if points is None else (
+                points[seat_of[0]] if n == 1 else points[seat_of[0]] - points[seat_of[1]] if n == 2
+                else points[seat_of[0]])  # more players: the first player's points (e.g. a share of the win)
+            for key, per_seat in done["info"].items():
+                outcome[key] = [per_seat[seat_of[i]] for i in range(n)]  # in the players' order
+            outcome["round"] = g + 1
+            outcomes.append(outcome)
+            if progress:
+                progress(outcome, len(outcomes), count)
+    outcomes.sort(key=lambda o: o.pop("round"))
     return {"games": outcomes, "summary": summarize(outcomes, names)}
 
 

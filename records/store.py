@@ -358,7 +358,8 @@ class Store:
         """A record by id or unique id prefix (hexadecimal: nothing else is any record's)."""
         if not re.fullmatch(r"[0-9a-f]{1,64}", ref):
             raise UsageError(f"no record with id {ref}")
-        rows = list(self.db.query("SELECT * FROM records WHERE substr(id, 1, ?) = ? LIMIT 2", [len(ref), ref]))
+        # a range on the id index ('g' follows every hexadecimal digit): no scan of the table
+        rows = list(self.db.query("SELECT * FROM records WHERE id >= ? AND id < ? LIMIT 2", [ref, ref + "g"]))
         if not rows:
             raise UsageError(f"no record with id {ref}")
         if len(rows) > 1:
@@ -437,16 +438,16 @@ class Store:
                   None if "exact" not in m else int(m["exact"]), m.get("futures")) for m in report["moves"]])
 
     def unanalysed(self, bot_for_game: dict[str, str], seed: int, engine_version: str) -> list[str]:
-        out = []
-        for rid, game in self.db.execute("SELECT id, game FROM records ORDER BY key").fetchall():
-            bot = bot_for_game.get(game)
-            if bot is None:
-                continue
-            if self.db.execute("SELECT 1 FROM analyses a JOIN records r ON r.key = a.record_key WHERE r.id = ? AND "
-                               "a.bot = ? AND a.seed = ? AND a.engine_version = ?",
-                               [rid, bot, seed, engine_version]).fetchone() is None:
-                out.append(rid)
-        return out
+        """The ids of the records of these games without an analysis by their game's bot, seed
+        and engine version, oldest first: one indexed query a game (a batch of 100,000 is
+        planned in time linear in its size)."""
+        found: list[tuple[int, str]] = []
+        for game, bot in bot_for_game.items():
+            found += self.db.execute(
+                "SELECT r.key, r.id FROM records r WHERE r.game = ? AND NOT EXISTS (SELECT 1 FROM analyses a "
+                "WHERE a.record_key = r.key AND a.bot = ? AND a.seed = ? AND a.engine_version = ?)",
+                [game, bot, seed, engine_version]).fetchall()
+        return [rid for _, rid in sorted(found)]
 
 
 _ROWS_PER_STATEMENT = 100
