@@ -2,7 +2,11 @@
 naive two-deck shuffles (fixed seed) and over the 4 shared sample shuffles (../shared), for
 each strength. Games run one after the other, each on both cores (the play-outs are parallel).
 
-    python benchmarks/tiny_islands_bots.py [--levels heuristic:200,mc:4:200,...] [--write]
+    python benchmarks/tiny_islands_bots.py [--levels heuristic:200,mc:4:200,...] [--deck one-deck] [--write]
+
+``--deck one-deck`` deals the shuffles from the real card pattern (spec §7: a card's tile and
+its zone come out on consecutive turns) instead of two independent decks; the bots then draw
+their futures under that model too, as ``scorebook play --deck one-deck`` does.
 """
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from _report import write_section  # noqa: E402
 
 from scorebook.engines.tiny_islands import bots, engine as E  # noqa: E402
-from scorebook.engines.tiny_islands.deck import one_deck_consistent, two_deck_offers  # noqa: E402
+from scorebook.engines.tiny_islands.deck import offers_for, one_deck_consistent  # noqa: E402
 from scorebook.engines.tiny_islands.metadata import TURNS  # noqa: E402
 
 DEFAULT_LEVELS = "heuristic:200,mc:4:200,mc:16:200,mc:64:200,mc:160:40"
@@ -65,10 +69,11 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--levels", default=DEFAULT_LEVELS,
                         help="comma-separated heuristic:SHUFFLES, mc:ROLLOUTS:SHUFFLES or halving:ROLLOUTS:SHUFFLES")
+    parser.add_argument("--deck", choices=["two-deck", "one-deck"], default="two-deck")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     levels = parse_levels(args.levels)
-    naive = [two_deck_offers(np.random.default_rng([2026, g])) for g in range(max(n for *_, n in levels))]
+    naive = [offers_for(args.deck, np.random.default_rng([2026, g])) for g in range(max(n for *_, n in levels))]
     shared = []
     if SAMPLES.exists():
         from scorebook.records import tinybot
@@ -83,9 +88,10 @@ def main():
         rows.append((label, n, m, se, sec, sm))
         print(label, n, f"{m:.2f} ± {se:.2f}", f"{sec:.2f} s", sm, flush=True)
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    out = [f"### Tiny Islands bots ({date.today().isoformat()}, {machine})", "",
-           "`python benchmarks/tiny_islands_bots.py` — naive two-deck shuffles from seed 2026; the published "
-           "rules' scoring.", "",
+    heading = "### Tiny Islands bots (" if args.deck == "two-deck" else "### Tiny Islands bots, one-deck shuffles ("
+    out = [f"{heading}{date.today().isoformat()}, {machine})", "",
+           f"`python benchmarks/tiny_islands_bots.py --levels {args.levels} --deck {args.deck}` — {args.deck} "
+           "shuffles from seed 2026; the published rules' scoring.", "",
            "| bot | shuffles | mean ± s.e. | s a game | 4 shared shuffles: mean ± s.e. |", "|---|---:|---:|---:|---:|"]
     for label, n, m, se, sec, sm in rows:
         shared_col = f"{sm[0]:.1f} ± {sm[1]:.1f}" if sm else "-"
@@ -99,7 +105,7 @@ def main():
     report = "\n".join(out) + "\n"
     print(report)
     if args.write:
-        write_section("### Tiny Islands bots (", report)
+        write_section(heading, report)
 
 
 if __name__ == "__main__":
