@@ -95,10 +95,15 @@ class Match:
     names: tuple
     options: dict
     seed: int
-    count: int
 
 
 _WARM: set = set()  # the matches whose bots this process has loaded
+
+
+def seated(items: list, g: int) -> list:
+    """Players (or their bots) in seat order for game ``g``: they rotate from game to game."""
+    shift = g % len(items)
+    return items[shift:] + items[:shift]
 
 
 def play_task(task: tuple) -> dict:
@@ -108,22 +113,19 @@ def play_task(task: tuple) -> dict:
     match, g, setup = task
     game = registry.get_game(match.game_id)
     engine, notation = game.engine, game.notation
-    bots, names, n = list(match.bots), list(match.names), len(match.bots)
     key = (match.game_id, match.bots, repr(sorted(match.options.items())))
     if key not in _WARM:
-        engine.warm_up(bots, match.options)  # load (or compile) the bots before any game is timed
+        engine.warm_up(list(match.bots), match.options)  # load (or compile) the bots before any game is timed
         _WARM.add(key)
     rng = np.random.default_rng([match.seed, g])
     if setup is None:
         setup = engine.new_game(rng, match.options)
-    shift = g % n
-    seats = list(zip(names[shift:] + names[:shift], bots[shift:] + bots[:shift]))
+    seats = list(zip(seated(list(match.names), g), seated(list(match.bots), g)))
     played = engine.play(setup, [bot for _, bot in seats], int(rng.integers(2**31)), match.options)
     text = notation.write_played(setup, played, seats, {"Event": f"scorebook play seed {match.seed}",
                                                         "Round": str(g + 1)},
                                  {"seed": match.seed, "game": g, "options": match.options})
-    return {"game": g, "text": text, "seconds": played.seconds, "info": played.info,
-            "players": [name for name, _ in seats]}
+    return {"text": text, "seconds": played.seconds, "info": played.info}
 
 
 def play(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: int = 0,
@@ -145,7 +147,7 @@ def play(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: 
     setups = notation.fixed_setups(opts)
     count = len(setups) if setups is not None else games
     n = len(bots)
-    match = Match(game.id, tuple(bots), tuple(names), opts, seed, count)
+    match = Match(game.id, tuple(bots), tuple(names), opts, seed)
     label = notation.file_label(opts)
     tasks = ((match, g, setups[g] if setups is not None else None) for g in range(count))
     outcomes = []
@@ -160,7 +162,7 @@ def play(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: 
             shift = g % n
             seat_of = [(i - shift) % n for i in range(n)]  # the seat of each player
             outcome["seconds"] = round(done["seconds"], 4)
-            outcome["players"] = done["players"]
+            outcome["players"] = seated(names, g)
             score = outcome.get("score")
             points = notation.seat_points(score) if score else None
             outcome["value"] = None if points is None else (

@@ -189,12 +189,8 @@ def seed_cache(directory: Path) -> int:
     """Copy the compiled functions cached beside the package's engines into ``directory``,
     laid out as numba looks for them there; returns how many files were copied. Only reads
     the shared cache, so workers seeding at once never write to one place."""
-    engines = Path(__file__).resolve().parent.parent / "engines"
-    try:
-        import scorebook.engines as package
-        engines = Path(package.__file__).resolve().parent
-    except ImportError:
-        pass
+    import scorebook.engines as package  # no jitted module: only its folder is wanted
+    engines = Path(package.__file__).resolve().parent
     copied = 0
     for pycache in engines.glob("*/__pycache__"):
         files = [f for f in pycache.iterdir() if f.suffix in (".nbi", ".nbc")]
