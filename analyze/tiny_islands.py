@@ -51,19 +51,20 @@ class TinyIslandsAnalysis(Analysis):
             for tile, z in legal_placements(tiles, offers[t]):
                 if (tile, z) not in cands:
                     cands.append((int(tile), int(z)))
-            heur = [bots.placement_value(tiles, land, tile, z, 3 - d, wave_rule) for tile, z in cands]
+            heur = [bots.weighted_value(tiles, land, tile, z, 3 - d, wave_rule, bots.WEIGHTS) for tile, z in cands]
             order = list(np.argsort(-np.array(heur), kind="stable")[:candidates])
             chosen = [cands[i] for i in order]
             played = (p.tile, p.cell)
             if played not in chosen:
                 chosen.append(played)
             arr = np.array(chosen, np.int64)
-            values = bots.eval_placements(tiles, land, offers, t, d, wave_rule, arr, rollouts, seed + t, deck_model)
+            values = bots.eval_placements(tiles, land, offers, t, d, wave_rule, arr, rollouts, seed + t, deck_model,
+                                          bots.WEIGHTS)
             i = chosen.index(played)
 
             def more(pair, n, k, arr=arr, t=t, d=d, tiles=tiles.copy(), land=land):  # fresh futures per round
                 return bots.eval_placements(tiles, land, offers, t, d, wave_rule, arr[pair], n, seed + 1000 * k + t,
-                                            deck_model)
+                                            deck_model, bots.WEIGHTS)
             b, vb, vp, se, means, used = topped_up(values, i, more, max_rollouts)
             name = lambda c: TILE_LETTERS[c[0]] + cell_name(c[1])  # noqa: E731
             rows.append(MoveRow(ti.ply_of_turn(t), 0, name(played), name(chosen[b]), vb, vp, max(0.0, vb - vp), se,
@@ -73,22 +74,22 @@ class TinyIslandsAnalysis(Analysis):
                 progress()
             if d < len(record.drawings) and t + 1 == DRAWING_AFTER_TURN[d]:
                 played_region = result.regions[d]
-                bot_region = bots.planned_region(tiles, land, offers, t, wave_rule)
+                bot_region = bots.planned_region(tiles, land, offers, t, wave_rule, bots.WEIGHTS)
                 regions = np.array([bot_region, played_region])
                 text = lambda m: "(" + " ".join(cell_name(int(z)) for z in np.flatnonzero(m)) + ")"  # noqa: E731
                 if t + 1 >= TURNS:  # the last drawing: the final score, exact
                     values = bots.eval_regions(tiles, land, offers, t, d, wave_rule, regions, 1, seed + 100 + t,
-                                               deck_model)
+                                               deck_model, bots.WEIGHTS)
                     means = values[:, 0]
                     b = int(np.argmax(means))
                     vb, vp, se, used = float(means[b]), float(means[1]), None, 1
                 else:
                     values = bots.eval_regions(tiles, land, offers, t, d, wave_rule, regions, rollouts,
-                                               seed + 100 + t, deck_model)
+                                               seed + 100 + t, deck_model, bots.WEIGHTS)
 
                     def more(pair, n, k, regions=regions, t=t, d=d, tiles=tiles.copy(), land=land):
                         return bots.eval_regions(tiles, land, offers, t, d, wave_rule, regions[pair], n,
-                                                 seed + 1000 * k + 100 + t, deck_model)
+                                                 seed + 1000 * k + 100 + t, deck_model, bots.WEIGHTS)
                     b, vb, vp, se, means, used = topped_up(values, 1, more, max_rollouts)
                 rows.append(MoveRow(ti.ply_of_drawing(d), 0, text(played_region), text(regions[b]), vb, vp,
                                     max(0.0, vb - vp), se, rank(means, 1), 2, futures=used))

@@ -8,7 +8,8 @@
   tiles, water tiles away from them, so that shorelines can separate them later; after a
   drawing, tiles on the side of the shore they need), plus room-to-grow terms (a Mountain,
   Forest, House or Church with empty cells around it, worth less as the game runs out).
-  The weights are data (``WEIGHTS``), tuned by ``benchmarks/tune_tiny_islands_heuristic.py``.
+  The weights are data (``weights.json``, read into ``WEIGHTS``), fitted by
+  ``benchmarks/tune_tiny_islands_heuristic.py``.
 * ``mc:N``: the heuristic's best ``PLACEMENT_CANDIDATES`` placements, each played out N
   times to the end (heuristic placements, planned drawings) over futures drawn from the cards
   not seen yet, with the same futures for every candidate; the best mean wins. The first two
@@ -36,7 +37,9 @@ completed at random from the cards that fit.
 """
 from __future__ import annotations
 
+import json
 import os
+from importlib import resources
 
 import numba
 import numpy as np
@@ -75,22 +78,31 @@ def _optimistic_land(tiles, land, drawings_left):
     return out
 
 
-# The heuristic's weights, tuned by benchmarks/tune_tiny_islands_heuristic.py (a hill climb on
-# the mean score of heuristic games over fixed two-deck shuffles). By index:
-#  0, 1  compactness: per 8-neighbour tile of the same kind (land/water), of the other kind
-#  2     a Boat on the rim
-#  3-6   after the first drawing: land tile on land, water tile on land (needs a lake), land
-#        tile on water with two drawings left, with one left (needs a new island)
-#  7     after the last drawing: a tile on the wrong side of the shore
-#  8-11  room to grow, per empty 8-neighbour, fading with the turns left: Mountain (Forests
-#        to come), Forest (Mountains to come), House (new kinds), Church
-#  12, 13 the shoreline planner, before the last drawing: per land tile still to come that
-#        fits on empty land, per water tile that fits on empty water
-#  14    the planner again: per land tile still to come, the share of the zones that keep an
-#        empty land cell (a card names a zone: land the offers cannot reach is wasted ink)
-# 12 and 14 were set together by full halving:8 games (+2.0 points over 300 shuffles).
-WEIGHTS = np.array([-0.223, -0.213, 1.063, -0.271, -6.777, -5.704, -9.071, -1.168, 0.478, 0.423, 0.578, -0.013,
-                    0.6, 0.4, 1.5], np.float64)
+# The heuristic's weights: data in weights.json (what each one weighs, and how it was fitted),
+# written by benchmarks/tune_tiny_islands_heuristic.py --write. Every jitted function takes
+# them as an argument, never as a global: numba's cache would keep a global's old value.
+WEIGHTS_FILE = "weights.json"
+N_WEIGHTS = 15
+
+
+def weights_text() -> str:
+    """The package's own weights file, as text."""
+    return resources.files(__package__).joinpath(WEIGHTS_FILE).read_text()
+
+
+def load_weights(text: str | None = None) -> np.ndarray:
+    """The weights of a weights file's text (default: the package's own ``weights.json``).
+
+    >>> load_weights().shape
+    (15,)
+    """
+    weights = np.array(json.loads(weights_text() if text is None else text)["weights"], np.float64)
+    if weights.shape != (N_WEIGHTS,) or not np.isfinite(weights).all():
+        raise ValueError(f"a Tiny Islands weights file holds {N_WEIGHTS} finite numbers")
+    return weights
+
+
+WEIGHTS = load_weights()
 
 
 @njit(cache=True)
@@ -112,12 +124,6 @@ def _neighbours(tiles, cell, land):
                 else:
                     other += 1
     return same, other, empty
-
-
-@njit(cache=True)
-def placement_value(tiles, land, tile, cell, drawings_left, wave_rule):
-    """Heuristic value of putting ``tile`` on ``cell`` with the tuned ``WEIGHTS``."""
-    return weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, WEIGHTS)
 
 
 @njit(cache=True)
@@ -772,30 +778,30 @@ def _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions,
 
 
 @njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)
-def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, seed, deck_model):
-    """The analysis' placement values: ``_placement_play_outs`` with the tuned weights and
+def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, seed, deck_model, w):
+    """The analysis' placement values: ``_placement_play_outs`` with weights ``w`` and
     halving:N's play-outs, from ``seed``."""
     np.random.seed(seed)
-    return _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, WEIGHTS,
+    return _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, w,
                                 deck_model, HALVING_EFFORT, HALVING_SCREEN)
 
 
 @njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)
-def eval_regions(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, seed, deck_model):
-    """The analysis' drawing values: ``_region_play_outs`` with the tuned weights and halving:N's
+def eval_regions(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, seed, deck_model, w):
+    """The analysis' drawing values: ``_region_play_outs`` with weights ``w`` and halving:N's
     play-outs, from ``seed``."""
     np.random.seed(seed)
-    return _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, WEIGHTS,
+    return _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, w,
                              deck_model, HALVING_EFFORT, HALVING_SCREEN)
 
 
 @njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)
-def planned_region(tiles, land, offers, t, wave_rule):
+def planned_region(tiles, land, offers, t, wave_rule, w):
     """The bot's own drawing after turn t, as a region mask: the planner's, searched as widely as
     halving:N's at the last drawing."""
     if t + 1 >= TURNS:
-        cells, n = last_drawing(tiles, land, wave_rule, WEIGHTS)
+        cells, n = last_drawing(tiles, land, wave_rule, w)
     else:
-        cells, n = _draw_now(tiles, land, offers, t, wave_rule, 1, WEIGHTS, 0)
+        cells, n = _draw_now(tiles, land, offers, t, wave_rule, 1, w, 0)
     _, region = listed_region(land, cells, n)
     return region

@@ -34,7 +34,7 @@ def test_a_forest_on_water_costs_clearly_more():
             continue
         cands = np.array([(FOREST, water[0])] + [(int(o[2 * k]), z) for k in range(2) for z in range(CELLS)
                                                  if ZONE_MASK[o[2 * k + 1], z] and tiles[z] == 0], np.int64)
-        values = TB.eval_placements(tiles, land, offers, t, 1, 0, cands, 12, 1, TB.TWO_DECK)
+        values = TB.eval_placements(tiles, land, offers, t, 1, 0, cands, 12, 1, TB.TWO_DECK, TB.WEIGHTS)
         means = values.mean(axis=1)
         assert means.max() - means[0] >= 3.0, (seed, means[0], means.max())
         return

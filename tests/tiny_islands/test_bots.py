@@ -265,11 +265,11 @@ def test_play_outs_do_not_depend_on_the_number_of_threads():
         tiles[placements[t, 1]] = placements[t, 0]
     cands = np.array([[offers[5, 0], z] for z in range(81) if tiles[z] == 0][:3], np.int64)
     land = np.zeros(81, np.bool_)
-    both = bots.eval_placements(tiles, land, offers, 5, 0, 0, cands, 6, 77, bots.TWO_DECK)
+    both = bots.eval_placements(tiles, land, offers, 5, 0, 0, cands, 6, 77, bots.TWO_DECK, bots.WEIGHTS)
     threads = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
-        one = bots.eval_placements(tiles, land, offers, 5, 0, 0, cands, 6, 77, bots.TWO_DECK)
+        one = bots.eval_placements(tiles, land, offers, 5, 0, 0, cands, 6, 77, bots.TWO_DECK, bots.WEIGHTS)
     finally:
         numba.set_num_threads(threads)
     assert (both == one).all()
@@ -288,7 +288,7 @@ def test_a_fresh_process_can_start_with_the_analysis_kernel():
             "from scorebook.engines.tiny_islands import bots\n"
             "o = two_deck_offers(np.random.default_rng(12)); p, _, _ = random_game(o, 0)\n"
             "v = bots.eval_placements(np.zeros(81, np.int64), np.zeros(81, np.bool_), o, 0, 0, 0,"
-            " np.array([p[0]], np.int64), 2, 3, bots.TWO_DECK)\n"
+            " np.array([p[0]], np.int64), 2, 3, bots.TWO_DECK, bots.WEIGHTS)\n"
             "print(v.shape)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
                           cwd=Path(__file__).resolve().parent.parent)

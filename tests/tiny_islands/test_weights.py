@@ -1,0 +1,56 @@
+"""The heuristic's weights are a data file the bots read, and the script that fits them writes
+that file reproducibly: it is run here on a tiny budget."""
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import numpy as np
+import pytest
+
+from scorebook.engines.tiny_islands import bots
+
+from ..conftest import ROOT
+
+TUNER = ROOT / "benchmarks" / "tune_tiny_islands_heuristic.py"
+
+
+@pytest.fixture(scope="module")
+def tuner():
+    if not TUNER.exists():
+        pytest.skip(f"{TUNER} is absent: the benchmarks are not beside this checkout")
+    spec = importlib.util.spec_from_file_location("tune_tiny_islands_heuristic", TUNER)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_bots_weights_are_the_package_file():
+    described = json.loads(bots.weights_text())
+    assert bots.WEIGHTS.tolist() == described["weights"]
+    assert len(described["names"]) == bots.N_WEIGHTS and described["made_by"]
+
+
+@pytest.mark.parametrize("text", ['{"weights": [1, 2]}', '{"weights": [' + ", ".join(["0"] * 14) + ', NaN]}',
+                                  '{"weights": "many"}'])
+def test_a_weights_file_with_the_wrong_numbers_is_refused(text):
+    with pytest.raises(ValueError):
+        bots.load_weights(text)
+
+
+def test_the_tuner_writes_a_file_the_bots_read_and_a_rerun_fits_the_same(tuner, tmp_path):
+    args = ["--games", "8", "--steps", "4", "--seed", "1", "--workers", "1"]
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    tuner.main(args + ["--out", str(first)])
+    tuner.main(args + ["--out", str(second)])
+    fitted, again = json.loads(first.read_text()), json.loads(second.read_text())
+    assert fitted["weights"] == again["weights"] and fitted["fit"] == again["fit"]
+    assert fitted["fit"]["start"] == bots.WEIGHTS.tolist() and fitted["fit"]["games"] == 8
+    assert "--games 8 --steps 4 --seed 1" in fitted["made_by"][0]
+    # this seed finds better weights within 4 steps, and the recorded mean is theirs
+    weights = bots.load_weights(first.read_text())
+    assert fitted["fit"]["fitted_mean"] > fitted["fit"]["start_mean"]
+    assert not np.array_equal(weights, bots.WEIGHTS)
+    assert tuner.mean_score(None, weights, bots.HEURISTIC, 0, 1) == pytest.approx(fitted["fit"]["fitted_mean"],
+                                                                                   abs=1e-3)
+    assert fitted["names"] == json.loads(bots.weights_text())["names"]
