@@ -6,7 +6,7 @@ Check the result on the bot benchmark's own shuffles (``tiny_islands_bots.py``),
 climb never sees, before it replaces the package's file.
 
     python benchmarks/tune_tiny_islands_heuristic.py [--games 400] [--steps 80] [--shuffle-seed 77]
-        [--seed 1] [--bot heuristic | --bot halving:8] [--only 12,14] [--start weights.json]
+        [--seed 1] [--bot heuristic | --bot halving:8 | --bot playout] [--only 12,14] [--start weights.json]
         [--workers 2] [--out engines/tiny_islands/weights.json]
 
 The same arguments give the same weights: the shuffles, the steps and the games' own seeds
@@ -24,6 +24,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from scorebook.engines.tiny_islands import bots, engine as E
 from scorebook.engines.tiny_islands.deck import two_deck_offers
@@ -34,11 +35,24 @@ STEP = np.array([0.3, 0.3, 0.5, 1.0, 2.0, 1.0, 1.5, 2.0, 0.3, 0.3, 0.3, 0.3, 0.4
 _shuffles: list[np.ndarray] = []
 
 
+@njit
+def _seed(seed):
+    np.random.seed(seed)  # numba's own generator: the play-outs' planner samples rectangles from it
+
+
 def _totals(job: tuple[np.ndarray, int, int, int, int]) -> list[int]:
+    """Final totals of the part's games: whole games of the bot, or (bot -1) one play-out from
+    the empty board, as halving:N's play-outs play, seeded by the game's number."""
     weights, bot, rollouts, part, parts = job
     out = []
+    empty_tiles, empty_land = np.zeros(81, np.int64), np.zeros(81, np.bool_)
     for g in range(part, len(_shuffles), parts):
         offers = _shuffles[g]
+        if bot < 0:
+            _seed(g)
+            out.append(int(bots.rollout(empty_tiles, empty_land, offers, 0, 0, 0, bots.HALVING_EFFORT, weights,
+                                        bots.HALVING_SCREEN)))
+            continue
         placements, regions, lens = bots.play_weighted(offers, bot, rollouts, g, 0, weights, bots.TWO_DECK)
         res = E.replay(offers, placements, regions, lens, np.ones(3, np.bool_), TURNS, 0)
         out.append(int(res[7][8]) if res[0] == E.OK else -100)
@@ -55,7 +69,7 @@ def fit(games: int, steps: int, shuffle_seed: int, seed: int, bot: str, only: li
         workers: int) -> dict:
     """The climb; returns the fitted weights with its scores (mean over the shuffles)."""
     name, _, n = bot.partition(":")
-    bot_id, rollouts = bots.BOT_NAMES.get(name, bots.HEURISTIC), int(n or 0)
+    bot_id, rollouts = (-1, 0) if name == "playout" else (bots.BOT_NAMES.get(name, bots.HEURISTIC), int(n or 0))
     _shuffles[:] = [two_deck_offers(np.random.default_rng([shuffle_seed, g])) for g in range(games)]
     movable = np.array(only or range(len(start)))
     best_w = start.copy()
@@ -85,7 +99,9 @@ def main(argv: list[str] | None = None):
     parser.add_argument("--steps", type=int, default=80)
     parser.add_argument("--shuffle-seed", type=int, default=77)
     parser.add_argument("--seed", type=int, default=1, help="the climb's own random steps")
-    parser.add_argument("--bot", default="heuristic", help="the games scored: heuristic or halving:N")
+    parser.add_argument("--bot", default="heuristic",
+                        help="the games scored: heuristic, halving:N, or playout (one of halving:N's play-outs "
+                             "from the empty board a shuffle)")
     parser.add_argument("--only", default="", help="comma-separated indices of the weights that move (default all)")
     parser.add_argument("--start", help="a weights file to start from (default: the package's weights.json)")
     parser.add_argument("--workers", type=int, default=2)
