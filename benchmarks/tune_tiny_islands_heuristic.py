@@ -31,7 +31,7 @@ from scorebook.engines.tiny_islands.deck import two_deck_offers
 from scorebook.engines.tiny_islands.metadata import TURNS
 
 # How far one step moves each weight (standard deviation), by index as in weights.json.
-STEP = np.array([0.3, 0.3, 0.5, 1.0, 2.0, 1.0, 1.5, 2.0, 0.3, 0.3, 0.3, 0.3, 0.4, 0.2, 0.5])
+STEP = np.array([0.3, 0.3, 0.5, 1.0, 2.0, 1.0, 1.5, 2.0, 0.3, 0.3, 0.3, 0.3, 0.4, 0.2, 0.5, 0.5, 0.5, 0.5])
 _shuffles: list[np.ndarray] = []
 
 

@@ -7,7 +7,10 @@
   where the land tiles stand, the land so far kept), plus shape terms (land tiles near land
   tiles, water tiles away from them, so that shorelines can separate them later; after a
   drawing, tiles on the side of the shore they need), plus room-to-grow terms (a Mountain,
-  Forest, House or Church with empty cells around it, worth less as the game runs out).
+  Forest, House or Church with empty cells around it, worth less as the game runs out), plus,
+  before the first drawing and from turn 3 on, a plan: land tiles inside the first island the
+  planner would draw for the tiles so far, water tiles outside it (made again every turn at a
+  bot's own turn, every third turn inside a play-out).
   The weights are data (``weights.json``, read into ``WEIGHTS``), fitted by
   ``benchmarks/tune_tiny_islands_heuristic.py``.
 * ``mc:N``: the heuristic's best ``PLACEMENT_CANDIDATES`` placements, each played out N
@@ -82,7 +85,7 @@ def _optimistic_land(tiles, land, drawings_left):
 # written by benchmarks/tune_tiny_islands_heuristic.py --write. Every jitted function takes
 # them as an argument, never as a global: numba's cache would keep a global's old value.
 WEIGHTS_FILE = "weights.json"
-N_WEIGHTS = 15
+N_WEIGHTS = 18
 
 
 def weights_text() -> str:
@@ -94,7 +97,7 @@ def load_weights(text: str | None = None) -> np.ndarray:
     """The weights of a weights file's text (default: the package's own ``weights.json``).
 
     >>> load_weights().shape
-    (15,)
+    (18,)
     """
     weights = np.array(json.loads(weights_text() if text is None else text)["weights"], np.float64)
     if weights.shape != (N_WEIGHTS,) or not np.isfinite(weights).all():
@@ -130,7 +133,7 @@ def _neighbours(tiles, cell, land):
 def weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, w):
     """The gain in the optimistic score, plus the shape and room-to-grow terms weighted by ``w``."""
     return _weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, w,
-                           _optimistic_total(tiles, land, drawings_left, wave_rule))
+                           _optimistic_total(tiles, land, drawings_left, wave_rule), np.zeros(CELLS, np.bool_), False)
 
 
 @njit(cache=True)
@@ -139,9 +142,10 @@ def _optimistic_total(tiles, land, drawings_left, wave_rule):
 
 
 @njit(cache=True)
-def _weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, w, before):
+def _weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, w, before, plan, planned):
     """``weighted_value`` given the optimistic total before the placement (the same for every
-    candidate of a turn: scored once)."""
+    candidate of a turn: scored once) and, when ``planned``, the first island planned so far
+    (``_first_island_plan``): land tiles go in it, water tiles stay out."""
     tiles[cell] = tile
     after_land = _optimistic_land(tiles, land, drawings_left)
     after = score_board(tiles, after_land, wave_rule)[8]
@@ -175,17 +179,23 @@ def _weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, w, before
                 v += w[5] if drawings_left == 2 else w[6]
     elif is_land != land[cell]:
         v += w[7]
+    if planned:
+        if plan[cell]:
+            v += w[15] if is_land else w[17]
+        elif is_land:
+            v += w[16]
     return v
 
 
 @njit(cache=True)
-def heuristic_placement(tiles, land, offer, drawings_left, wave_rule, w):
+def heuristic_placement(tiles, land, offer, drawings_left, wave_rule, w, plan, planned):
     best = -1e18
     bt, bc = -1, -1
     before = _optimistic_total(tiles, land, drawings_left, wave_rule)
     options = legal_placements(tiles, offer)
     for i in range(options.shape[0]):
-        v = _weighted_value(tiles, land, options[i, 0], options[i, 1], drawings_left, wave_rule, w, before)
+        v = _weighted_value(tiles, land, options[i, 0], options[i, 1], drawings_left, wave_rule, w, before, plan,
+                            planned)
         if v > best:
             best = v
             bt, bc = options[i, 0], options[i, 1]
@@ -561,6 +571,28 @@ def _draw_now(tiles, land, offers, t, wave_rule, effort, w, screen):
     return cells, n
 
 
+# Before the first drawing, placements follow a plan of the first island from turn PLAN_FROM
+# on: the planner's region for the tiles so far, made again every PLAN_EVERY turns (in a
+# play-out; every turn at the root). Weights 15-17 say how much the plan counts.
+PLAN_FROM = 3
+PLAN_EVERY = 3
+PLAN_CLIMBS = 3  # rectangles a plan climbs from, as a drawing does (one: half the gain, within noise)
+
+
+@njit(cache=True)
+def _first_island_plan(tiles, land, offers, t, drawings_done, wave_rule, effort, w, screen):
+    """(the planned first island as a region mask, whether there is one): the planner's region
+    for the tiles placed before turn t, from turn PLAN_FROM until the first drawing."""
+    if drawings_done > 0 or t < PLAN_FROM or (w[15] == 0.0 and w[16] == 0.0 and w[17] == 0.0):
+        return np.zeros(CELLS, np.bool_), False
+    left_land, left_water = _left_counts(offers, t)
+    cells, n = best_drawing(tiles, land, wave_rule, left_land, left_water, effort, PLAN_CLIMBS, w, screen)
+    if n == 0:
+        return np.zeros(CELLS, np.bool_), False
+    _, region = listed_region(land, cells, n)
+    return region, True
+
+
 @njit(cache=True)
 def rollout(tiles, land, offers, t_next, drawings_done, wave_rule, effort, w, screen):
     """Play turns t_next.. with the heuristic and drawings planned with ``effort`` and
@@ -568,8 +600,14 @@ def rollout(tiles, land, offers, t_next, drawings_done, wave_rule, effort, w, sc
     tiles = tiles.copy()
     land = land.copy()
     d = drawings_done
+    plan = np.zeros(CELLS, np.bool_)
+    planned = False
     for t in range(t_next, TURNS):
-        tile, cell = heuristic_placement(tiles, land, offers[t], 3 - d, wave_rule, w)
+        if d == 0 and t >= PLAN_FROM and (not planned or (t - PLAN_FROM) % PLAN_EVERY == 0):
+            plan, planned = _first_island_plan(tiles, land, offers, t, d, wave_rule, effort, w, screen)
+        elif d > 0:
+            planned = False
+        tile, cell = heuristic_placement(tiles, land, offers[t], 3 - d, wave_rule, w, plan, planned)
         if tile < 0:
             return -100
         tiles[cell] = tile
@@ -582,14 +620,15 @@ def rollout(tiles, land, offers, t_next, drawings_done, wave_rule, effort, w, sc
 
 
 @njit(cache=True)
-def _top_placements(tiles, land, offer, drawings_done, wave_rule, w, top_k):
+def _top_placements(tiles, land, offer, drawings_done, wave_rule, w, top_k, plan, planned):
     """The heuristic's best ``top_k`` placements (tile, cell), best first; empty when none."""
     cand = legal_placements(tiles, offer)
     n = cand.shape[0]
     vals = np.empty(n, np.float64)
     before = _optimistic_total(tiles, land, 3 - drawings_done, wave_rule)
     for i in range(n):
-        vals[i] = _weighted_value(tiles, land, cand[i, 0], cand[i, 1], 3 - drawings_done, wave_rule, w, before)
+        vals[i] = _weighted_value(tiles, land, cand[i, 0], cand[i, 1], 3 - drawings_done, wave_rule, w, before,
+                                  plan, planned)
     order = np.argsort(-vals[:n])
     return cand[order[:min(top_k, n)]]
 
@@ -597,7 +636,8 @@ def _top_placements(tiles, land, offer, drawings_done, wave_rule, w, top_k):
 @njit(cache=True)
 def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_k, w, deck_model):
     """The best of the heuristic's top-k placements by mean rollout total (same futures for all)."""
-    top = _top_placements(tiles, land, offers[t], drawings_done, wave_rule, w, top_k)
+    plan, planned = _first_island_plan(tiles, land, offers, t, drawings_done, wave_rule, 1, w, 0)
+    top = _top_placements(tiles, land, offers[t], drawings_done, wave_rule, w, top_k, plan, planned)
     if top.shape[0] == 0:
         return -1, -1
     totals = _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, top, rollouts, w,
@@ -613,7 +653,8 @@ def mc_halving_placement(tiles, land, offers, t, drawings_done, wave_rule, rollo
     to the candidates still in; after each, the better half (by mean over all their futures)
     goes on. The same budget as ``mc_placement`` (rollouts x top_k play-outs) in equal parts
     per round, so the last two get the most futures."""
-    top = _top_placements(tiles, land, offers[t], drawings_done, wave_rule, w, top_k)
+    plan, planned = _first_island_plan(tiles, land, offers, t, drawings_done, wave_rule, 1, w, 0)
+    top = _top_placements(tiles, land, offers[t], drawings_done, wave_rule, w, top_k, plan, planned)
     m = top.shape[0]
     if m == 0:
         return -1, -1
@@ -690,7 +731,8 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model):
             tile, cell = mc_halving_placement(tiles, land, offers, t, d, wave_rule, rollouts, PLACEMENT_CANDIDATES, w,
                                               deck_model, effort, screen)
         else:
-            tile, cell = heuristic_placement(tiles, land, offers[t], 3 - d, wave_rule, w)
+            plan, planned = _first_island_plan(tiles, land, offers, t, d, wave_rule, 1, w, 0)
+            tile, cell = heuristic_placement(tiles, land, offers[t], 3 - d, wave_rule, w, plan, planned)
         if tile < 0:
             break
         placements[t, 0] = tile

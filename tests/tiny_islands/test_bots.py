@@ -293,3 +293,30 @@ def test_a_fresh_process_can_start_with_the_analysis_kernel():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
                           cwd=Path(__file__).resolve().parent.parent)
     assert done.returncode == 0 and done.stdout.strip() == "(1, 2)", done.stderr[-2000:]
+
+
+def test_before_the_first_drawing_land_tiles_follow_the_planned_island():
+    offers = two_deck_offers(np.random.default_rng([5, 1]))
+    tiles, land = np.zeros(81, np.int64), np.zeros(81, np.bool_)
+    none = np.zeros(81, np.bool_)
+    weights = bots.WEIGHTS.copy()
+    weights[15:] = [-0.519, -3.606, -1.661]  # the plan's weights as fitted (weights.json leaves the plan off)
+    for t in range(bots.PLAN_FROM + 2):
+        tile, cell = bots.heuristic_placement(tiles, land, offers[t], 3, 0, bots.WEIGHTS, none, False)
+        tiles[cell] = tile
+    t = bots.PLAN_FROM + 2
+    plan, planned = bots._first_island_plan(tiles, land, offers, t, 0, 0, 1, weights, 0)
+    assert planned and E.check_region(land, plan) == E.OK
+    # no plan before turn PLAN_FROM, after the first drawing, or when its weights are zero
+    assert not bots._first_island_plan(tiles, land, offers, bots.PLAN_FROM - 1, 0, 0, 1, weights, 0)[1]
+    assert not bots._first_island_plan(tiles, land, offers, t, 1, 0, 1, weights, 0)[1]
+    assert not bots._first_island_plan(tiles, land, offers, t, 0, 0, 1, bots.WEIGHTS, 0)[1]  # off
+    # a Forest offered everywhere: where it goes depends on the plan, and a strong plan wins
+    offer = np.array([bots.FOREST, 0, bots.FOREST, 0], np.int64)
+    strong = weights.copy()
+    strong[16] = -50.0
+    for zone in range(27):
+        offer[1] = offer[3] = zone
+        _, cell = bots.heuristic_placement(tiles, land, offer, 3, 0, strong, plan, True)
+        if cell >= 0 and any(plan[z] and tiles[z] == 0 for z in range(81) if bots.ZONE_MASK[zone, z]):
+            assert plan[cell], zone
