@@ -82,7 +82,7 @@ def _optimistic_land(tiles, land, drawings_left):
 
 
 # The heuristic's weights: data in weights.json (what each one weighs, and how it was fitted),
-# written by benchmarks/tune_tiny_islands_heuristic.py --write. Every jitted function takes
+# written by benchmarks/tune_tiny_islands_heuristic.py --out. Every jitted function takes
 # them as an argument, never as a global: numba's cache would keep a global's old value.
 WEIGHTS_FILE = "weights.json"
 N_WEIGHTS = 18
