@@ -13,7 +13,12 @@ around single groups of tiles, weighed by sequential halving (-0.32 ± 0.39); th
 placements that group land tiles before the first drawing, at three strengths (+0.36, +0.92
 ± 0.64, +0.42). The best of those, checked on the benchmark's own 200 shuffles (seed 2026),
 gave halving:16 63.1 ± 0.4 against 63.2 ± 0.4 before, slower, and the heuristic 50.0
-against 51.3: dropped. See BENCHMARKS.md, "Tiny Islands: what was tried".
+against 51.3: dropped. See BENCHMARKS.md, "Tiny Islands: what was tried". Later the same
+day: halving:N's budget by phase, the root's candidates, two Forest-and-Mountain terms (see
+BENCHMARKS.md, "Tiny Islands: search budget by phase").
+
+Each worker compiles (or loads from numba's cache) before its first game, so the seconds a
+game are the games' own, compile excluded.
 """
 from __future__ import annotations
 
@@ -45,6 +50,11 @@ def one_game(job: tuple) -> tuple[int, float, list[int]]:
     return int(res[7][8]), seconds, [int(x) for x in res[7]]
 
 
+def warm_up(bot: int) -> None:
+    """Compile (or load from numba's cache) before any game is timed: the times are games only."""
+    bots.play(two_deck_offers(np.random.default_rng(0)), bot, 1 if bot != bots.HEURISTIC else 0, 0, 0, bots.TWO_DECK)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("level", help="heuristic, mc:N or halving:N")
@@ -57,7 +67,8 @@ def main() -> None:
     name, _, number = args.level.partition(":")
     bot = bots.BOT_NAMES.get(name, bots.HEURISTIC) if name != "heuristic" else bots.HEURISTIC
     jobs = [(g, bot, int(number or 0), args.seed) for g in range(args.shuffles)]
-    with Pool(args.processes) as pool:
+    warm_up(bot)  # one compile here, then every worker loads it from the cache
+    with Pool(args.processes, initializer=warm_up, initargs=(bot,)) as pool:
         games = pool.map(one_game, jobs, chunksize=1)
     totals = np.array([g[0] for g in games], float)
     n = len(totals)
