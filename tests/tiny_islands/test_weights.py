@@ -31,7 +31,8 @@ def test_the_bots_weights_are_the_package_file():
     assert len(described["names"]) == bots.N_WEIGHTS and described["made_by"]
 
 
-@pytest.mark.parametrize("text", ['{"weights": [1, 2]}', '{"weights": [' + ", ".join(["0"] * 14) + ', NaN]}',
+@pytest.mark.parametrize("text", ['{"weights": [1, 2]}',  # too few
+                                  '{"weights": [' + ", ".join(["0"] * (bots.N_WEIGHTS - 1)) + ', NaN]}',  # not finite
                                   '{"weights": "many"}'])
 def test_a_weights_file_with_the_wrong_numbers_is_refused(text):
     with pytest.raises(ValueError):
