@@ -106,6 +106,11 @@ def seated(items: list, g: int) -> list:
     return items[shift:] + items[:shift]
 
 
+def seats_of_players(n: int, g: int) -> list[int]:
+    """The seat of each of ``n`` players in game ``g``: the inverse of ``seated``."""
+    return [(i - g) % n for i in range(n)]
+
+
 def play_task(task: tuple) -> dict:
     """Game ``g`` of a match, wherever the executor runs it: ``(match, g, setup)`` -> its
     record's text and what the engine counted. Game g draws its random numbers from
@@ -159,15 +164,14 @@ def play(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: 
                                  f"s{seed}", f"{g + 1:04d}"]) + ".pgn"
             outcome = _store_game(store, done["text"], f"play:{'-'.join(names)}:seed={seed}:game={g + 1}", out_dir,
                                   filename)
-            shift = g % n
-            seat_of = [(i - shift) % n for i in range(n)]  # the seat of each player
+            seat_of = seats_of_players(n, g)
             outcome["seconds"] = round(done["seconds"], 4)
             outcome["players"] = seated(names, g)
             score = outcome.get("score")
             points = notation.seat_points(score) if score else None
             outcome["value"] = None if points is None else (
-                points[seat_of[0]] if n == 1 else points[seat_of[0]] - points[seat_of[1]] if n == 2
-                else points[seat_of[0]])  # more players: the first player's points (e.g. a share of the win)
+                points[seat_of[0]] - points[seat_of[1]] if n == 2
+                else points[seat_of[0]])  # one player, or more than two: the first player's points
             for key, per_seat in done["info"].items():
                 outcome[key] = [per_seat[seat_of[i]] for i in range(n)]  # in the players' order
             outcome["round"] = g + 1
