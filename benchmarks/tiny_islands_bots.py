@@ -125,7 +125,8 @@ def main():
     out += ["", "Seconds a game: wall time, one game at a time on both cores. The issue's "
             f"targets (a mean of 70, then 72.5, within 60 s a game) are {reached}: the best level here, {best[0]}, "
             f"averages {best[2]:.1f} in {best[4]:.1f} s. The heuristic's weights come from "
-            "`benchmarks/tune_tiny_islands_heuristic.py`, tuned on other shuffles than these.", "",
+            "`benchmarks/tune_tiny_islands_heuristic.py`, its learned policy from "
+            "`benchmarks/fit_tiny_islands_policy.py`, both fitted on other shuffles than these.", "",
             "Where the points come from: mean points per category (penalties as points lost) and each level "
             "against the one before it, paired on the shuffles both played.", ""] + category_table(rows)
     report = "\n".join(out) + "\n"

@@ -60,7 +60,9 @@ def _totals(job: tuple[np.ndarray, int, int, int, int]) -> list[int]:
 
 
 def mean_score(pool, weights: np.ndarray, bot: int, rollouts: int, parts: int) -> float:
-    jobs = [(weights, bot, rollouts, p, parts) for p in range(parts)]
+    """The games' mean with these heuristic weights and the package's policy (as the bots play)."""
+    played = np.concatenate((weights, bots.POLICY))
+    jobs = [(played, bot, rollouts, p, parts) for p in range(parts)]
     results = pool.map(_totals, jobs) if pool else [_totals(job) for job in jobs]
     return float(np.mean([s for part in results for s in part]))
 

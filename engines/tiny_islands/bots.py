@@ -11,8 +11,11 @@
   before the first drawing and from turn 3 on, a plan: land tiles inside the first island the
   planner would draw for the tiles so far, water tiles outside it (made again every turn at a
   bot's own turn, every third turn inside a play-out).
-  The weights are data (``weights.json``, read into ``WEIGHTS``), fitted by
-  ``benchmarks/tune_tiny_islands_heuristic.py``.
+  The weights are data (``weights.json``, read into ``HEURISTIC_WEIGHTS``), fitted by
+  ``benchmarks/tune_tiny_islands_heuristic.py``. To them every placement adds a learned
+  policy (``policy.json``, read into ``POLICY``): a table read at what lies within two cells
+  of the placement, by tile and by the drawings done, fitted by
+  ``benchmarks/fit_tiny_islands_policy.py`` to which candidates play-outs prefer.
 * ``mc:N``: the heuristic's best ``PLACEMENT_CANDIDATES`` placements, each played out N
   times to the end (heuristic placements, planned drawings) over futures drawn from the cards
   not seen yet, with the same futures for every candidate; the best mean wins. The first two
@@ -86,6 +89,16 @@ def _optimistic_land(tiles, land, drawings_left):
 # them as an argument, never as a global: numba's cache would keep a global's old value.
 WEIGHTS_FILE = "weights.json"
 N_WEIGHTS = 18
+# The learned policy (policy.json, written by benchmarks/fit_tiny_islands_policy.py): a table
+# added to the heuristic's value of a placement, indexed by the drawings done, the tile placed,
+# and what lies around the cell (policy_features). The jitted functions get it appended to the
+# weights, w[N_WEIGHTS:]; a w of N_WEIGHTS alone is the heuristic without it.
+POLICY_FILE = "policy.json"
+POLICY_PHASES = 3  # drawings done before the placement
+POLICY_CLASSES = 10  # what a cell holds: off the board, empty water, empty land, then the seven tiles
+POLICY_RINGS = 3  # the 4 orthogonal neighbours, the 4 diagonal ones, the 16 cells two steps away
+POLICY_SLOTS = POLICY_RINGS + 1  # the last slot: the cell's own side of the shore (water, land)
+N_POLICY = POLICY_PHASES * 8 * POLICY_SLOTS * POLICY_CLASSES
 
 
 def weights_text() -> str:
@@ -93,19 +106,39 @@ def weights_text() -> str:
     return resources.files(__package__).joinpath(WEIGHTS_FILE).read_text()
 
 
+def _numbers(text: str, key: str, n: int, what: str) -> np.ndarray:
+    numbers = np.array(json.loads(text)[key], np.float64)
+    if numbers.shape != (n,) or not np.isfinite(numbers).all():
+        raise ValueError(f"a Tiny Islands {what} file holds {n} finite numbers")
+    return numbers
+
+
 def load_weights(text: str | None = None) -> np.ndarray:
-    """The weights of a weights file's text (default: the package's own ``weights.json``).
+    """The heuristic's weights of a weights file's text (default: the package's ``weights.json``).
 
     >>> load_weights().shape
     (18,)
     """
-    weights = np.array(json.loads(weights_text() if text is None else text)["weights"], np.float64)
-    if weights.shape != (N_WEIGHTS,) or not np.isfinite(weights).all():
-        raise ValueError(f"a Tiny Islands weights file holds {N_WEIGHTS} finite numbers")
-    return weights
+    return _numbers(weights_text() if text is None else text, "weights", N_WEIGHTS, "weights")
 
 
-WEIGHTS = load_weights()
+def policy_text() -> str:
+    """The package's own policy file, as text."""
+    return resources.files(__package__).joinpath(POLICY_FILE).read_text()
+
+
+def load_policy(text: str | None = None) -> np.ndarray:
+    """The policy table of a policy file's text (default: the package's ``policy.json``).
+
+    >>> load_policy().shape
+    (960,)
+    """
+    return _numbers(policy_text() if text is None else text, "table", N_POLICY, "policy")
+
+
+HEURISTIC_WEIGHTS = load_weights()
+POLICY = load_policy()
+WEIGHTS = np.concatenate((HEURISTIC_WEIGHTS, POLICY))  # what every bot plays with
 
 
 @njit(cache=True)
@@ -127,6 +160,48 @@ def _neighbours(tiles, cell, land):
                 else:
                     other += 1
     return same, other, empty
+
+
+# (row step, column step, ring) of the cells the policy looks at around a placement
+POLICY_AROUND = np.array([(dr, dc, 2 if max(abs(dr), abs(dc)) == 2 else (1 if dr and dc else 0))
+                          for dr in range(-2, 3) for dc in range(-2, 3) if dr or dc], np.int64)
+N_LOOKS = POLICY_AROUND.shape[0] + 1  # and the cell itself
+
+
+@njit(cache=True)
+def _policy_index(tiles, land, tile, cell, drawings_done, k):
+    """Where in the policy table the k-th look at placing ``tile`` at ``cell`` falls: k below
+    24, what the k-th cell around holds; k = 24, the cell's own side of the shore."""
+    head = (drawings_done * 8 + tile) * POLICY_SLOTS
+    if k == N_LOOKS - 1:
+        return (head + POLICY_RINGS) * POLICY_CLASSES + 1 + land[cell]
+    r = cell // SIZE + POLICY_AROUND[k, 0]
+    c = cell % SIZE + POLICY_AROUND[k, 1]
+    if r < 0 or r >= SIZE or c < 0 or c >= SIZE:
+        held = 0
+    elif tiles[r * SIZE + c] == 0:
+        held = 1 + land[r * SIZE + c]
+    else:
+        held = 2 + tiles[r * SIZE + c]
+    return (head + POLICY_AROUND[k, 2]) * POLICY_CLASSES + held
+
+
+@njit(cache=True)
+def policy_features(tiles, land, tile, cell, drawings_done, out):
+    """Add one to ``out`` at each of the policy table's entries that placing ``tile`` at
+    ``cell`` reads (the policy's value is their sum)."""
+    for k in range(N_LOOKS):
+        out[_policy_index(tiles, land, tile, cell, drawings_done, k)] += 1
+
+
+@njit(cache=True)
+def _policy_value(tiles, land, tile, cell, drawings_done, w):
+    if w.shape[0] <= N_WEIGHTS:
+        return 0.0
+    v = 0.0
+    for k in range(N_LOOKS):
+        v += w[N_WEIGHTS + _policy_index(tiles, land, tile, cell, drawings_done, k)]
+    return v
 
 
 @njit(cache=True)
@@ -184,7 +259,7 @@ def _weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, w, before
             v += w[15] if is_land else w[17]
         elif is_land:
             v += w[16]
-    return v
+    return v + _policy_value(tiles, land, tile, cell, min(3 - drawings_left, POLICY_PHASES - 1), w)
 
 
 @njit(cache=True)

@@ -300,7 +300,7 @@ def test_before_the_first_drawing_land_tiles_follow_the_planned_island():
     tiles, land = np.zeros(81, np.int64), np.zeros(81, np.bool_)
     none = np.zeros(81, np.bool_)
     weights = bots.WEIGHTS.copy()
-    weights[15:] = [-0.519, -3.606, -1.661]  # the plan's weights as fitted (weights.json leaves the plan off)
+    weights[15:18] = [-0.519, -3.606, -1.661]  # the plan's weights as fitted (weights.json leaves the plan off)
     for t in range(bots.PLAN_FROM + 2):
         tile, cell = bots.heuristic_placement(tiles, land, offers[t], 3, 0, bots.WEIGHTS, none, False)
         tiles[cell] = tile

@@ -1,0 +1,215 @@
+"""Learn the Tiny Islands placement policy (``engines/tiny_islands/policy.json``) from the
+search's own values. ``gather`` plays games where every placement is chosen by play-outs: the
+heuristic's best ``--candidates``, each played out over ``--futures`` common futures (the
+play-outs of halving:N), keeping each candidate's mean final total and what lies around it
+(``bots.policy_features``). ``fit`` finds the table that, added to the heuristic's value,
+ranks a position's candidates as the play-outs do: the softmax of its values closest
+(cross-entropy) to the softmax of the play-out means, every fifth position held out to report
+how much the choices lose against the best by play-outs. Run by hand:
+
+    python benchmarks/fit_tiny_islands_policy.py gather --games 600 --out data.npz [--start policy.json]
+    python benchmarks/fit_tiny_islands_policy.py fit data.npz --out engines/tiny_islands/policy.json
+
+The same arguments give the same data and the same fit (the shuffles and every play-out are
+seeded from the game's number). Check a new policy with the bots' benchmark and the paired
+trials before it replaces the package's file.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+import time
+from datetime import date
+
+if "numba" not in sys.modules:  # run as a script: one game a core (imported, numba has its threads)
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+
+from multiprocessing import Pool  # noqa: E402
+
+import numpy as np  # noqa: E402
+from numba import njit  # noqa: E402
+
+from scorebook.engines.tiny_islands import bots  # noqa: E402
+from scorebook.engines.tiny_islands.deck import two_deck_offers  # noqa: E402
+from scorebook.engines.tiny_islands.engine import drawing_due, listed_region, score_board  # noqa: E402
+from scorebook.engines.tiny_islands.metadata import CELLS, TURNS  # noqa: E402
+
+
+@njit
+def _seed(seed):
+    np.random.seed(seed)
+
+
+def gather_game(job: tuple) -> dict:
+    """One game's positions: per position, each candidate's features, heuristic value and mean
+    play-out total; the game goes on with the best candidate by play-outs."""
+    g, shuffle_seed, candidates, futures, w = job
+    base = w[:bots.N_WEIGHTS].copy()  # the features are fitted on top of the heuristic's own value
+    offers = two_deck_offers(np.random.default_rng([shuffle_seed, g]))
+    _seed(g)
+    tiles = np.zeros(CELLS, np.int64)
+    land = np.zeros(CELLS, np.bool_)
+    no_plan = np.zeros(CELLS, np.bool_)
+    d = 0
+    feats, values, heur = [], [], []
+    for t in range(TURNS):
+        cands = bots._top_placements(tiles, land, offers[t], d, 0, w, candidates, no_plan, False)
+        q = bots.eval_placements(tiles, land, offers, t, d, 0, cands, futures, g * 1000 + t, bots.TWO_DECK,
+                                 w).mean(axis=1)
+        f = np.zeros((cands.shape[0], bots.N_POLICY), np.int8)
+        h = np.zeros(cands.shape[0])
+        for i in range(cands.shape[0]):
+            bots.policy_features(tiles, land, cands[i, 0], cands[i, 1], d, f[i])
+            h[i] = bots.weighted_value(tiles, land, cands[i, 0], cands[i, 1], 3 - d, 0, base)
+        feats.append(f)
+        values.append(q)
+        heur.append(h)
+        best = int(np.argmax(q))
+        tiles[cands[best, 1]] = cands[best, 0]
+        if drawing_due(t + 1):
+            cells, n = bots._draw_now(tiles, land, offers, t, 0, 1, w, 0)
+            _, region = listed_region(land, cells, n)
+            land ^= region
+            d += 1
+    return {"features": feats, "values": values, "heuristic": heur,
+            "total": int(score_board(tiles, land, 0)[8])}
+
+
+def gather(args) -> None:
+    w = bots.HEURISTIC_WEIGHTS.copy()
+    if args.start:  # a policy of an earlier fit plays: the next fit learns on its play-outs
+        w = np.concatenate((w, bots.load_policy(open(args.start).read())))
+    jobs = [(g, args.shuffle_seed, args.candidates, args.futures, w) for g in range(args.games)]
+    started = time.perf_counter()
+    feats, values, heur, state, totals = [], [], [], [], []
+    pool = Pool(args.workers) if args.workers > 1 else None
+    games = pool.imap(gather_game, jobs) if pool else map(gather_game, jobs)
+    try:
+        for k, game in enumerate(games):
+            for f, q, h in zip(game["features"], game["values"], game["heuristic"]):
+                feats.append(f)
+                values.append(q)
+                heur.append(h)
+                state.append(np.full(len(q), len(values) - 1))
+            totals.append(game["total"])
+            if (k + 1) % 20 == 0:
+                print(f"{k + 1} games, {time.perf_counter() - started:.0f} s, mean total {np.mean(totals):.2f}",
+                      file=sys.stderr)
+    finally:
+        if pool:
+            pool.close()
+    np.savez_compressed(args.out, features=np.concatenate(feats), values=np.concatenate(values),
+                        heuristic=np.concatenate(heur), state=np.concatenate(state), totals=np.array(totals),
+                        command="python " + " ".join(shlex.quote(a) for a in sys.argv),
+                        settings=json.dumps({"games": args.games, "candidates": args.candidates,
+                                             "futures": args.futures, "shuffle_seed": args.shuffle_seed,
+                                             "start": args.start, "positions": len(values)}))
+
+
+def _groups(state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """First row and row count of each position (rows of a position are consecutive)."""
+    starts = np.flatnonzero(np.r_[True, state[1:] != state[:-1]])
+    return starts, np.diff(np.r_[starts, len(state)])
+
+
+def _log_softmax(z: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Log of the softmax of z within each position."""
+    top = np.maximum.reduceat(z, starts)
+    norm = np.log(np.add.reduceat(np.exp(z - np.repeat(top, counts)), starts)) + top
+    return z - np.repeat(norm, counts)
+
+
+def fit_table(features: np.ndarray, heuristic: np.ndarray, values: np.ndarray, state: np.ndarray,
+              temperature: float, ridge: float) -> tuple[np.ndarray, float]:
+    """The policy table, and the scale a, that make softmax(a x (heuristic + table . features))
+    within each position closest (cross-entropy) to softmax(values / temperature): the
+    play-outs' preference among a position's candidates, not their totals, is what is fitted."""
+    from scipy.optimize import minimize  # the fit's own need: the bots never import it
+
+    starts, counts = _groups(state)
+    x = np.column_stack([heuristic, features.astype(np.float64)])
+    target = np.exp(_log_softmax(values / temperature, starts, counts))
+    n = len(starts)
+
+    def loss(theta):
+        logp = _log_softmax(x @ theta, starts, counts)
+        grad = x.T @ (np.exp(logp) - target) / n
+        grad[1:] += 2 * ridge * theta[1:]
+        return -(target * logp).sum() / n + ridge * (theta[1:] ** 2).sum(), grad
+
+    start = np.zeros(x.shape[1])
+    start[0] = 1.0  # the heuristic alone
+    theta = minimize(loss, start, jac=True, method="L-BFGS-B", options={"maxiter": 500}).x
+    return theta[1:] / theta[0], float(theta[0])
+
+
+def chosen_loss(values: np.ndarray, score: np.ndarray, state: np.ndarray) -> float:
+    """Mean over positions of the best candidate's play-out value minus that of the candidate
+    ``score`` ranks first."""
+    starts, counts = _groups(state)
+    lost = [values[lo:lo + n].max() - values[lo + np.argmax(score[lo:lo + n])] for lo, n in zip(starts, counts)]
+    return float(np.mean(lost))
+
+
+def fit(args) -> None:
+    data = np.load(args.data)
+    state, features, heuristic, values = data["state"], data["features"], data["heuristic"], data["values"]
+    held = state % 5 == 4  # every fifth position is held out of the fit, to report on
+    table, scale = fit_table(features[~held], heuristic[~held], values[~held], state[~held], args.temperature,
+                             args.ridge)
+    report = {}
+    for name, rows in (("fitted", ~held), ("held_out", held)):
+        report[name] = {"positions": int(len(np.unique(state[rows]))),
+                        "loss_heuristic": round(chosen_loss(values[rows], heuristic[rows], state[rows]), 4),
+                        "loss_policy": round(chosen_loss(values[rows], heuristic[rows] + features[rows] @ table,
+                                                         state[rows]), 4)}
+        print(f"{name}: {report[name]}")
+    policy = {
+        "about": "The Tiny Islands placement policy (bots.POLICY): added to the heuristic's value of every "
+                 "placement, at the bot's own turn and in every play-out. Entry ((drawings_done * 8 + tile) * 4 + "
+                 "slot) * 10 + held: slot 0 the 4 orthogonal neighbours, 1 the 4 diagonal ones, 2 the 16 cells two "
+                 "steps away (held: 0 off the board, 1 empty water, 2 empty land, 2 + tile), slot 3 the cell "
+                 "itself (held: 1 water, 2 land).",
+        "made_by": [f"python benchmarks/fit_tiny_islands_policy.py {' '.join(map(shlex.quote, sys.argv[1:]))} "
+                    f"(on {date.today().isoformat()}), from the data of: {data['command']}"],
+        "fit": {"data": json.loads(str(data["settings"])), "temperature": args.temperature, "ridge": args.ridge,
+                "scale": round(scale, 6), **report},
+        "table": [round(float(v), 4) for v in table],
+    }
+    with open(args.out, "w") as f:
+        f.write(policy_file_text(policy))
+
+
+def policy_file_text(policy: dict) -> str:
+    """The file's text: indented, with the table on one line (960 numbers)."""
+    table = policy["table"]
+    return json.dumps({**policy, "table": "TABLE"}, indent=1).replace('"TABLE"', json.dumps(table)) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="step", required=True)
+    g = sub.add_parser("gather")
+    g.add_argument("--games", type=int, default=300)
+    g.add_argument("--candidates", type=int, default=24)
+    g.add_argument("--futures", type=int, default=16)
+    g.add_argument("--shuffle-seed", type=int, default=99)
+    g.add_argument("--start", help="a policy file that chooses the candidates and plays the play-outs with the "
+                                    "heuristic (default: the heuristic alone)")
+    g.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    g.add_argument("--out", required=True)
+    f = sub.add_parser("fit")
+    f.add_argument("data")
+    f.add_argument("--temperature", type=float, default=1.0, help="points: how sharply the play-outs' values "
+                                                                  "make the target")
+    f.add_argument("--ridge", type=float, default=1e-4)
+    f.add_argument("--out", required=True)
+    args = parser.parse_args()
+    gather(args) if args.step == "gather" else fit(args)
+
+
+if __name__ == "__main__":
+    main()
