@@ -57,6 +57,8 @@ def gather_game(job: tuple) -> dict:
     feats, values, heur = [], [], []
     for t in range(TURNS):
         cands = bots._top_placements(tiles, land, offers[t], d, 0, w, candidates, no_plan, False)
+        if cands.shape[0] == 0:  # no legal placement (the game is lost): nothing more to learn from it
+            break
         q = bots.eval_placements(tiles, land, offers, t, d, 0, cands, futures, g * 1000 + t, bots.TWO_DECK,
                                  w).mean(axis=1)
         f = np.zeros((cands.shape[0], bots.N_POLICY), np.int8)
