@@ -210,7 +210,10 @@ def main() -> None:
     f.add_argument("--ridge", type=float, default=1e-4)
     f.add_argument("--out", required=True)
     args = parser.parse_args()
-    gather(args) if args.step == "gather" else fit(args)
+    if args.step == "gather":
+        gather(args)
+    else:
+        fit(args)
 
 
 if __name__ == "__main__":

@@ -206,7 +206,8 @@ def _policy_value(tiles, land, tile, cell, drawings_done, w):
 
 @njit(cache=True)
 def weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, w):
-    """The gain in the optimistic score, plus the shape and room-to-grow terms weighted by ``w``."""
+    """The gain in the optimistic score, plus the shape and room-to-grow terms weighted by ``w``,
+    plus the policy's value when ``w`` carries the policy table (``WEIGHTS`` does)."""
     return _weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, w,
                            _optimistic_total(tiles, land, drawings_left, wave_rule), np.zeros(CELLS, np.bool_), False)
 
