@@ -2,15 +2,17 @@
 naive two-deck shuffles (fixed seed) and over the 4 shared sample shuffles (../shared), for
 each strength. Games run one after the other, each on both cores (the play-outs are parallel).
 
-    python benchmarks/tiny_islands_bots.py [--levels heuristic:200,mc:4:200,...] [--deck one-deck] [--write]
+    python benchmarks/tiny_islands_bots.py [--levels heuristic:200,mc:4:200,...] [--deck one-deck] [--log F] [--write]
 
 ``--deck one-deck`` deals the shuffles from the real card pattern (spec §7: a card's tile and
 its zone come out on consecutive turns) instead of two independent decks; the bots then draw
-their futures under that model too, as ``scorebook play --deck one-deck`` does.
+their futures under that model too, as ``scorebook play --deck one-deck`` does. ``--log F`` appends one JSON line a game as it ends
+(level, deck, shuffle, breakdown, seconds): a long run can be followed, and its games compared later.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import sys
@@ -46,9 +48,14 @@ def _one_game(offers: np.ndarray, bot: int, rollouts: int, seed: int) -> tuple[n
     return np.array(res[7], float), seconds
 
 
-def run(bot: int, rollouts: int, shuffles: list[np.ndarray]) -> tuple[float, float, float, np.ndarray]:
-    """Mean, standard error, mean seconds a game, and every game's breakdown (games x 9)."""
-    out = [_one_game(o, bot, rollouts, g) for g, o in enumerate(shuffles)]
+def run(bot: int, rollouts: int, shuffles: list[np.ndarray], log=None) -> tuple[float, float, float, np.ndarray]:
+    """Mean, standard error, mean seconds a game, and every game's breakdown (games x 9);
+    ``log(g, breakdown, seconds)`` is called as each game ends."""
+    out = []
+    for g, o in enumerate(shuffles):
+        out.append(_one_game(o, bot, rollouts, g))
+        if log is not None:
+            log(g, *out[-1])
     breakdowns = np.array([b for b, _ in out])
     s = breakdowns[:, 8]
     sec = float(np.mean([seconds for _, seconds in out]))
@@ -93,6 +100,7 @@ def main():
     parser.add_argument("--levels", default=DEFAULT_LEVELS,
                         help="comma-separated heuristic:SHUFFLES, mc:ROLLOUTS:SHUFFLES or halving:ROLLOUTS:SHUFFLES")
     parser.add_argument("--deck", choices=["two-deck", "one-deck"], default="two-deck")
+    parser.add_argument("--log", type=Path, help="append one JSON line a game to this file")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     levels = parse_levels(args.levels)
@@ -106,7 +114,13 @@ def main():
     bots.play(naive[0], bots.MC, 1, 0, 0, bots.TWO_DECK)  # compile (or load from the cache) before timing
     rows = []
     for label, bot, rollouts, n in levels:
-        m, se, sec, breakdowns = run(bot, rollouts, naive[:n])
+        def log(g, breakdown, seconds, label=label):
+            if args.log is not None:
+                with args.log.open("a") as f:
+                    f.write(json.dumps({"level": label, "deck": args.deck, "shuffle": g,
+                                        "breakdown": [int(x) for x in breakdown], "seconds": round(seconds, 3)}) + "\n")
+
+        m, se, sec, breakdowns = run(bot, rollouts, naive[:n], log)
         sm = run(bot, rollouts, shared)[:2] if shared else None
         rows.append((label, n, m, se, sec, sm, breakdowns))
         print(label, n, f"{m:.2f} ± {se:.2f}", f"{sec:.2f} s", sm, flush=True)
