@@ -195,7 +195,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="step", required=True)
     g = sub.add_parser("gather")
-    g.add_argument("--games", type=int, default=300)
+    g.add_argument("--games", type=int, default=600, help="two-deck shuffles played (600 made the policy of record)")
     g.add_argument("--candidates", type=int, default=24)
     g.add_argument("--futures", type=int, default=16)
     g.add_argument("--shuffle-seed", type=int, default=99)
