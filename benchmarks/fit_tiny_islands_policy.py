@@ -30,17 +30,11 @@ if "numba" not in sys.modules:  # run as a script: one game a core (imported, nu
 from multiprocessing import Pool  # noqa: E402
 
 import numpy as np  # noqa: E402
-from numba import njit  # noqa: E402
 
 from scorebook.engines.tiny_islands import bots  # noqa: E402
 from scorebook.engines.tiny_islands.deck import two_deck_offers  # noqa: E402
 from scorebook.engines.tiny_islands.engine import drawing_due, listed_region, score_board  # noqa: E402
 from scorebook.engines.tiny_islands.metadata import CELLS, TURNS  # noqa: E402
-
-
-@njit
-def _seed(seed):
-    np.random.seed(seed)
 
 
 def gather_game(job: tuple) -> dict:
@@ -49,7 +43,7 @@ def gather_game(job: tuple) -> dict:
     g, shuffle_seed, candidates, futures, w = job
     base = w[:bots.N_WEIGHTS].copy()  # the features are fitted on top of the heuristic's own value
     offers = two_deck_offers(np.random.default_rng([shuffle_seed, g]))
-    _seed(g)
+    bots.seed_random(g)
     tiles = np.zeros(CELLS, np.int64)
     land = np.zeros(CELLS, np.bool_)
     no_plan = np.zeros(CELLS, np.bool_)

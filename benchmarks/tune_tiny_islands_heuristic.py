@@ -24,7 +24,6 @@ from multiprocessing import Pool
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from scorebook.engines.tiny_islands import bots, engine as E
 from scorebook.engines.tiny_islands.deck import two_deck_offers
@@ -33,11 +32,6 @@ from scorebook.engines.tiny_islands.metadata import TURNS
 # How far one step moves each weight (standard deviation), by index as in weights.json.
 STEP = np.array([0.3, 0.3, 0.5, 1.0, 2.0, 1.0, 1.5, 2.0, 0.3, 0.3, 0.3, 0.3, 0.4, 0.2, 0.5, 0.5, 0.5, 0.5])
 _shuffles: list[np.ndarray] = []
-
-
-@njit
-def _seed(seed):
-    np.random.seed(seed)  # numba's own generator: the play-outs' planner samples rectangles from it
 
 
 def _totals(job: tuple[np.ndarray, int, int, int, int]) -> list[int]:
@@ -49,7 +43,7 @@ def _totals(job: tuple[np.ndarray, int, int, int, int]) -> list[int]:
     for g in range(part, len(_shuffles), parts):
         offers = _shuffles[g]
         if bot < 0:
-            _seed(g)
+            bots.seed_random(g)
             out.append(int(bots.rollout(empty_tiles, empty_land, offers, 0, 0, 0, bots.HALVING_EFFORT, weights,
                                         bots.HALVING_SCREEN)))
             continue

@@ -831,6 +831,13 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model):
 
 
 @njit(cache=True)
+def seed_random(seed):
+    """Seed numba's random stream, the one the jitted bots draw from (numpy's is another): what
+    ``play_weighted`` does first, for callers of ``rollout`` or the play-outs outside it."""
+    np.random.seed(seed)
+
+
+@njit(cache=True)
 def _draw_seeds(n):
     """n seeds from the calling thread's stream (a serial function: in a parallel one, numba
     would spread an array draw over the threads and their streams)."""
