@@ -6,12 +6,15 @@ each strength. Games run one after the other, each on both cores (the play-outs 
 
 ``--deck one-deck`` deals the shuffles from the real card pattern (spec §7: a card's tile and
 its zone come out on consecutive turns) instead of two independent decks; the bots then draw
-their futures under that model too, as ``scorebook play --deck one-deck`` does. ``--log F`` appends one JSON line a game as it ends
-(level, deck, shuffle, breakdown, seconds): a long run can be followed, and its games compared later.
+their futures under that model too, as ``scorebook play --deck one-deck`` does.
+
+``--log F`` appends one JSON line a game as it ends (level, deck, shuffle, breakdown, seconds):
+a long run can be followed, and its games compared later.
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import platform
@@ -46,6 +49,13 @@ def _one_game(offers: np.ndarray, bot: int, rollouts: int, seed: int) -> tuple[n
     res = E.replay(offers, placements, regions, lens, np.ones(3, np.bool_), TURNS, 0)
     assert res[0] == E.OK
     return np.array(res[7], float), seconds
+
+
+def log_game(path: Path, level: str, deck: str, g: int, breakdown: np.ndarray, seconds: float) -> None:
+    """Append one game's line to the ``--log`` file."""
+    with path.open("a") as f:
+        f.write(json.dumps({"level": level, "deck": deck, "shuffle": g, "breakdown": [int(x) for x in breakdown],
+                            "seconds": round(seconds, 3)}) + "\n")
 
 
 def run(bot: int, rollouts: int, shuffles: list[np.ndarray], log=None) -> tuple[float, float, float, np.ndarray]:
@@ -114,12 +124,7 @@ def main():
     bots.play(naive[0], bots.MC, 1, 0, 0, bots.TWO_DECK)  # compile (or load from the cache) before timing
     rows = []
     for label, bot, rollouts, n in levels:
-        def log(g, breakdown, seconds, label=label):
-            if args.log is not None:
-                with args.log.open("a") as f:
-                    f.write(json.dumps({"level": label, "deck": args.deck, "shuffle": g,
-                                        "breakdown": [int(x) for x in breakdown], "seconds": round(seconds, 3)}) + "\n")
-
+        log = functools.partial(log_game, args.log, label, args.deck) if args.log else None
         m, se, sec, breakdowns = run(bot, rollouts, naive[:n], log)
         sm = run(bot, rollouts, shared)[:2] if shared else None
         rows.append((label, n, m, se, sec, sm, breakdowns))
