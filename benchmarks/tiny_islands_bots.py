@@ -9,7 +9,12 @@ its zone come out on consecutive turns) instead of two independent decks; the bo
 their futures under that model too, as ``scorebook play --deck one-deck`` does.
 
 ``--log F`` appends one JSON line a game as it ends (level, deck, shuffle, breakdown, seconds):
-a long run can be followed, and its games compared later.
+a long run can be followed, and its games compared later:
+
+    python benchmarks/tiny_islands_bots.py --compare BEFORE.jsonl AFTER.jsonl ...
+
+prints the levels the logs hold, per category, each against the one before it on the shuffles
+both played (paired), without playing a game.
 """
 from __future__ import annotations
 
@@ -78,19 +83,36 @@ CATEGORIES = ["penalties", "Forests", "Houses", "Sand", "Waves", "Mountains", "C
 
 def category_table(rows: list[tuple]) -> list[str]:
     """Mean points per category for each level, and each level against the one before it on
-    the shuffles both played (paired: mean difference ± s.e.)."""
+    the shuffles both played (paired: mean difference ± s.e.). A row is (label, ..., breakdowns)
+    with the breakdowns last, by shuffle from the first, or a dict {shuffle: breakdown}."""
+    games = [row[-1] if isinstance(row[-1], dict) else dict(enumerate(row[-1])) for row in rows]
     head = "| category | " + " | ".join(row[0] for row in rows)
     head += "".join(f" | {b[0]} vs {a[0]}" for a, b in zip(rows, rows[1:])) + " |"
     out = [head, "|---" + "|---:" * (len(rows) + len(rows) - 1) + "|"]
     for k, name in enumerate(CATEGORIES):
         sign = -1.0 if k == 0 else 1.0
-        cells = [f"{sign * row[6][:, k].mean():.1f}" for row in rows]
-        for a, b in zip(rows, rows[1:]):
-            n = min(len(a[6]), len(b[6]))
-            d = sign * (b[6][:n, k] - a[6][:n, k])
+        cells = [f"{sign * np.mean([bd[k] for bd in level.values()]) + 0.0:.1f}" for level in games]  # + 0.0: no "-0.0"
+        for a, b in zip(games, games[1:]):
+            both = sorted(a.keys() & b.keys())
+            n = len(both)
+            d = sign * np.array([b[s][k] - a[s][k] for s in both], float)
             cells.append(f"{d.mean():+.2f} ± {d.std(ddof=1) / np.sqrt(n):.2f}" if n > 1 else "-")
         out.append(f"| {name} | " + " | ".join(cells) + " |")
     return out
+
+
+def read_logs(paths: list[Path]) -> dict[str, list[tuple[str, dict]]]:
+    """By deck, the (level, {shuffle: breakdown}) of every level in ``--log`` files, in the
+    order first met."""
+    levels: dict[tuple[str, str], dict] = {}
+    for path in paths:
+        for line in path.read_text().splitlines():
+            game = json.loads(line)
+            levels.setdefault((game["deck"], game["level"]), {})[game["shuffle"]] = np.array(game["breakdown"], float)
+    decks: dict[str, list[tuple[str, dict]]] = {}
+    for (deck, level), games in levels.items():
+        decks.setdefault(deck, []).append((level, games))
+    return decks
 
 
 def parse_levels(text: str) -> list[tuple[str, int, int, int]]:
@@ -111,8 +133,19 @@ def main():
                         help="comma-separated heuristic:SHUFFLES, mc:ROLLOUTS:SHUFFLES or halving:ROLLOUTS:SHUFFLES")
     parser.add_argument("--deck", choices=["two-deck", "one-deck"], default="two-deck")
     parser.add_argument("--log", type=Path, help="append one JSON line a game to this file")
+    parser.add_argument("--compare", type=Path, nargs="+", metavar="LOG",
+                        help="compare the levels of these --log files per category, playing nothing")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
+    if args.compare:
+        for deck, rows in read_logs(args.compare).items():  # shuffles pair up within a deck only
+            print(f"\n{deck} shuffles:")
+            for label, games in rows:
+                totals = np.array([b[8] for b in games.values()])
+                se = totals.std(ddof=1) / np.sqrt(len(totals)) if len(totals) > 1 else 0.0
+                print(f"{label}: {len(totals)} games, {totals.mean():.2f} ± {se:.2f}")
+            print("\n".join(category_table(rows)))
+        return
     levels = parse_levels(args.levels)
     naive = [offers_for(args.deck, np.random.default_rng([2026, g])) for g in range(max(n for *_, n in levels))]
     shared = []

@@ -1,0 +1,47 @@
+"""The bots benchmark's reading of its own ``--log`` files: levels kept apart by deck, and
+each level against the one before it paired on the shuffles both played."""
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import pytest
+
+from ..conftest import ROOT
+
+BENCHMARK = ROOT / "benchmarks" / "tiny_islands_bots.py"
+
+
+@pytest.fixture(scope="module")
+def bots_benchmark():
+    if not BENCHMARK.exists():
+        pytest.skip(f"{BENCHMARK} is absent: the benchmarks are not beside this checkout")
+    spec = importlib.util.spec_from_file_location("tiny_islands_bots", BENCHMARK)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def write_log(path, level, deck, games, penalties):
+    with path.open("a") as f:
+        for shuffle, total in games.items():
+            breakdown = [penalties, 10, 0, 0, 0, total - 10 + penalties, 0, 0, total]  # Forests 10, the rest Mountains
+            f.write(json.dumps({"level": level, "deck": deck, "shuffle": shuffle, "breakdown": breakdown,
+                                "seconds": 1.0}) + "\n")
+
+
+def test_logs_pair_by_shuffle_within_a_deck(bots_benchmark, tmp_path):
+    before, after = tmp_path / "before.jsonl", tmp_path / "after.jsonl"
+    write_log(before, "halving:16", "two-deck", {0: 60, 1: 62, 2: 64}, 1)
+    write_log(before, "halving:16", "one-deck", {0: 90}, 1)
+    write_log(after, "halving:64", "two-deck", {2: 67, 1: 63, 5: 99}, 0)  # shuffle 5 has no partner
+
+    decks = bots_benchmark.read_logs([before, after])
+    assert sorted(decks) == ["one-deck", "two-deck"]
+    assert [level for level, _ in decks["two-deck"]] == ["halving:16", "halving:64"]
+    table = bots_benchmark.category_table(decks["two-deck"])
+    rows = {line.split(" | ")[0].lstrip("| "): line.strip("| ").split(" | ")[1:] for line in table[2:]}
+    # means over each level's own games; differences over shuffles 1 and 2: +1 and +3
+    assert rows["total"] == ["62.0", "76.3", "+2.00 ± 1.00"]
+    assert rows["Forests"] == ["10.0", "10.0", "+0.00 ± 0.00"]
+    assert rows["penalties"] == ["-1.0", "0.0", "+1.00 ± 0.00"]  # penalties count as points lost
