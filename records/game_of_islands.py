@@ -513,6 +513,11 @@ class GameOfIslandsNotation(Notation):
     def seat_points(self, score: dict) -> list[float]:
         return list(score.get("totals") or score["points"])
 
+    def seat_outcomes(self, score: dict) -> list[str | None]:
+        # a triad is won by a margin of 2 or more (spec §6): 17-16 is a drawn match
+        outcomes = {"1-0": ["win", "loss"], "0-1": ["loss", "win"], "1/2-1/2": ["shared", "shared"]}
+        return outcomes[score["result"]] if "totals" in score else super().seat_outcomes(score)
+
     def file_label(self, options: dict) -> str:
         return "triad" if options.get("triad") else str(options.get("grid") or 10)
 

@@ -136,6 +136,16 @@ class Notation(ABC):
     def seat_points(self, score: dict) -> list[float]:
         """Each seat's points in a replayed score (the seats of the record's first game)."""
 
+    def seat_outcomes(self, score: dict) -> list[str | None]:
+        """Each seat's outcome in a replayed score: ``win``, ``loss`` or ``shared`` (the most
+        points, alone or not); None for a game of one seat. A game whose match is decided by
+        another rule than the most points says so here."""
+        points = self.seat_points(score)
+        if len(points) < 2:
+            return [None] * len(points)
+        best = max(points)
+        return ["loss" if v < best else "shared" if points.count(best) > 1 else "win" for v in points]
+
     def file_label(self, options: dict) -> str:
         """What a bot game's file name says beside the players (``triad``, a grid size)."""
         return ""

@@ -148,6 +148,16 @@ MIGRATIONS: list[str] = [
             VALUES ('delete', old.key, old.players, old.event, old.tags);
     END;
     """,
+    # 5: each seat's outcome as its game decides it (a Game of Islands triad by the margin
+    # rule, not by the most points); filled for older rows by ``_fill_outcomes`` right after
+    """
+    ALTER TABLE record_players ADD COLUMN outcome TEXT;
+    DROP VIEW player_results;
+    CREATE VIEW player_results AS
+        SELECT r.id AS record, r.game, p.name AS player, rp.seat, rp.points, rp.outcome AS result
+        FROM record_players rp JOIN records r ON r.key = rp.record_key JOIN players p ON p.id = rp.player_id
+        ORDER BY r.key, rp.seat;
+    """,
 ]
 # created once older rows are filled and indexed (``_fill_browsing``): deleting from the index
 # what was never in it would corrupt it
@@ -160,6 +170,7 @@ FTS_UPDATE_TRIGGER = """
 
 ENGINE_VERSION = "0.1.0"
 BROWSING = 4  # the migration that adds the label columns, points, views and search
+OUTCOMES = 5  # the migration that adds each seat's outcome
 RECORD_COLUMNS = ("key, id, hash, game, rules, deck, format, source, source_index, text, tags, score, "
                   "recorded, total, finished, warnings, event_id, engine_version, ingested_at, players, event, result")
 
@@ -264,6 +275,8 @@ class Store:
                     conn.execute(statement)
                 if number + 1 == BROWSING:
                     self._fill_browsing()
+                if number + 1 == OUTCOMES:
+                    self._fill_outcomes()
                 conn.execute(f"PRAGMA user_version = {number + 1}")
         except BaseException:
             if conn.in_transaction:
@@ -287,6 +300,14 @@ class Store:
                 conn.execute("UPDATE record_players SET points = ? WHERE record_key = ? AND seat = ?", [value, key, seat])
         conn.execute("INSERT INTO records_fts(records_fts) VALUES ('rebuild')")
         conn.execute(FTS_UPDATE_TRIGGER)
+
+    def _fill_outcomes(self) -> None:
+        """Migration 5 for the records stored before it: each seat's outcome."""
+        conn = self.db.conn
+        for key, game, score_json in conn.execute("SELECT key, game, score FROM records").fetchall():
+            for seat, outcome in enumerate(_outcomes(game, json.loads(score_json))):
+                conn.execute("UPDATE record_players SET outcome = ? WHERE record_key = ? AND seat = ?",
+                             [outcome, key, seat])
 
     @contextmanager
     def atomic(self):
@@ -336,6 +357,7 @@ class Store:
             key += 1
             event = p.tags.get("Event")
             result, points = _browsing(p.game, p.score, p.finished)
+            outcomes = _outcomes(p.game, p.score)
             rows.append((
                 key, p.id, p.hash, p.game, p.rules, p.deck, p.format, p.source, p.index, p.text,
                 json.dumps(p.tags), json.dumps(p.score), None if p.recorded is None else json.dumps(p.recorded),
@@ -344,13 +366,14 @@ class Store:
                 " / ".join(p.players) or None, event, result))
             for seat, name in enumerate(p.players):
                 links.append((key, seat, self._name_id("players", self._player_ids, name),
-                              points[seat] if seat < len(points) else None))
+                              points[seat] if seat < len(points) else None,
+                              outcomes[seat] if seat < len(outcomes) else None))
             moves.extend([(key, game, ply, player, text, note) for game, ply, player, text, note in p.moves])
             scores.extend([(key, seat, cat, pts) for seat, cat, pts in p.scores])
         # bulk rows go straight to the connection: sqlite-utils' insert_all builds SQL per chunk
         conn = self.db.conn
         conn.executemany(f"INSERT INTO records ({RECORD_COLUMNS}) VALUES ({','.join('?' * 22)})", rows)
-        _insert_rows(conn, "record_players", 4, links)
+        _insert_rows(conn, "record_players", 5, links)
         _insert_rows(conn, "moves", 6, moves)
         _insert_rows(conn, "scores", 4, scores)
 
@@ -460,6 +483,14 @@ def _browsing(game: str, score: dict, finished) -> tuple[str, list[float]]:
     except UnknownGame:  # a game no longer registered keeps no points
         points = []
     return score_text(score) + ("" if finished else " *"), points
+
+
+def _outcomes(game: str, score: dict) -> list[str | None]:
+    """Each seat's outcome (win, loss, shared) as the game decides it."""
+    try:
+        return registry.get_game(game).notation.seat_outcomes(score)
+    except UnknownGame:  # a game no longer registered keeps no outcomes
+        return []
 
 
 def _insert_rows(conn, table: str, width: int, rows: list[tuple]) -> None:

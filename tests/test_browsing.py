@@ -1,6 +1,7 @@
-"""The archive made for browsing (migration 4): the views read like the CLI, full-text search
-over players, events and tags, the label columns, an older database migrated with nothing
-lost, and the Datasette metadata describing every table and view."""
+"""The archive made for browsing (migrations 4 and 5): the views read like the CLI, each seat's
+outcome by its game's rule, full-text search over players, events and tags, the label columns,
+an older database migrated with nothing lost, and the Datasette metadata describing every
+table and view."""
 from __future__ import annotations
 
 import json
@@ -9,7 +10,7 @@ from importlib import resources
 
 from scorebook.records.store import BROWSING, MIGRATIONS, Store
 
-from .conftest import SAMPLES, cli_json
+from .conftest import SAMPLES, SHARED, cli_json, shared_file
 
 
 def test_views_read_like_the_cli(run_cli):
@@ -30,9 +31,35 @@ def test_views_read_like_the_cli(run_cli):
         rows = [p for p in per_player if p[0] == r["id"]]
         assert [(p[1], p[2], p[3]) for p in rows] == [(n, s, float(v)) for s, (n, v) in enumerate(zip(r["players"], points))]
         if len(rows) > 1:
-            best = max(points)
-            assert [p[4] for p in rows] == ["loss" if v < best else "shared" if points.count(best) > 1 else "win"
-                                            for v in points]
+            assert [p[4] for p in rows] == registry.get_game(r["game"]).notation.seat_outcomes(r["score"])
+        else:
+            assert rows[0][4] is None
+
+
+def test_seat_outcomes_follow_each_games_rule():
+    from scorebook import registry
+    tsuro = registry.get_game("tsuro").notation
+    assert tsuro.seat_outcomes({"winners": [1, 2], "players": [0, 1, 2]}) == ["loss", "shared", "shared"]
+    goi = registry.get_game("game-of-islands").notation
+    assert goi.seat_outcomes({"points": [9, 12]}) == ["loss", "win"]  # one grid: the most points
+    # a triad: a margin under 2 is a drawn match, whatever the totals (spec §6)
+    assert goi.seat_outcomes({"totals": [17, 16], "margin": 1, "result": "1/2-1/2"}) == ["shared", "shared"]
+    assert goi.seat_outcomes({"totals": [15, 17], "margin": -2, "result": "0-1"}) == ["loss", "win"]
+
+
+def test_a_drawn_triad_is_shared_though_its_totals_differ(run_cli):
+    cli_json(run_cli("ingest", str(shared_file(SHARED / "data" / "goi" / "tournament-small" / "games.pgn")), "--json"))
+    db = sqlite3.connect(run_cli.db)
+    rows = db.execute("SELECT record, points, result FROM player_results").fetchall()
+    by_record = {}
+    for record, points, result in rows:
+        by_record.setdefault(record, []).append((points, result))
+    drawn_apart = [seats for seats in by_record.values() if seats[0][0] != seats[1][0] and abs(seats[0][0] - seats[1][0]) < 2]
+    assert drawn_apart, "the tournament file has a triad drawn by a margin of 1"
+    for seats in by_record.values():
+        margin = seats[0][0] - seats[1][0]
+        want = ["shared", "shared"] if abs(margin) < 2 else ["win", "loss"] if margin > 0 else ["loss", "win"]
+        assert [result for _, result in seats] == want
 
 
 def test_analysed_moves_view_matches_analyze(run_cli):
