@@ -21,14 +21,13 @@ ROUTE = "/-/scorebook/record/"
 
 def record_page(path: str, record_id: str) -> str:
     """The page of one record: its latest stored analysis as the report, or its boards alone."""
-    store = Store(path, write=False)
-    row = store.get(record_id)
-    latest = store.db.execute("SELECT a.bot, a.seed, a.engine_version FROM analyses a JOIN records r ON "
-                              "r.key = a.record_key WHERE r.id = ? ORDER BY a.id DESC LIMIT 1", [row["id"]]).fetchone()
-    if latest is not None:
-        report = store.find_analysis(row["id"], *latest)
-        return report_html.render(row, report)
-    return report_html.render_boards(row)
+    with Store(path, write=False) as store:  # one short-lived connection a request
+        row = store.get(record_id)
+        latest = store.db.execute("SELECT a.bot, a.seed, a.engine_version FROM analyses a JOIN records r ON "
+                                  "r.key = a.record_key WHERE r.id = ? ORDER BY a.id DESC LIMIT 1",
+                                  [row["id"]]).fetchone()
+        report = store.find_analysis(row["id"], *latest) if latest is not None else None
+    return report_html.render(row, report) if report is not None else report_html.render_boards(row)
 
 
 async def _record_view(request, datasette):

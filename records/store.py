@@ -228,6 +228,17 @@ class Store:
         self._player_ids: dict[str, int] = {}
         self._event_ids: dict[str, int] = {}
 
+    def close(self) -> None:
+        """Close the connection (a process that opens stores per request, as the Datasette
+        plugin does, closes each when done rather than leaving it to the collector)."""
+        self.db.conn.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
     @property
     def schema_version(self) -> int:
         return self.db.execute("PRAGMA user_version").fetchone()[0]
