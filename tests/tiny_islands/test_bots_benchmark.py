@@ -2,24 +2,16 @@
 each level against the one before it paired on the shuffles both played."""
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import pytest
 
-from ..conftest import ROOT
-
-BENCHMARK = ROOT / "benchmarks" / "tiny_islands_bots.py"
+from .conftest import benchmark_script
 
 
 @pytest.fixture(scope="module")
 def bots_benchmark():
-    if not BENCHMARK.exists():
-        pytest.skip(f"{BENCHMARK} is absent: the benchmarks are not beside this checkout")
-    spec = importlib.util.spec_from_file_location("tiny_islands_bots", BENCHMARK)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_script("tiny_islands_bots")
 
 
 def write_log(path, level, deck, games, penalties):

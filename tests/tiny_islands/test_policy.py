@@ -3,7 +3,6 @@ entries a placement reads (checked against a plain-Python reading of the board),
 that fits it, run here on a tiny budget and on data whose answer is known."""
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import numpy as np
@@ -12,20 +11,13 @@ import pytest
 from scorebook.engines.tiny_islands import bots
 from scorebook.engines.tiny_islands.metadata import CELLS, SIZE
 
-from ..conftest import ROOT
-
-FITTER = ROOT / "benchmarks" / "fit_tiny_islands_policy.py"
+from .conftest import benchmark_script
 
 
 @pytest.fixture(scope="module")
 def fitter():
-    if not FITTER.exists():
-        pytest.skip(f"{FITTER} is absent: the benchmarks are not beside this checkout")
     pytest.importorskip("scipy", reason="the policy's fit needs scipy (pip install '.[test]')")
-    spec = importlib.util.spec_from_file_location("fit_tiny_islands_policy", FITTER)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_script("fit_tiny_islands_policy")
 
 
 def reference_entries(tiles, land, tile, cell, drawings_done):

@@ -2,7 +2,6 @@
 that file reproducibly: it is run here on a tiny budget."""
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import numpy as np
@@ -10,19 +9,12 @@ import pytest
 
 from scorebook.engines.tiny_islands import bots
 
-from ..conftest import ROOT
-
-TUNER = ROOT / "benchmarks" / "tune_tiny_islands_heuristic.py"
+from .conftest import benchmark_script
 
 
 @pytest.fixture(scope="module")
 def tuner():
-    if not TUNER.exists():
-        pytest.skip(f"{TUNER} is absent: the benchmarks are not beside this checkout")
-    spec = importlib.util.spec_from_file_location("tune_tiny_islands_heuristic", TUNER)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_script("tune_tiny_islands_heuristic")
 
 
 def test_the_bots_weights_are_the_package_file():
