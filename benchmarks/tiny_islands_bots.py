@@ -101,17 +101,19 @@ def category_table(rows: list[tuple]) -> list[str]:
     return out
 
 
-def read_logs(paths: list[Path]) -> dict[str, list[tuple[str, dict]]]:
-    """By deck, the (level, {shuffle: breakdown}) of every level in ``--log`` files, in the
-    order first met."""
-    levels: dict[tuple[str, str], dict] = {}
+def read_logs(paths: list[Path]) -> dict[str, list[tuple[str, dict, dict]]]:
+    """By deck, the (level, {shuffle: seconds}, {shuffle: breakdown}) of every level in
+    ``--log`` files, in the order first met."""
+    levels: dict[tuple[str, str], tuple[dict, dict]] = {}
     for path in paths:
         for line in path.read_text().splitlines():
             game = json.loads(line)
-            levels.setdefault((game["deck"], game["level"]), {})[game["shuffle"]] = np.array(game["breakdown"], float)
-    decks: dict[str, list[tuple[str, dict]]] = {}
-    for (deck, level), games in levels.items():
-        decks.setdefault(deck, []).append((level, games))
+            seconds, breakdowns = levels.setdefault((game["deck"], game["level"]), ({}, {}))
+            seconds[game["shuffle"]] = game["seconds"]
+            breakdowns[game["shuffle"]] = np.array(game["breakdown"], float)
+    decks: dict[str, list[tuple[str, dict, dict]]] = {}
+    for (deck, level), (seconds, breakdowns) in levels.items():
+        decks.setdefault(deck, []).append((level, seconds, breakdowns))
     return decks
 
 
@@ -140,10 +142,11 @@ def main():
     if args.compare:
         for deck, rows in read_logs(args.compare).items():  # shuffles pair up within a deck only
             print(f"\n{deck} shuffles:")
-            for label, games in rows:
+            for label, seconds, games in rows:
                 totals = np.array([b[8] for b in games.values()])
                 se = totals.std(ddof=1) / np.sqrt(len(totals)) if len(totals) > 1 else 0.0
-                print(f"{label}: {len(totals)} games, {totals.mean():.2f} ± {se:.2f}")
+                print(f"{label}: {len(totals)} games, {totals.mean():.2f} ± {se:.2f}, "
+                      f"{np.mean(list(seconds.values())):.2f} s a game (slowest {max(seconds.values()):.1f})")
             print("\n".join(category_table(rows)))
         return
     levels = parse_levels(args.levels)

@@ -30,7 +30,8 @@ def test_logs_pair_by_shuffle_within_a_deck(bots_benchmark, tmp_path):
 
     decks = bots_benchmark.read_logs([before, after])
     assert sorted(decks) == ["one-deck", "two-deck"]
-    assert [level for level, _ in decks["two-deck"]] == ["halving:16", "halving:64"]
+    assert [level for level, *_ in decks["two-deck"]] == ["halving:16", "halving:64"]
+    assert decks["two-deck"][1][1] == {2: 1.0, 1: 1.0, 5: 1.0}  # seconds, by shuffle
     table = bots_benchmark.category_table(decks["two-deck"])
     rows = {line.split(" | ")[0].lstrip("| "): line.strip("| ").split(" | ")[1:] for line in table[2:]}
     # means over each level's own games; differences over shuffles 1 and 2: +1 and +3
