@@ -304,7 +304,7 @@ class Store:
             score = json.loads(score_json)
             names = [n for (n,) in conn.execute("SELECT p.name FROM record_players rp JOIN players p ON "
                                                 "p.id = rp.player_id WHERE rp.record_key = ? ORDER BY rp.seat", [key])]
-            result, points = _browsing(game, score, finished)
+            result, points, _ = _browsing(game, score, finished)
             conn.execute("UPDATE records SET players = ?, event = ?, result = ? WHERE key = ?",
                          [" / ".join(names) or None, event, result, key])
             for seat, value in enumerate(points):
@@ -315,8 +315,9 @@ class Store:
     def _fill_outcomes(self) -> None:
         """Migration 5 for the records stored before it: each seat's outcome."""
         conn = self.db.conn
-        for key, game, score_json in conn.execute("SELECT key, game, score FROM records").fetchall():
-            for seat, outcome in enumerate(_outcomes(game, json.loads(score_json))):
+        rows = conn.execute("SELECT key, game, score, finished FROM records").fetchall()
+        for key, game, score_json, finished in rows:
+            for seat, outcome in enumerate(_browsing(game, json.loads(score_json), finished)[2]):
                 conn.execute("UPDATE record_players SET outcome = ? WHERE record_key = ? AND seat = ?",
                              [outcome, key, seat])
 
@@ -367,8 +368,7 @@ class Store:
         for p in items:
             key += 1
             event = p.tags.get("Event")
-            result, points = _browsing(p.game, p.score, p.finished)
-            outcomes = _outcomes(p.game, p.score)
+            result, points, outcomes = _browsing(p.game, p.score, p.finished)
             rows.append((
                 key, p.id, p.hash, p.game, p.rules, p.deck, p.format, p.source, p.index, p.text,
                 json.dumps(p.tags), json.dumps(p.score), None if p.recorded is None else json.dumps(p.recorded),
@@ -487,21 +487,16 @@ class Store:
 _ROWS_PER_STATEMENT = 100
 
 
-def _browsing(game: str, score: dict, finished) -> tuple[str, list[float]]:
-    """A record's result as the CLI writes it (`` *`` unfinished) and each seat's points."""
+def _browsing(game: str, score: dict, finished) -> tuple[str, list[float], list[str | None]]:
+    """A record's result as the CLI writes it (`` *`` unfinished), each seat's points and each
+    seat's outcome (win, loss, shared) as the game decides it."""
     try:
-        points = registry.get_game(game).notation.seat_points(score)
-    except UnknownGame:  # a game no longer registered keeps no points
-        points = []
-    return score_text(score) + ("" if finished else " *"), points
-
-
-def _outcomes(game: str, score: dict) -> list[str | None]:
-    """Each seat's outcome (win, loss, shared) as the game decides it."""
-    try:
-        return registry.get_game(game).notation.seat_outcomes(score)
-    except UnknownGame:  # a game no longer registered keeps no outcomes
-        return []
+        notation = registry.get_game(game).notation
+    except UnknownGame:  # a game no longer registered keeps no points or outcomes
+        points, outcomes = [], []
+    else:
+        points, outcomes = notation.seat_points(score), notation.seat_outcomes(score)
+    return score_text(score) + ("" if finished else " *"), points, outcomes
 
 
 def _insert_rows(conn, table: str, width: int, rows: list[tuple]) -> None:
