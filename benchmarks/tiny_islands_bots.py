@@ -14,7 +14,8 @@ a long run can be followed, and its games compared later:
     python benchmarks/tiny_islands_bots.py --compare BEFORE.jsonl AFTER.jsonl ...
 
 prints the levels the logs hold, per category, each against the one before it on the shuffles
-both played (paired), without playing a game.
+both played (paired), without playing a game. A logged run that was stopped is taken up with
+``--first N`` (the shuffles from number N on, each game seeded as in the whole run).
 """
 from __future__ import annotations
 
@@ -63,11 +64,14 @@ def log_game(path: Path, level: str, deck: str, g: int, breakdown: np.ndarray, s
                             "seconds": round(seconds, 3)}) + "\n")
 
 
-def run(bot: int, rollouts: int, shuffles: list[np.ndarray], log=None) -> tuple[float, float, float, np.ndarray]:
+def run(bot: int, rollouts: int, shuffles: list[np.ndarray], log=None,
+        first: int = 0) -> tuple[float, float, float, np.ndarray]:
     """Mean, standard error, mean seconds a game, and every game's breakdown (games x 9);
-    ``log(g, breakdown, seconds)`` is called as each game ends."""
+    ``log(g, breakdown, seconds)`` is called as each game ends. The shuffles are numbered from
+    ``first``, and each game's seed is its shuffle's number: a run stopped and taken up again
+    plays the same games."""
     out = []
-    for g, o in enumerate(shuffles):
+    for g, o in enumerate(shuffles, first):
         out.append(_one_game(o, bot, rollouts, g))
         if log is not None:
             log(g, *out[-1])
@@ -137,6 +141,9 @@ def main():
     parser.add_argument("--log", type=Path, help="append one JSON line a game to this file")
     parser.add_argument("--compare", type=Path, nargs="+", metavar="LOG",
                         help="compare the levels of these --log files per category, playing nothing")
+    parser.add_argument("--first", type=int, default=0, metavar="N",
+                        help="play each level's shuffles from number N on, to take up a --log run that was "
+                             "stopped (the 4 shared shuffles only when N is 0)")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     if args.compare:
@@ -150,6 +157,8 @@ def main():
             print("\n".join(category_table(rows)))
         return
     levels = parse_levels(args.levels)
+    if any(n <= args.first for *_, n in levels):
+        parser.error(f"--first {args.first}: every level must have more shuffles than that")
     naive = [offers_for(args.deck, np.random.default_rng([2026, g])) for g in range(max(n for *_, n in levels))]
     shared = []
     if SAMPLES.exists():
@@ -161,10 +170,10 @@ def main():
     rows = []
     for label, bot, rollouts, n in levels:
         log = functools.partial(log_game, args.log, label, args.deck) if args.log else None
-        m, se, sec, breakdowns = run(bot, rollouts, naive[:n], log)
-        sm = run(bot, rollouts, shared)[:2] if shared else None
-        rows.append((label, n, m, se, sec, sm, breakdowns))
-        print(label, n, f"{m:.2f} ± {se:.2f}", f"{sec:.2f} s", sm, flush=True)
+        m, se, sec, breakdowns = run(bot, rollouts, naive[args.first:n], log, args.first)
+        sm = run(bot, rollouts, shared)[:2] if shared and args.first == 0 else None
+        rows.append((label, n - args.first, m, se, sec, sm, dict(enumerate(breakdowns, args.first))))
+        print(label, n - args.first, f"{m:.2f} ± {se:.2f}", f"{sec:.2f} s", sm, flush=True)
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     heading = "### Tiny Islands bots (" if args.deck == "two-deck" else "### Tiny Islands bots, one-deck shuffles ("
     out = [f"{heading}{date.today().isoformat()}, {machine})", "",

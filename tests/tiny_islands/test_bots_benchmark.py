@@ -38,3 +38,18 @@ def test_logs_pair_by_shuffle_within_a_deck(bots_benchmark, tmp_path):
     assert rows["total"] == ["62.0", "76.3", "+2.00 ± 1.00"]
     assert rows["Forests"] == ["10.0", "10.0", "+0.00 ± 0.00"]
     assert rows["penalties"] == ["-1.0", "0.0", "+1.00 ± 0.00"]  # penalties count as points lost
+
+
+def test_a_run_taken_up_again_plays_the_same_games(bots_benchmark):
+    """``--first``: shuffles keep their numbers, and each game's seed is its shuffle's number."""
+    import numpy as np
+
+    from scorebook.engines.tiny_islands import bots
+    from scorebook.engines.tiny_islands.deck import two_deck_offers
+
+    shuffles = [two_deck_offers(np.random.default_rng([2026, g])) for g in range(3)]
+    whole = bots_benchmark.run(bots.MC, 1, shuffles)[3]
+    logged = []
+    tail = bots_benchmark.run(bots.MC, 1, shuffles[1:], lambda g, breakdown, seconds: logged.append(g), 1)[3]
+    assert logged == [1, 2]
+    np.testing.assert_array_equal(tail, whole[1:])
