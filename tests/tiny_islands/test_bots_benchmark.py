@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
+
+from scorebook.engines.tiny_islands import bots
+from scorebook.engines.tiny_islands.deck import two_deck_offers
 
 from .conftest import benchmark_script
 
@@ -42,11 +46,6 @@ def test_logs_pair_by_shuffle_within_a_deck(bots_benchmark, tmp_path):
 
 def test_a_run_taken_up_again_plays_the_same_games(bots_benchmark):
     """``--first``: shuffles keep their numbers, and each game's seed is its shuffle's number."""
-    import numpy as np
-
-    from scorebook.engines.tiny_islands import bots
-    from scorebook.engines.tiny_islands.deck import two_deck_offers
-
     shuffles = [two_deck_offers(np.random.default_rng([2026, g])) for g in range(3)]
     whole = bots_benchmark.run(bots.MC, 1, shuffles)[3]
     logged = []
