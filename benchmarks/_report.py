@@ -7,10 +7,14 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 
 
 def write_section(marker: str, report: str) -> None:
-    """Replace the section whose heading starts with ``marker`` (up to the next ### heading)."""
+    """Replace the section whose heading starts with ``marker`` (up to the next ### heading)
+    where it stands, so that the file keeps its order; a new section goes at the end."""
     text = BENCHMARKS.read_text() if BENCHMARKS.exists() else "# Benchmarks\n\nFigures written by the scripts in `benchmarks/`.\n"
+    section = report.strip() + "\n"
     if marker in text:
         before, _, after = text.partition(marker)
         rest = after.split("\n### ", 1)
-        text = before + (("### " + rest[1]) if len(rest) > 1 else "")
-    BENCHMARKS.write_text(text.rstrip() + "\n\n" + report)
+        text = before + section + (("\n### " + rest[1]) if len(rest) > 1 else "")
+    else:
+        text = text.rstrip() + "\n\n" + section
+    BENCHMARKS.write_text(text)
