@@ -2,6 +2,7 @@
 copied here); each game's own fixtures are in its folder's conftest.py."""
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -19,6 +20,18 @@ def shared_file(path: Path) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is absent: the shared third-party data is not beside this checkout")
     return path
+
+
+def benchmark_script(name: str):
+    """A script of ``benchmarks/`` loaded as a module (its functions tested on tiny budgets), or
+    the test skipped where the benchmarks are not beside this checkout."""
+    path = ROOT / "benchmarks" / f"{name}.py"
+    if not path.exists():
+        pytest.skip(f"{path} is absent: the benchmarks are not beside this checkout")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture

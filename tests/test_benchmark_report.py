@@ -2,21 +2,14 @@
 section of BENCHMARKS.md where it stands and leaves the others as they were."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "_report.py"
+from .conftest import benchmark_script
 
 
 @pytest.fixture
 def report(tmp_path, monkeypatch):
-    if not SCRIPT.exists():
-        pytest.skip(f"{SCRIPT} is absent: the benchmarks are not beside this checkout")
-    spec = importlib.util.spec_from_file_location("_report", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = benchmark_script("_report")
     monkeypatch.setattr(module, "BENCHMARKS", tmp_path / "BENCHMARKS.md")
     return module
 

@@ -1,8 +1,6 @@
 """Tiny Islands fixtures: random legal games, bot games, TinyBot's shared lines."""
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 import pytest
 
@@ -11,21 +9,9 @@ from scorebook.engines.tiny_islands.deck import two_deck_offers
 from scorebook.engines.tiny_islands.players import random_game
 from scorebook.records import tiny_islands, tinybot
 
-from ..conftest import ROOT, SHARED, shared_file
+from ..conftest import SHARED, shared_file
 
 TINYBOT_SAMPLES = SHARED / "data" / "tinyislands" / "tinybot-samples.txt"
-
-
-def benchmark_script(name: str):
-    """A script of ``benchmarks/`` loaded as a module (its functions tested on tiny budgets), or
-    the test skipped where the benchmarks are not beside this checkout."""
-    path = ROOT / "benchmarks" / f"{name}.py"
-    if not path.exists():
-        pytest.skip(f"{path} is absent: the benchmarks are not beside this checkout")
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 from scorebook.engines.tiny_islands import bots
 from scorebook.engines.tiny_islands.deck import two_deck_offers
 
-from .conftest import benchmark_script
+from ..conftest import benchmark_script
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import pytest
 from scorebook.engines.tiny_islands import bots
 from scorebook.engines.tiny_islands.metadata import CELLS, SIZE
 
-from .conftest import benchmark_script
+from ..conftest import benchmark_script
 
 
 @pytest.fixture(scope="module")

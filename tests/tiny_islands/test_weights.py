@@ -9,7 +9,7 @@ import pytest
 
 from scorebook.engines.tiny_islands import bots
 
-from .conftest import benchmark_script
+from ..conftest import benchmark_script
 
 
 @pytest.fixture(scope="module")
