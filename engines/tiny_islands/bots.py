@@ -28,6 +28,10 @@
   penalties saved and room, from sums over the rectangle), which plays about 2 points a game
   better than mc:N's play-outs in the same time; it weighs twice as many regions at the first
   two drawings, and its last drawing climbs from the best ``FINAL_DRAWING_CANDIDATES``.
+  Before its first drawing it commits to a first island (``choose_plan``): from turn 3 it
+  picks, by play-outs that follow each, one of a few candidate islands (small rectangles of
+  four sizes, the planner's best regions, the island it holds so far); its placements and
+  their play-outs then follow that island (``_play_on``), and its first drawing weighs it.
 
 The bots see an offer only when it is drawn: at turn t they read ``offers[:t + 1]``, never
 later offers. Futures are drawn under the deck model they are told (``deck_model``): the
@@ -673,13 +677,23 @@ def _first_island_plan(tiles, land, offers, t, drawings_done, wave_rule, effort,
 def rollout(tiles, land, offers, t_next, drawings_done, wave_rule, effort, w, screen):
     """Play turns t_next.. with the heuristic and drawings planned with ``effort`` and
     ``screen`` (see ``planned_regions``); returns the final total."""
+    return _play_on(tiles, land, offers, t_next, drawings_done, wave_rule, effort, w, screen,
+                    np.zeros(CELLS, np.bool_), False)
+
+
+@njit(cache=True)
+def _play_on(tiles, land, offers, t_next, drawings_done, wave_rule, effort, w, screen, plan, committed):
+    """``rollout``; when ``committed``, before the first drawing the placements follow the
+    first island ``plan`` (with ``w``'s plan weights) and the first drawing is that plan,
+    climbed (``_committed_drawing``)."""
     tiles = tiles.copy()
     land = land.copy()
     d = drawings_done
-    plan = np.zeros(CELLS, np.bool_)
-    planned = False
+    planned = committed
     for t in range(t_next, TURNS):
-        if d == 0 and t >= PLAN_FROM and (not planned or (t - PLAN_FROM) % PLAN_EVERY == 0):
+        if committed:
+            planned = d == 0
+        elif d == 0 and t >= PLAN_FROM and (not planned or (t - PLAN_FROM) % PLAN_EVERY == 0):
             plan, planned = _first_island_plan(tiles, land, offers, t, d, wave_rule, effort, w, screen)
         elif d > 0:
             planned = False
@@ -688,11 +702,136 @@ def rollout(tiles, land, offers, t_next, drawings_done, wave_rule, effort, w, sc
             return -100
         tiles[cell] = tile
         if drawing_due(t + 1):
-            cells, n = _draw_now(tiles, land, offers, t, wave_rule, effort, w, screen)
+            if committed and d == 0:
+                cells, n = _committed_drawing(tiles, land, offers, t, wave_rule, effort, w, screen, plan)
+            else:
+                cells, n = _draw_now(tiles, land, offers, t, wave_rule, effort, w, screen)
             _, region = listed_region(land, cells, n)
             land ^= region
             d += 1
     return score_board(tiles, land, wave_rule)[8]
+
+
+@njit(cache=True)
+def _committed_drawing(tiles, land, offers, t, wave_rule, effort, w, screen, plan):
+    """The first drawing of a committed plan: the plan climbed (or the planner's, when the plan
+    is not a legal region)."""
+    if check_region(land, plan) != OK:
+        return _draw_now(tiles, land, offers, t, wave_rule, effort, w, screen)
+    left_land, left_water = _left_counts(offers, t)
+    region = plan.copy()
+    _climb(tiles, land, region, _objective(tiles, land, region, wave_rule, left_land, left_water, w), wave_rule,
+           left_land, left_water, w)
+    return _region_cells(region)
+
+
+# halving:N commits to a first island: from turn COMMIT_FROM until the first drawing, its root
+# chooses one among up to COMMIT_PLANS candidates (the incumbent, the best rectangle of each
+# size class of SMALL_AREAS, the planner's best regions) by play-outs that follow it, then
+# searches placements under it; the first drawing weighs it (climbed) beside the planner's.
+# COMMITTING = False plays the games of before, bit for bit.
+COMMITTING = True
+COMMIT_FROM = 3
+COMMIT_PLANS = 8
+COMMIT_W = np.array([0.0, -3.0, -1.5])  # plan weights in committed play-outs: land in, land out, water in
+SMALL_AREAS = np.array([6, 12, 16, 20, 25])  # size classes of small candidate islands (area in (a, b])
+
+
+@njit(cache=True)
+def _plan_weights(w):
+    wp = w.copy()
+    wp[15] = COMMIT_W[0]
+    wp[16] = COMMIT_W[1]
+    wp[17] = COMMIT_W[2]
+    return wp
+
+
+@njit(cache=True)
+def _plan_candidates(tiles, land, offers, t, wave_rule, w, incumbent, has_incumbent):
+    """Candidate first islands: the incumbent plan, the planner's best regions (climbed), and
+    in each size class of SMALL_AREAS the best rectangle by the planner's objective."""
+    left_land, left_water = _left_counts(offers, t)
+    out = np.zeros((COMMIT_PLANS + SMALL_AREAS.shape[0], CELLS), np.bool_)
+    m = 0
+    if has_incumbent:
+        out[0] = incumbent
+        m = 1
+    region = np.zeros(CELLS, np.bool_)
+    for a in range(SMALL_AREAS.shape[0] - 1):
+        best_v = -1e18
+        best_k = -1
+        for k in range(N_RECTANGLES):
+            area = RECTANGLES[k, 2] * RECTANGLES[k, 3]
+            if area <= SMALL_AREAS[a] or area > SMALL_AREAS[a + 1]:
+                continue
+            region[:] = False
+            for r in range(RECTANGLES[k, 0], RECTANGLES[k, 0] + RECTANGLES[k, 2]):
+                for c in range(RECTANGLES[k, 1], RECTANGLES[k, 1] + RECTANGLES[k, 3]):
+                    region[r * SIZE + c] = True
+            v = _objective(tiles, land, region, wave_rule, left_land, left_water, w)
+            if v > best_v:
+                best_v = v
+                best_k = k
+        if best_k >= 0:
+            region[:] = False
+            for r in range(RECTANGLES[best_k, 0], RECTANGLES[best_k, 0] + RECTANGLES[best_k, 2]):
+                for c in range(RECTANGLES[best_k, 1], RECTANGLES[best_k, 1] + RECTANGLES[best_k, 3]):
+                    region[r * SIZE + c] = True
+            if not (has_incumbent and (region == incumbent).all()):
+                out[m] = region
+                m += 1
+    regions, values, n = planned_regions(tiles, land, wave_rule, left_land, left_water, 1, COMMIT_PLANS - m, w, 0)
+    for i in range(n):
+        seen = False
+        for j in range(m):
+            if (out[j] == regions[i]).all():
+                seen = True
+        if not seen and m < out.shape[0]:
+            out[m] = regions[i]
+            m += 1
+    return out[:m]
+
+
+@njit(cache=True, parallel=True)
+def _plan_play_outs(tiles, land, offers, t, wave_rule, plans, rollouts, wp, deck_model, effort, screen):
+    """Final totals of playing on from turn t (its placement included) following each plan,
+    over the same ``rollouts`` futures. Returns float64[k, rollouts]."""
+    k = plans.shape[0]
+    out = np.zeros((k, rollouts), np.float64)
+    seeds = _draw_seeds(rollouts + 1)
+    for r in prange(rollouts):
+        np.random.seed(seeds[r])
+        future = offers.copy()
+        _sample_future(offers, t, future, deck_model)
+        sub = np.random.randint(1 << 30)
+        for j in range(k):
+            np.random.seed(sub)
+            out[j, r] = _play_on(tiles, land, future, t, 0, wave_rule, effort, wp, screen, plans[j], True)
+    np.random.seed(seeds[rollouts])
+    return out
+
+
+@njit(cache=True)
+def choose_plan(tiles, land, offers, t, wave_rule, rollouts, wp, deck_model, effort, screen, incumbent,
+                has_incumbent):
+    """The candidate first island whose committed play-outs score best, by sequential halving
+    (``rollouts`` x COMMIT_PLANS play-outs in all)."""
+    plans = _plan_candidates(tiles, land, offers, t, wave_rule, wp, incumbent, has_incumbent)
+    m = plans.shape[0]
+    alive = np.arange(m)
+    sums = np.zeros(m)
+    rounds = 0
+    while (1 << rounds) < m:
+        rounds += 1
+    budget = rollouts * COMMIT_PLANS
+    while alive.shape[0] > 1:
+        per = max(1, budget // (rounds * alive.shape[0]))
+        out = _plan_play_outs(tiles, land, offers, t, wave_rule, plans[alive], per, wp, deck_model, effort, screen)
+        for i in range(alive.shape[0]):
+            sums[alive[i]] += out[i].sum()
+        ranked = np.argsort(-sums[alive], kind="mergesort")
+        alive = np.sort(alive[ranked[:(alive.shape[0] + 1) // 2]])
+    return plans[alive[0]].copy()
 
 
 @njit(cache=True)
@@ -717,19 +856,23 @@ def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top
     if top.shape[0] == 0:
         return -1, -1
     totals = _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, top, rollouts, w,
-                                  deck_model, ROLLOUT_EFFORT, 0).sum(axis=1)
+                                  deck_model, ROLLOUT_EFFORT, 0, plan, False).sum(axis=1)
     best = np.argmax(totals)  # the first of equal means, as the heuristic ranked them
     return top[best, 0], top[best, 1]
 
 
 @njit(cache=True)
 def mc_halving_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_k, w, deck_model, effort,
-                         screen):
+                         screen, commit, committed):
     """The heuristic's top-k placements by sequential halving: rounds of fresh futures, common
     to the candidates still in; after each, the better half (by mean over all their futures)
     goes on. The same budget as ``mc_placement`` (rollouts x top_k play-outs) in equal parts
-    per round, so the last two get the most futures."""
-    plan, planned = _first_island_plan(tiles, land, offers, t, drawings_done, wave_rule, 1, w, 0)
+    per round, so the last two get the most futures. When ``committed`` (``w`` then carries
+    the plan weights), the placements and their play-outs follow the first island ``commit``."""
+    if committed:
+        plan, planned = commit, True
+    else:
+        plan, planned = _first_island_plan(tiles, land, offers, t, drawings_done, wave_rule, 1, w, 0)
     top = _top_placements(tiles, land, offers[t], drawings_done, wave_rule, w, top_k, plan, planned)
     m = top.shape[0]
     if m == 0:
@@ -743,7 +886,7 @@ def mc_halving_placement(tiles, land, offers, t, drawings_done, wave_rule, rollo
     while alive.shape[0] > 1:
         per = max(1, budget // (rounds * alive.shape[0]))
         out = _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, top[alive], per, w,
-                                   deck_model, effort, screen)
+                                   deck_model, effort, screen, plan, committed)
         for i in range(alive.shape[0]):
             sums[alive[i]] += out[i].sum()
         ranked = np.argsort(-sums[alive], kind="mergesort")  # equal sums: the heuristic's order
@@ -765,11 +908,26 @@ FINAL_DRAWING_CANDIDATES = 40
 
 
 @njit(cache=True)
-def mc_drawing(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_n, w, deck_model, effort, screen):
-    """The planner's best ``top_n`` regions, each drawn and played out over the same
-    ``rollouts`` futures; returns the cells and count of the best mean."""
+def mc_drawing(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_n, w, deck_model, effort, screen,
+               commit, committed):
+    """The planner's best ``top_n`` regions (and, when ``committed``, the first island
+    ``commit`` climbed), each drawn and played out over the same ``rollouts`` futures; returns
+    the cells and count of the best mean."""
     left_land, left_water = _left_counts(offers, t)
     regions, values, m = planned_regions(tiles, land, wave_rule, left_land, left_water, 1, top_n, w, 0)
+    if committed and drawings_done == 0 and check_region(land, commit) == OK:
+        cells, n = _committed_drawing(tiles, land, offers, t, wave_rule, 1, w, 0, commit)
+        _, region = listed_region(land, cells, n)
+        seen = False
+        for j in range(m):
+            if (regions[j] == region).all():
+                seen = True
+        if not seen:
+            more = np.zeros((m + 1, CELLS), np.bool_)
+            more[:m] = regions[:m]
+            more[m] = region
+            regions = more
+            m += 1
     if m <= 1:
         return _draw_now(tiles, land, offers, t, wave_rule, 1, w, 0)
     totals = _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions[:m], rollouts, w,
@@ -800,12 +958,21 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model):
     screen = HALVING_SCREEN if bot == HALVING else 0
     regions_weighed = HALVING_DRAWING_CANDIDATES if bot == HALVING else DRAWING_CANDIDATES
     d = 0
+    commit = np.zeros(CELLS, np.bool_)
+    committed = False
+    wp = _plan_weights(w)
     for t in range(TURNS):
         if bot == MC and rollouts > 0:
             tile, cell = mc_placement(tiles, land, offers, t, d, wave_rule, rollouts, PLACEMENT_CANDIDATES, w, deck_model)
+        elif bot == HALVING and rollouts > 0 and COMMITTING and d == 0 and t >= COMMIT_FROM:
+            commit = choose_plan(tiles, land, offers, t, wave_rule, rollouts, wp, deck_model, effort, screen, commit,
+                                 committed)
+            committed = True
+            tile, cell = mc_halving_placement(tiles, land, offers, t, d, wave_rule, rollouts, PLACEMENT_CANDIDATES, wp,
+                                              deck_model, effort, screen, commit, committed)
         elif bot == HALVING and rollouts > 0:
             tile, cell = mc_halving_placement(tiles, land, offers, t, d, wave_rule, rollouts, PLACEMENT_CANDIDATES, w,
-                                              deck_model, effort, screen)
+                                              deck_model, effort, screen, commit, False)
         else:
             plan, planned = _first_island_plan(tiles, land, offers, t, d, wave_rule, 1, w, 0)
             tile, cell = heuristic_placement(tiles, land, offers[t], 3 - d, wave_rule, w, plan, planned)
@@ -817,7 +984,7 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model):
         if drawing_due(t + 1):
             if bot != HEURISTIC and rollouts > 0 and t + 1 < TURNS:
                 cells, n = mc_drawing(tiles, land, offers, t, d, wave_rule, DRAWING_FUTURES * rollouts,
-                                      regions_weighed, w, deck_model, effort, screen)
+                                      regions_weighed, w, deck_model, effort, screen, commit, committed)
             elif bot == HALVING and rollouts > 0:
                 cells, n = last_drawing(tiles, land, wave_rule, w)
             else:
@@ -846,7 +1013,7 @@ def _draw_seeds(n):
 
 @njit(cache=True, parallel=True)
 def _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, w, deck_model, effort,
-                         screen):
+                         screen, plan, committed):
     """Final totals of playing each candidate (tile, cell) at turn t, then the heuristic with
     weights ``w`` and planned drawings, over ``rollouts`` futures drawn from the unseen cards;
     the same futures and random numbers for every candidate. Returns float64[k, rollouts].
@@ -867,12 +1034,16 @@ def _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, cands
             np.random.seed(sub)  # common random numbers: the same drawing restarts for all
             board[cands[j, 1]] = cands[j, 0]
             if due:
-                cells, n = _draw_now(board, land, future, t, wave_rule, effort, w, screen)
+                if committed and drawings_done == 0:
+                    cells, n = _committed_drawing(board, land, future, t, wave_rule, effort, w, screen, plan)
+                else:
+                    cells, n = _draw_now(board, land, future, t, wave_rule, effort, w, screen)
                 _, region = listed_region(land, cells, n)
                 out[j, r] = rollout(board, land ^ region, future, t + 1, drawings_done + 1, wave_rule, effort, w,
                                     screen)
             else:
-                out[j, r] = rollout(board, land, future, t + 1, drawings_done, wave_rule, effort, w, screen)
+                out[j, r] = _play_on(board, land, future, t + 1, drawings_done, wave_rule, effort, w, screen, plan,
+                                     committed)
             board[cands[j, 1]] = 0
     np.random.seed(seeds[rollouts])  # the caller's stream goes on the same whoever ran what
     return out
@@ -908,7 +1079,7 @@ def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rol
     halving:N's play-outs, from ``seed``."""
     np.random.seed(seed)
     return _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, w,
-                                deck_model, HALVING_EFFORT, HALVING_SCREEN)
+                                deck_model, HALVING_EFFORT, HALVING_SCREEN, np.zeros(CELLS, np.bool_), False)
 
 
 @njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)

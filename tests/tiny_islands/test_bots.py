@@ -70,7 +70,7 @@ def test_halving_spends_the_budget_on_the_leaders_and_plays_legal_games():
     land = np.zeros(81, np.bool_)
     cands = [(offers[0, 2 * k], z) for k in range(2) for z in range(81) if bots.ZONE_MASK[offers[0, 2 * k + 1], z]]
     tile, cell = bots.mc_halving_placement(tiles, land, offers, 0, 0, 0, 4, 10, bots.WEIGHTS, bots.TWO_DECK,
-                                            bots.HALVING_EFFORT, bots.HALVING_SCREEN)
+                                            bots.HALVING_EFFORT, bots.HALVING_SCREEN, np.zeros(81, np.bool_), False)
     assert (tile, cell) in cands
 
 
@@ -103,7 +103,8 @@ def test_the_planner_offers_distinct_legal_regions_and_mc_picks_one():
     planned[cells[:n]] = True
     best3, values3, m3 = bots.planned_regions(tiles, land, 0, 9, 8, 1, 3, bots.WEIGHTS, 0)
     assert (planned == best3[int(np.argmax(values3[:m3]))]).all()
-    cells, n = bots.mc_drawing(tiles, land, offers, 8, 0, 0, 4, 8, bots.WEIGHTS, bots.TWO_DECK, bots.ROLLOUT_EFFORT, 0)
+    cells, n = bots.mc_drawing(tiles, land, offers, 8, 0, 0, 4, 8, bots.WEIGHTS, bots.TWO_DECK, bots.ROLLOUT_EFFORT, 0,
+                               np.zeros(81, np.bool_), False)
     chosen = np.zeros(81, np.bool_)
     chosen[cells[:n]] = True
     assert any((chosen == regions[i]).all() for i in range(m))
@@ -320,3 +321,47 @@ def test_before_the_first_drawing_land_tiles_follow_the_planned_island():
         _, cell = bots.heuristic_placement(tiles, land, offer, 3, 0, strong, plan, True)
         if cell >= 0 and any(plan[z] and tiles[z] == 0 for z in range(81) if bots.ZONE_MASK[zone, z]):
             assert plan[cell], zone
+
+
+def test_halving_commits_to_a_first_island_chosen_among_legal_candidates():
+    offers = two_deck_offers(np.random.default_rng([5, 2]))
+    tiles, land = np.zeros(81, np.int64), np.zeros(81, np.bool_)
+    none = np.zeros(81, np.bool_)
+    for t in range(bots.COMMIT_FROM):
+        tile, cell = bots.heuristic_placement(tiles, land, offers[t], 3, 0, bots.WEIGHTS, none, False)
+        tiles[cell] = tile
+    t = bots.COMMIT_FROM
+    wp = bots._plan_weights(bots.WEIGHTS)
+    assert (wp[15:18] == bots.COMMIT_W).all() and (wp[:15] == bots.WEIGHTS[:15]).all()
+    fresh = bots._plan_candidates(tiles, land, offers, t, 0, wp, none, False)
+    assert 2 <= fresh.shape[0] <= bots.COMMIT_PLANS + len(bots.SMALL_AREAS)
+    for i, plan in enumerate(fresh):
+        assert E.check_region(land, plan) == E.OK
+        assert all(not (plan == fresh[j]).all() for j in range(i))
+    # the small candidates come first, one a size class, each within its class
+    sizes = [int(p.sum()) for p in fresh[:len(bots.SMALL_AREAS) - 1]]
+    assert all(lo < n <= hi for n, lo, hi in zip(sizes, bots.SMALL_AREAS[:-1], bots.SMALL_AREAS[1:]))
+    # the incumbent stays a candidate, first
+    held = bots._plan_candidates(tiles, land, offers, t, 0, wp, fresh[-1], True)
+    assert (held[0] == fresh[-1]).all()
+    bots.seed_random(3)
+    chosen = bots.choose_plan(tiles, land, offers, t, 0, 2, wp, bots.TWO_DECK, bots.HALVING_EFFORT,
+                              bots.HALVING_SCREEN, fresh[-1], True)
+    assert any((chosen == p).all() for p in held)
+    # a committed play-out ends in a legal, scored game; its first island starts from the plan
+    bots.seed_random(4)
+    value = bots._play_on(tiles, land, offers, t, 0, 0, bots.HALVING_EFFORT, wp, bots.HALVING_SCREEN, chosen, True)
+    assert value > 0
+    board = tiles.copy()
+    for k in range(t, 9):
+        tile, cell = bots.heuristic_placement(board, land, offers[k], 3, 0, wp, chosen, True)
+        board[cell] = tile
+    cells, n = bots._committed_drawing(board, land, offers, 8, 0, 1, wp, 0, chosen)
+    drawn = E.listed_region(land, cells, n)[1]
+    assert E.check_region(land, drawn) == E.OK
+    assert (drawn & chosen).sum() >= chosen.sum() // 2
+    # the first drawing weighs the committed island beside the planner's regions
+    bots.seed_random(5)
+    cells, n = bots.mc_drawing(board, land, offers, 8, 0, 0, 2, 4, wp, bots.TWO_DECK, bots.HALVING_EFFORT,
+                               bots.HALVING_SCREEN, chosen, True)
+    assert E.check_region(land, E.listed_region(land, cells, n)[1]) == E.OK
