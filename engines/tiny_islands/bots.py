@@ -792,25 +792,6 @@ def _plan_candidates(tiles, land, offers, t, wave_rule, w, incumbent, has_incumb
     return out[:m]
 
 
-@njit(cache=True, parallel=True)
-def _plan_play_outs(tiles, land, offers, t, wave_rule, plans, rollouts, wp, deck_model, effort, screen):
-    """Final totals of playing on from turn t (its placement included) following each plan,
-    over the same ``rollouts`` futures. Returns float64[k, rollouts]."""
-    k = plans.shape[0]
-    out = np.zeros((k, rollouts), np.float64)
-    seeds = _draw_seeds(rollouts + 1)
-    for r in prange(rollouts):
-        np.random.seed(seeds[r])
-        future = offers.copy()
-        _sample_future(offers, t, future, deck_model)
-        sub = np.random.randint(1 << 30)
-        for j in range(k):
-            np.random.seed(sub)
-            out[j, r] = _play_on(tiles, land, future, t, 0, wave_rule, effort, wp, screen, plans[j], True)
-    np.random.seed(seeds[rollouts])
-    return out
-
-
 @njit(cache=True)
 def choose_plan(tiles, land, offers, t, wave_rule, rollouts, wp, deck_model, effort, screen, incumbent,
                 has_incumbent):
@@ -820,18 +801,34 @@ def choose_plan(tiles, land, offers, t, wave_rule, rollouts, wp, deck_model, eff
     m = plans.shape[0]
     alive = np.arange(m)
     sums = np.zeros(m)
-    rounds = 0
-    while (1 << rounds) < m:
-        rounds += 1
+    rounds = _halving_rounds(m)
     budget = rollouts * COMMIT_PLANS
     while alive.shape[0] > 1:
         per = max(1, budget // (rounds * alive.shape[0]))
-        out = _plan_play_outs(tiles, land, offers, t, wave_rule, plans[alive], per, wp, deck_model, effort, screen)
-        for i in range(alive.shape[0]):
-            sums[alive[i]] += out[i].sum()
-        ranked = np.argsort(-sums[alive], kind="mergesort")
-        alive = np.sort(alive[ranked[:(alive.shape[0] + 1) // 2]])
+        out = _region_play_outs(tiles, land, offers, t, 0, wave_rule, plans[alive], per, wp, deck_model, effort,
+                                screen, True)
+        alive = _better_half(sums, alive, out)
     return plans[alive[0]].copy()
+
+
+@njit(cache=True)
+def _halving_rounds(m):
+    """Rounds of sequential halving down to one of m candidates."""
+    rounds = 0
+    while (1 << rounds) < m:
+        rounds += 1
+    return rounds
+
+
+@njit(cache=True)
+def _better_half(sums, alive, out):
+    """Add a round's play-outs (``out``, a row per candidate still in) to their sums; the
+    better half goes on (equal sums: the earlier candidate). The candidates still in have had
+    the same futures, so their sums rank them."""
+    for i in range(alive.shape[0]):
+        sums[alive[i]] += out[i].sum()
+    ranked = np.argsort(-sums[alive], kind="mergesort")
+    return np.sort(alive[ranked[:(alive.shape[0] + 1) // 2]])
 
 
 @njit(cache=True)
@@ -878,19 +875,14 @@ def mc_halving_placement(tiles, land, offers, t, drawings_done, wave_rule, rollo
     if m == 0:
         return -1, -1
     alive = np.arange(m)
-    sums = np.zeros(m)  # the candidates still in have had the same futures: sums rank them
-    rounds = 0
-    while (1 << rounds) < m:
-        rounds += 1
+    sums = np.zeros(m)
+    rounds = _halving_rounds(m)
     budget = rollouts * top_k
     while alive.shape[0] > 1:
         per = max(1, budget // (rounds * alive.shape[0]))
         out = _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, top[alive], per, w,
                                    deck_model, effort, screen, plan, committed)
-        for i in range(alive.shape[0]):
-            sums[alive[i]] += out[i].sum()
-        ranked = np.argsort(-sums[alive], kind="mergesort")  # equal sums: the heuristic's order
-        alive = np.sort(alive[ranked[:(alive.shape[0] + 1) // 2]])
+        alive = _better_half(sums, alive, out)  # equal sums: the heuristic's order
     return top[alive[0], 0], top[alive[0], 1]
 
 
@@ -931,7 +923,7 @@ def mc_drawing(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_n
     if m <= 1:
         return _draw_now(tiles, land, offers, t, wave_rule, 1, w, 0)
     totals = _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions[:m], rollouts, w,
-                               deck_model, effort, screen).sum(axis=1)
+                               deck_model, effort, screen, False).sum(axis=1)
     return _region_cells(regions[np.argmax(totals)])
 
 
@@ -1051,9 +1043,11 @@ def _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, cands
 
 @njit(cache=True, parallel=True)
 def _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, w, deck_model, effort,
-                      screen):
+                      screen, follow):
     """Final totals of drawing each candidate region after turn t, then the heuristic with
-    weights ``w``; exact (every future alike) after the last turn. Returns float64[k, rollouts]."""
+    weights ``w``; exact (every future alike) after the last turn. With ``follow``, each region
+    is instead a first island to commit to from turn t on, its placement included (``_play_on``;
+    ``w`` then carries the plan weights). Returns float64[k, rollouts]."""
     k = regions.shape[0]
     out = np.zeros((k, rollouts), np.float64)
     seeds = _draw_seeds(rollouts + 1)
@@ -1064,6 +1058,10 @@ def _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions,
         sub = np.random.randint(1 << 30)
         for j in range(k):
             np.random.seed(sub)
+            if follow:
+                out[j, r] = _play_on(tiles, land, future, t, drawings_done, wave_rule, effort, w, screen, regions[j],
+                                     True)
+                continue
             after = land ^ regions[j]
             if t + 1 >= TURNS:
                 out[j, r] = score_board(tiles, after, wave_rule)[8]
@@ -1088,7 +1086,7 @@ def eval_regions(tiles, land, offers, t, drawings_done, wave_rule, regions, roll
     play-outs, from ``seed``."""
     np.random.seed(seed)
     return _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, w,
-                             deck_model, HALVING_EFFORT, HALVING_SCREEN)
+                             deck_model, HALVING_EFFORT, HALVING_SCREEN, False)
 
 
 @njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)
