@@ -426,6 +426,24 @@ def _screen_rectangles(tiles, land, shore, left_land, left_water, w, screen):
 
 
 @njit(cache=True)
+def _fill_rectangle(region, r0, c0, h, wd):
+    """Make ``region`` the h x wd rectangle at (r0, c0), nothing else."""
+    region[:] = False
+    for r in range(r0, r0 + h):
+        for c in range(c0, c0 + wd):
+            region[r * SIZE + c] = True
+
+
+@njit(cache=True)
+def _among(regions, m, region):
+    """Is ``region`` one of the first m ``regions``?"""
+    for j in range(m):
+        if (regions[j] == region).all():
+            return True
+    return False
+
+
+@njit(cache=True)
 def planned_regions(tiles, land, wave_rule, left_land, left_water, effort, top_n, w, screen):
     """Legal regions worth drawing: every rectangle within the 24-edge budget (every
     ``effort``-th when effort > 1, for speed; with ``screen`` > 0, also the best ``screen``
@@ -447,10 +465,7 @@ def planned_regions(tiles, land, wave_rule, left_land, left_water, effort, top_n
         r0, c0, h, wd = RECTANGLES[k, 0], RECTANGLES[k, 1], RECTANGLES[k, 2], RECTANGLES[k, 3]
         if not _rectangle_clear(shore, r0, c0, h, wd):
             continue
-        region[:] = False
-        for r in range(r0, r0 + h):
-            for c in range(c0, c0 + wd):
-                region[r * SIZE + c] = True
+        _fill_rectangle(region, r0, c0, h, wd)
         v = _objective(tiles, land, region, wave_rule, left_land, left_water, w)
         worst = 0
         for i in range(1, top_n):
@@ -465,17 +480,9 @@ def planned_regions(tiles, land, wave_rule, left_land, left_water, effort, top_n
     for i in range(top_n):
         if top_v[i] <= -1e17:
             continue
-        region[:] = False
-        for r in range(top_r[i, 0], top_r[i, 0] + top_r[i, 2]):
-            for c in range(top_r[i, 1], top_r[i, 1] + top_r[i, 3]):
-                region[r * SIZE + c] = True
+        _fill_rectangle(region, top_r[i, 0], top_r[i, 1], top_r[i, 2], top_r[i, 3])
         v = _climb(tiles, land, region, top_v[i], wave_rule, left_land, left_water, w)
-        seen = False
-        for j in range(m):
-            if (regions[j] == region).all():
-                seen = True
-                break
-        if not seen:
+        if not _among(regions, m, region):
             regions[m] = region
             values[m] = v
             m += 1
@@ -702,14 +709,19 @@ def _play_on(tiles, land, offers, t_next, drawings_done, wave_rule, effort, w, s
             return -100
         tiles[cell] = tile
         if drawing_due(t + 1):
-            if committed and d == 0:
-                cells, n = _committed_drawing(tiles, land, offers, t, wave_rule, effort, w, screen, plan)
-            else:
-                cells, n = _draw_now(tiles, land, offers, t, wave_rule, effort, w, screen)
+            cells, n = _play_out_drawing(tiles, land, offers, t, d, wave_rule, effort, w, screen, plan, committed)
             _, region = listed_region(land, cells, n)
             land ^= region
             d += 1
     return score_board(tiles, land, wave_rule)[8]
+
+
+@njit(cache=True)
+def _play_out_drawing(tiles, land, offers, t, drawings_done, wave_rule, effort, w, screen, plan, committed):
+    """A play-out's drawing after turn t: a committed plan's first island, else the planner's."""
+    if committed and drawings_done == 0:
+        return _committed_drawing(tiles, land, offers, t, wave_rule, effort, w, screen, plan)
+    return _draw_now(tiles, land, offers, t, wave_rule, effort, w, screen)
 
 
 @njit(cache=True)
@@ -751,7 +763,7 @@ def _plan_candidates(tiles, land, offers, t, wave_rule, w, incumbent, has_incumb
     """Candidate first islands: the incumbent plan, the planner's best regions (climbed), and
     in each size class of SMALL_AREAS the best rectangle by the planner's objective."""
     left_land, left_water = _left_counts(offers, t)
-    out = np.zeros((COMMIT_PLANS + SMALL_AREAS.shape[0], CELLS), np.bool_)
+    out = np.zeros((COMMIT_PLANS, CELLS), np.bool_)  # incumbent and small ones: 5 at most, then the planner's
     m = 0
     if has_incumbent:
         out[0] = incumbent
@@ -764,29 +776,20 @@ def _plan_candidates(tiles, land, offers, t, wave_rule, w, incumbent, has_incumb
             area = RECTANGLES[k, 2] * RECTANGLES[k, 3]
             if area <= SMALL_AREAS[a] or area > SMALL_AREAS[a + 1]:
                 continue
-            region[:] = False
-            for r in range(RECTANGLES[k, 0], RECTANGLES[k, 0] + RECTANGLES[k, 2]):
-                for c in range(RECTANGLES[k, 1], RECTANGLES[k, 1] + RECTANGLES[k, 3]):
-                    region[r * SIZE + c] = True
+            _fill_rectangle(region, RECTANGLES[k, 0], RECTANGLES[k, 1], RECTANGLES[k, 2], RECTANGLES[k, 3])
             v = _objective(tiles, land, region, wave_rule, left_land, left_water, w)
             if v > best_v:
                 best_v = v
                 best_k = k
         if best_k >= 0:
-            region[:] = False
-            for r in range(RECTANGLES[best_k, 0], RECTANGLES[best_k, 0] + RECTANGLES[best_k, 2]):
-                for c in range(RECTANGLES[best_k, 1], RECTANGLES[best_k, 1] + RECTANGLES[best_k, 3]):
-                    region[r * SIZE + c] = True
+            _fill_rectangle(region, RECTANGLES[best_k, 0], RECTANGLES[best_k, 1], RECTANGLES[best_k, 2],
+                            RECTANGLES[best_k, 3])
             if not (has_incumbent and (region == incumbent).all()):
                 out[m] = region
                 m += 1
     regions, values, n = planned_regions(tiles, land, wave_rule, left_land, left_water, 1, COMMIT_PLANS - m, w, 0)
     for i in range(n):
-        seen = False
-        for j in range(m):
-            if (out[j] == regions[i]).all():
-                seen = True
-        if not seen and m < out.shape[0]:
+        if not _among(out, m, regions[i]):
             out[m] = regions[i]
             m += 1
     return out[:m]
@@ -910,11 +913,7 @@ def mc_drawing(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_n
     if committed and drawings_done == 0 and check_region(land, commit) == OK:
         cells, n = _committed_drawing(tiles, land, offers, t, wave_rule, 1, w, 0, commit)
         _, region = listed_region(land, cells, n)
-        seen = False
-        for j in range(m):
-            if (regions[j] == region).all():
-                seen = True
-        if not seen:
+        if not _among(regions, m, region):
             more = np.zeros((m + 1, CELLS), np.bool_)
             more[:m] = regions[:m]
             more[m] = region
@@ -1026,10 +1025,8 @@ def _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, cands
             np.random.seed(sub)  # common random numbers: the same drawing restarts for all
             board[cands[j, 1]] = cands[j, 0]
             if due:
-                if committed and drawings_done == 0:
-                    cells, n = _committed_drawing(board, land, future, t, wave_rule, effort, w, screen, plan)
-                else:
-                    cells, n = _draw_now(board, land, future, t, wave_rule, effort, w, screen)
+                cells, n = _play_out_drawing(board, land, future, t, drawings_done, wave_rule, effort, w, screen,
+                                             plan, committed)
                 _, region = listed_region(land, cells, n)
                 out[j, r] = rollout(board, land ^ region, future, t + 1, drawings_done + 1, wave_rule, effort, w,
                                     screen)
