@@ -32,6 +32,7 @@
   picks, by play-outs that follow each, one of a few candidate islands (small rectangles of
   four sizes, the planner's best regions, the island it holds so far); its placements and
   their play-outs then follow that island (``_play_on``), and its first drawing weighs it.
+  After the first drawing it does the same for the second island, from turn 9.
 
 The bots see an offer only when it is drawn: at turn t they read ``offers[:t + 1]``, never
 later offers. Futures are drawn under the deck model they are told (``deck_model``): the
@@ -224,8 +225,9 @@ def _optimistic_total(tiles, land, drawings_left, wave_rule):
 @njit(cache=True)
 def _weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, w, before, plan, planned):
     """``weighted_value`` given the optimistic total before the placement (the same for every
-    candidate of a turn: scored once) and, when ``planned``, the first island planned so far
-    (``_first_island_plan``): land tiles go in it, water tiles stay out."""
+    candidate of a turn: scored once) and, when ``planned``, the next drawing's region planned
+    so far (``_first_island_plan``, or a committed plan): land tiles go on the land it leaves
+    (``land ^ plan``), water tiles stay off it."""
     tiles[cell] = tile
     after_land = _optimistic_land(tiles, land, drawings_left)
     after = score_board(tiles, after_land, wave_rule)[8]
@@ -260,7 +262,7 @@ def _weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, w, before
     elif is_land != land[cell]:
         v += w[7]
     if planned:
-        if plan[cell]:
+        if plan[cell] != land[cell]:  # the plan is the next drawing's region: land after it is land ^ plan
             v += w[15] if is_land else w[17]
         elif is_land:
             v += w[16]
@@ -690,16 +692,16 @@ def rollout(tiles, land, offers, t_next, drawings_done, wave_rule, effort, w, sc
 
 @njit(cache=True)
 def _play_on(tiles, land, offers, t_next, drawings_done, wave_rule, effort, w, screen, plan, committed):
-    """``rollout``; when ``committed``, before the first drawing the placements follow the
-    first island ``plan`` (with ``w``'s plan weights) and the first drawing is that plan,
-    climbed (``_committed_drawing``)."""
+    """``rollout``; when ``committed``, until the next drawing the placements follow the island
+    ``plan`` (with ``w``'s plan weights) and that drawing is the plan, climbed
+    (``_committed_drawing``)."""
     tiles = tiles.copy()
     land = land.copy()
     d = drawings_done
     planned = committed
     for t in range(t_next, TURNS):
         if committed:
-            planned = d == 0
+            planned = True
         elif d == 0 and t >= PLAN_FROM and (not planned or (t - PLAN_FROM) % PLAN_EVERY == 0):
             plan, planned = _first_island_plan(tiles, land, offers, t, d, wave_rule, effort, w, screen)
         elif d > 0:
@@ -713,20 +715,21 @@ def _play_on(tiles, land, offers, t_next, drawings_done, wave_rule, effort, w, s
             _, region = listed_region(land, cells, n)
             land ^= region
             d += 1
+            committed = False  # a plan is for one drawing
     return score_board(tiles, land, wave_rule)[8]
 
 
 @njit(cache=True)
 def _play_out_drawing(tiles, land, offers, t, drawings_done, wave_rule, effort, w, screen, plan, committed):
-    """A play-out's drawing after turn t: a committed plan's first island, else the planner's."""
-    if committed and drawings_done == 0:
+    """A play-out's drawing after turn t: a committed plan's island, else the planner's."""
+    if committed:
         return _committed_drawing(tiles, land, offers, t, wave_rule, effort, w, screen, plan)
     return _draw_now(tiles, land, offers, t, wave_rule, effort, w, screen)
 
 
 @njit(cache=True)
 def _committed_drawing(tiles, land, offers, t, wave_rule, effort, w, screen, plan):
-    """The first drawing of a committed plan: the plan climbed (or the planner's, when the plan
+    """The drawing of a committed plan: the plan climbed (or the planner's, when the plan
     is not a legal region)."""
     if check_region(land, plan) != OK:
         return _draw_now(tiles, land, offers, t, wave_rule, effort, w, screen)
@@ -737,13 +740,14 @@ def _committed_drawing(tiles, land, offers, t, wave_rule, effort, w, screen, pla
     return _region_cells(region)
 
 
-# halving:N commits to a first island: from turn COMMIT_FROM until the first drawing, its root
-# chooses one among up to COMMIT_PLANS candidates (the incumbent, the best rectangle of each
-# size class of SMALL_AREAS, the planner's best regions) by play-outs that follow it, then
-# searches placements under it; the first drawing weighs it (climbed) beside the planner's.
-# COMMITTING = False plays the games of before, bit for bit.
+# halving:N commits to an island: from turn COMMIT_FROM[d] until drawing d + 1 (the first two
+# drawings; the last is exact), its root chooses one among up to COMMIT_PLANS candidates (the
+# incumbent, the best rectangle of each size class of SMALL_AREAS clear of earlier shores, the
+# planner's best regions) by play-outs that follow it, then searches placements under it; the
+# drawing weighs it (climbed) beside the planner's. COMMITTING = False plays the games of
+# before the commitment, bit for bit; COMMIT_FROM = [3] those of the first island alone.
 COMMITTING = True
-COMMIT_FROM = 3
+COMMIT_FROM = np.array([3, 9])  # the turn from which it commits to the island of each drawing
 COMMIT_PLANS = 8
 COMMIT_W = np.array([0.0, -3.0, -1.5])  # plan weights in committed play-outs: land in, land out, water in
 SMALL_AREAS = np.array([6, 12, 16, 20, 25])  # size classes of small candidate islands (area in (a, b])
@@ -760,9 +764,11 @@ def _plan_weights(w):
 
 @njit(cache=True)
 def _plan_candidates(tiles, land, offers, t, wave_rule, w, incumbent, has_incumbent):
-    """Candidate first islands: the incumbent plan, the planner's best regions (climbed), and
-    in each size class of SMALL_AREAS the best rectangle by the planner's objective."""
+    """Candidate islands for the next drawing: the incumbent plan, in each size class of
+    SMALL_AREAS the best rectangle clear of earlier shores by the planner's objective, and the
+    planner's best regions (climbed)."""
     left_land, left_water = _left_counts(offers, t)
+    shore = boundary_vertices(land)
     out = np.zeros((COMMIT_PLANS, CELLS), np.bool_)  # incumbent and small ones: 5 at most, then the planner's
     m = 0
     if has_incumbent:
@@ -774,7 +780,8 @@ def _plan_candidates(tiles, land, offers, t, wave_rule, w, incumbent, has_incumb
         best_k = -1
         for k in range(N_RECTANGLES):
             area = RECTANGLES[k, 2] * RECTANGLES[k, 3]
-            if area <= SMALL_AREAS[a] or area > SMALL_AREAS[a + 1]:
+            if (area <= SMALL_AREAS[a] or area > SMALL_AREAS[a + 1]
+                    or not _rectangle_clear(shore, RECTANGLES[k, 0], RECTANGLES[k, 1], RECTANGLES[k, 2], RECTANGLES[k, 3])):
                 continue
             _fill_rectangle(region, RECTANGLES[k, 0], RECTANGLES[k, 1], RECTANGLES[k, 2], RECTANGLES[k, 3])
             v = _objective(tiles, land, region, wave_rule, left_land, left_water, w)
@@ -796,10 +803,10 @@ def _plan_candidates(tiles, land, offers, t, wave_rule, w, incumbent, has_incumb
 
 
 @njit(cache=True)
-def choose_plan(tiles, land, offers, t, wave_rule, rollouts, wp, deck_model, effort, screen, incumbent,
+def choose_plan(tiles, land, offers, t, drawings_done, wave_rule, rollouts, wp, deck_model, effort, screen, incumbent,
                 has_incumbent):
-    """The candidate first island whose committed play-outs score best, by sequential halving
-    (``rollouts`` x COMMIT_PLANS play-outs in all)."""
+    """The candidate island for the next drawing whose committed play-outs score best, by
+    sequential halving (``rollouts`` x COMMIT_PLANS play-outs in all)."""
     plans = _plan_candidates(tiles, land, offers, t, wave_rule, wp, incumbent, has_incumbent)
     m = plans.shape[0]
     alive = np.arange(m)
@@ -808,8 +815,8 @@ def choose_plan(tiles, land, offers, t, wave_rule, rollouts, wp, deck_model, eff
     budget = rollouts * COMMIT_PLANS
     while alive.shape[0] > 1:
         per = max(1, budget // (rounds * alive.shape[0]))
-        out = _region_play_outs(tiles, land, offers, t, 0, wave_rule, plans[alive], per, wp, deck_model, effort,
-                                screen, True)
+        out = _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, plans[alive], per, wp, deck_model,
+                                effort, screen, True)
         alive = _better_half(sums, alive, out)
     return plans[alive[0]].copy()
 
@@ -868,7 +875,7 @@ def mc_halving_placement(tiles, land, offers, t, drawings_done, wave_rule, rollo
     to the candidates still in; after each, the better half (by mean over all their futures)
     goes on. The same budget as ``mc_placement`` (rollouts x top_k play-outs) in equal parts
     per round, so the last two get the most futures. When ``committed`` (``w`` then carries
-    the plan weights), the placements and their play-outs follow the first island ``commit``."""
+    the plan weights), the placements and their play-outs follow the island ``commit``."""
     if committed:
         plan, planned = commit, True
     else:
@@ -905,12 +912,12 @@ FINAL_DRAWING_CANDIDATES = 40
 @njit(cache=True)
 def mc_drawing(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_n, w, deck_model, effort, screen,
                commit, committed):
-    """The planner's best ``top_n`` regions (and, when ``committed``, the first island
-    ``commit`` climbed), each drawn and played out over the same ``rollouts`` futures; returns
+    """The planner's best ``top_n`` regions (and, when ``committed``, the island ``commit``
+    climbed), each drawn and played out over the same ``rollouts`` futures; returns
     the cells and count of the best mean."""
     left_land, left_water = _left_counts(offers, t)
     regions, values, m = planned_regions(tiles, land, wave_rule, left_land, left_water, 1, top_n, w, 0)
-    if committed and drawings_done == 0 and check_region(land, commit) == OK:
+    if committed and check_region(land, commit) == OK:
         cells, n = _committed_drawing(tiles, land, offers, t, wave_rule, 1, w, 0, commit)
         _, region = listed_region(land, cells, n)
         if not _among(regions, m, region):
@@ -955,8 +962,8 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model):
     for t in range(TURNS):
         if bot == MC and rollouts > 0:
             tile, cell = mc_placement(tiles, land, offers, t, d, wave_rule, rollouts, PLACEMENT_CANDIDATES, w, deck_model)
-        elif bot == HALVING and rollouts > 0 and COMMITTING and d == 0 and t >= COMMIT_FROM:
-            commit = choose_plan(tiles, land, offers, t, wave_rule, rollouts, wp, deck_model, effort, screen, commit,
+        elif bot == HALVING and rollouts > 0 and COMMITTING and d < COMMIT_FROM.shape[0] and t >= COMMIT_FROM[d]:
+            commit = choose_plan(tiles, land, offers, t, d, wave_rule, rollouts, wp, deck_model, effort, screen, commit,
                                  committed)
             committed = True
             tile, cell = mc_halving_placement(tiles, land, offers, t, d, wave_rule, rollouts, PLACEMENT_CANDIDATES, wp,
@@ -985,6 +992,8 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model):
             _, region = listed_region(land, cells, n)
             land ^= region
             d += 1
+            commit = np.zeros(CELLS, np.bool_)  # a plan is for one drawing
+            committed = False
     return placements, traces, lens
 
 
@@ -1043,7 +1052,7 @@ def _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions,
                       screen, follow):
     """Final totals of drawing each candidate region after turn t, then the heuristic with
     weights ``w``; exact (every future alike) after the last turn. With ``follow``, each region
-    is instead a first island to commit to from turn t on, its placement included (``_play_on``;
+    is instead an island to commit to from turn t on, its placement included (``_play_on``;
     ``w`` then carries the plan weights). Returns float64[k, rollouts]."""
     k = regions.shape[0]
     out = np.zeros((k, rollouts), np.float64)

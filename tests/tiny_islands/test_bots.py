@@ -327,10 +327,10 @@ def test_halving_commits_to_a_first_island_chosen_among_legal_candidates():
     offers = two_deck_offers(np.random.default_rng([5, 2]))
     tiles, land = np.zeros(81, np.int64), np.zeros(81, np.bool_)
     none = np.zeros(81, np.bool_)
-    for t in range(bots.COMMIT_FROM):
+    for t in range(bots.COMMIT_FROM[0]):
         tile, cell = bots.heuristic_placement(tiles, land, offers[t], 3, 0, bots.WEIGHTS, none, False)
         tiles[cell] = tile
-    t = bots.COMMIT_FROM
+    t = int(bots.COMMIT_FROM[0])
     wp = bots._plan_weights(bots.WEIGHTS)
     assert (wp[15:18] == bots.COMMIT_W).all() and (wp[:15] == bots.WEIGHTS[:15]).all()
     fresh = bots._plan_candidates(tiles, land, offers, t, 0, wp, none, False)
@@ -345,7 +345,7 @@ def test_halving_commits_to_a_first_island_chosen_among_legal_candidates():
     held = bots._plan_candidates(tiles, land, offers, t, 0, wp, fresh[-1], True)
     assert (held[0] == fresh[-1]).all()
     bots.seed_random(3)
-    chosen = bots.choose_plan(tiles, land, offers, t, 0, 2, wp, bots.TWO_DECK, bots.HALVING_EFFORT,
+    chosen = bots.choose_plan(tiles, land, offers, t, 0, 0, 2, wp, bots.TWO_DECK, bots.HALVING_EFFORT,
                               bots.HALVING_SCREEN, fresh[-1], True)
     assert any((chosen == p).all() for p in held)
     # a committed play-out ends in a legal, scored game; its first island starts from the plan
@@ -365,3 +365,39 @@ def test_halving_commits_to_a_first_island_chosen_among_legal_candidates():
     cells, n = bots.mc_drawing(board, land, offers, 8, 0, 0, 2, 4, wp, bots.TWO_DECK, bots.HALVING_EFFORT,
                                bots.HALVING_SCREEN, chosen, True)
     assert E.check_region(land, E.listed_region(land, cells, n)[1]) == E.OK
+
+
+def test_halving_commits_to_the_second_island_clear_of_the_first():
+    offers = two_deck_offers(np.random.default_rng([6, 1]))
+    tiles, land = np.zeros(81, np.int64), np.zeros(81, np.bool_)
+    none = np.zeros(81, np.bool_)
+    t = int(bots.COMMIT_FROM[1])
+    for k in range(t):
+        tile, cell = bots.heuristic_placement(tiles, land, offers[k], 3, 0, bots.WEIGHTS, none, False)
+        tiles[cell] = tile
+    bots.seed_random(1)
+    cells, n = bots.plan_drawing(tiles, land, 0, 30, 30, 1, bots.WEIGHTS)
+    land ^= E.listed_region(land, cells, n)[1]
+    wp = bots._plan_weights(bots.WEIGHTS)
+    plans = bots._plan_candidates(tiles, land, offers, t, 0, wp, none, False)
+    assert plans.shape[0] >= 2
+    for plan in plans:  # each a legal second drawing: it keeps off the first shoreline
+        assert E.check_region(land, plan) == E.OK
+    # the placements read the plan as the land it leaves: the first island's land counts as planned land
+    plan = plans[0]
+    land_cell = next(z for z in range(81) if land[z] and not plan[z] and tiles[z] == 0)
+    off_cell = next(z for z in range(81) if not land[z] and not plan[z] and tiles[z] == 0)
+    before = bots._optimistic_total(tiles, land, 2, 0)
+    mountain = bots.MOUNTAIN
+    planned = bots._weighted_value(tiles, land, mountain, land_cell, 2, 0, wp, before, plan, True)
+    unplanned = bots._weighted_value(tiles, land, mountain, land_cell, 2, 0, wp, before, plan, False)
+    assert planned == unplanned  # w[15] (land in the plan) is 0 in the committed weights
+    outside = bots._weighted_value(tiles, land, mountain, off_cell, 2, 0, wp, before, plan, True)
+    assert outside == bots._weighted_value(tiles, land, mountain, off_cell, 2, 0, wp, before, plan, False) + wp[16]
+    # a committed play-out from the second phase draws the plan (climbed) and ends legal and scored
+    bots.seed_random(2)
+    assert bots._play_on(tiles, land, offers, t, 1, 0, bots.HALVING_EFFORT, wp, bots.HALVING_SCREEN, plan, True) > 0
+    held = bots._plan_candidates(tiles, land, offers, t, 0, wp, plan, True)
+    chosen = bots.choose_plan(tiles, land, offers, t, 1, 0, 2, wp, bots.TWO_DECK, bots.HALVING_EFFORT,
+                              bots.HALVING_SCREEN, plan, True)
+    assert any((chosen == p).all() for p in held)
