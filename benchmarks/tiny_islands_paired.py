@@ -15,7 +15,9 @@ placements that group land tiles before the first drawing, at three strengths (+
 gave halving:16 63.1 ± 0.4 against 63.2 ± 0.4 before, slower, and the heuristic 50.0
 against 51.3: dropped. See BENCHMARKS.md, "Tiny Islands: what was tried". Later the same
 day: halving:N's budget by phase, the root's candidates, two Forest-and-Mountain terms (see
-BENCHMARKS.md, "Tiny Islands: search budget by phase").
+BENCHMARKS.md, "Tiny Islands: search budget by phase"). Then the commitments to a first and a
+second island (BENCHMARKS.md, "halving:N commits to a first island" and "... to the second
+island too").
 
 Each worker compiles (or loads from numba's cache) before its first game, so the seconds a
 game are the games' own, compile excluded.

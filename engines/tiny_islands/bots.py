@@ -779,11 +779,10 @@ def _plan_candidates(tiles, land, offers, t, wave_rule, w, incumbent, has_incumb
         best_v = -1e18
         best_k = -1
         for k in range(N_RECTANGLES):
-            area = RECTANGLES[k, 2] * RECTANGLES[k, 3]
-            if (area <= SMALL_AREAS[a] or area > SMALL_AREAS[a + 1]
-                    or not _rectangle_clear(shore, RECTANGLES[k, 0], RECTANGLES[k, 1], RECTANGLES[k, 2], RECTANGLES[k, 3])):
+            r0, c0, h, wd = RECTANGLES[k, 0], RECTANGLES[k, 1], RECTANGLES[k, 2], RECTANGLES[k, 3]
+            if h * wd <= SMALL_AREAS[a] or h * wd > SMALL_AREAS[a + 1] or not _rectangle_clear(shore, r0, c0, h, wd):
                 continue
-            _fill_rectangle(region, RECTANGLES[k, 0], RECTANGLES[k, 1], RECTANGLES[k, 2], RECTANGLES[k, 3])
+            _fill_rectangle(region, r0, c0, h, wd)
             v = _objective(tiles, land, region, wave_rule, left_land, left_water, w)
             if v > best_v:
                 best_v = v
