@@ -790,7 +790,7 @@ def _plan_candidates(tiles, land, offers, t, wave_rule, w, incumbent, has_incumb
         if best_k >= 0:
             _fill_rectangle(region, RECTANGLES[best_k, 0], RECTANGLES[best_k, 1], RECTANGLES[best_k, 2],
                             RECTANGLES[best_k, 3])
-            if not (has_incumbent and (region == incumbent).all()):
+            if not _among(out, m, region):  # the incumbent (areas set the earlier small ones apart)
                 out[m] = region
                 m += 1
     regions, values, n = planned_regions(tiles, land, wave_rule, left_land, left_water, 1, COMMIT_PLANS - m, w, 0)
