@@ -17,7 +17,8 @@ against 51.3: dropped. See BENCHMARKS.md, "Tiny Islands: what was tried". Later 
 day: halving:N's budget by phase, the root's candidates, two Forest-and-Mountain terms (see
 BENCHMARKS.md, "Tiny Islands: search budget by phase"). Then the commitments to a first and a
 second island (BENCHMARKS.md, "halving:N commits to a first island" and "... to the second
-island too").
+island too"), and the trials of "Tiny Islands: trials on what the search is offered"
+(2026-11-25, seeds 31337 and 4242; halving:64 for the held island).
 
 Each worker compiles (or loads from numba's cache) before its first game, so the seconds a
 game are the games' own, compile excluded.
