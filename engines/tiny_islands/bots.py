@@ -750,10 +750,6 @@ COMMITTING = True
 COMMIT_FROM = np.array([3, 9])  # the turn from which it commits to the island of each drawing
 COMMIT_PLANS = 8
 COMMIT_W = np.array([0.0, -3.0, -1.5])  # plan weights in committed play-outs: land in, land out, water in
-# The island held from the last turn gets HOLD_BONUS points a play-out in choose_plan: between
-# near-equal islands the plan no longer switches on noise, leaving tiles placed under one plan
-# outside the next.
-HOLD_BONUS = 1.0
 SMALL_AREAS = np.array([6, 12, 16, 20, 25])  # size classes of small candidate islands (area in (a, b])
 
 
@@ -809,8 +805,7 @@ def _plan_candidates(tiles, land, offers, t, wave_rule, w, incumbent, has_incumb
 def choose_plan(tiles, land, offers, t, drawings_done, wave_rule, rollouts, wp, deck_model, effort, screen, incumbent,
                 has_incumbent):
     """The candidate island for the next drawing whose committed play-outs score best, by
-    sequential halving (``rollouts`` x COMMIT_PLANS play-outs in all); the incumbent, when
-    there is one (candidate 0), gets HOLD_BONUS points a play-out."""
+    sequential halving (``rollouts`` x COMMIT_PLANS play-outs in all)."""
     plans = _plan_candidates(tiles, land, offers, t, wave_rule, wp, incumbent, has_incumbent)
     m = plans.shape[0]
     alive = np.arange(m)
@@ -821,8 +816,6 @@ def choose_plan(tiles, land, offers, t, drawings_done, wave_rule, rollouts, wp, 
         per = max(1, budget // (rounds * alive.shape[0]))
         out = _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, plans[alive], per, wp, deck_model,
                                 effort, screen, True)
-        if has_incumbent and alive[0] == 0:
-            out[0] += HOLD_BONUS
         alive = _better_half(sums, alive, out)
     return plans[alive[0]].copy()
 
