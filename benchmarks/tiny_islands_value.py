@@ -17,8 +17,9 @@ calibrated linearly on the even games). Run by hand:
     python benchmarks/tiny_islands_value.py measure data.npz [--out fit.json]
 
 What it found (2026-11-25; BENCHMARKS.md, "a learned value in place of the play-outs"): on
-400 halving:16 games, the value explains nothing after the first drawing (R^2 about 0, the
-play-outs 0.06) and 0.20 after the second (the play-outs 0.41): not worth a bot trial.
+400 halving:16 games (played with the held island of commit 168aeb2, since reverted), the value
+explains nothing after the first drawing (R^2 about 0, the play-outs 0.06) and 0.20 after the
+second (the play-outs 0.41): not worth a bot trial.
 """
 from __future__ import annotations
 
