@@ -168,7 +168,7 @@ def board_features(data) -> np.ndarray:
     x = np.zeros((len(data["t"]), N_FEATURES))
     for i in range(len(x)):
         value_features(data["tiles"][i], data["land"][i] ^ data["region"][i], data["offers"][i],
-                            int(data["t"][i]), x[i])
+                       int(data["t"][i]), x[i])
     return x
 
 
@@ -200,7 +200,8 @@ def measure(args) -> dict:
     y = data["final"][:, 8].astype(float)
     train = data["game"] % 2 == 0
     means = play_out_means(data, args.futures) if args.futures else None
-    report = {"data": str(data["command"]) if "command" in data.files else args.data, "ridge": args.ridge, "futures": args.futures, "drawings": []}
+    source = str(data["command"]) if "command" in data.files else args.data
+    report = {"data": source, "ridge": args.ridge, "futures": args.futures, "drawings": []}
     for d in range(2):
         rows = data["d"] == d
         held = rows & ~train
@@ -214,7 +215,8 @@ def measure(args) -> dict:
             slope, intercept = np.polyfit(means[rows & train], y[rows & train], 1)
             row["play_outs_r2"] = round(_r2(slope * means[held] + intercept, y[held]), 4)
             row["play_outs_mean"] = round(float(means[rows].mean()), 3)
-            line += f", of {args.futures} play-outs {row['play_outs_r2']:.3f} (their mean {row['play_outs_mean']:.2f})"
+            line += (f", of {args.futures} play-outs {row['play_outs_r2']:.3f} "
+                     f"(their mean {row['play_outs_mean']:.2f})")
         print(line)
         report["drawings"].append(row)
     if args.out:
@@ -234,7 +236,8 @@ def main() -> dict | None:
     g.add_argument("--out", required=True)
     m = sub.add_parser("measure")
     m.add_argument("data")
-    m.add_argument("--ridge", type=float, default=1.0, help="(1, 10, 100, 1000 measured: R^2 <= 0.01 after drawing 1)")
+    m.add_argument("--ridge", type=float, default=1.0,
+                   help="(1, 10, 100, 1000 measured: R^2 <= 0.01 after drawing 1)")
     m.add_argument("--futures", type=int, default=32, help="play-outs a board to compare the value with (0: none)")
     m.add_argument("--out", help="write the figures and the fitted weights here (JSON)")
     args = parser.parse_args()
