@@ -10,6 +10,15 @@ how much the choices lose against the best by play-outs. Run by hand:
     python benchmarks/fit_tiny_islands_policy.py gather --games 600 --out data.npz [--start policy.json]
     python benchmarks/fit_tiny_islands_policy.py fit data.npz --out engines/tiny_islands/policy.json
 
+``gather --teacher halving:16`` labels positions by another teacher: the bot of record's own
+choice in its own games (committing to its islands), ``--margin`` points for it and 0 for the
+heuristic's other best candidates; ``fit`` then also reports how often the ranking's first is
+not the teacher's. On 600 games (seed 99, 15,600 positions, 31 min on both cores, the games
+averaging 64.0) the heuristic's first differed from halving:16's choice in 56% of the held-out
+positions, the policy of record's in 50%, and a table fitted to these labels in 52% (ridge
+1e-4 to 1e-2, from scratch or on top of the policy of record; with count features added,
+50%): what halving:N chooses beyond the policy of record is not in what lies around a cell.
+
 The same arguments give the same data and the same fit (the shuffles and every play-out are
 seeded from the game's number). Check a new policy with the bots' benchmark and the paired
 trials before it replaces the package's file.
@@ -74,15 +83,62 @@ def gather_game(job: tuple) -> dict:
             "total": int(score_board(tiles, land, 0)[8])}
 
 
+def teacher_game(job: tuple) -> dict:
+    """One game played by the teacher (``halving:N``, the bot of record, committing to its
+    islands); per position, the heuristic's best candidates (and the teacher's choice, when it
+    is not among them), labelled ``margin`` points for the teacher's choice and 0 for the rest."""
+    g, shuffle_seed, candidates, rollouts, margin = job
+    w = bots.WEIGHTS
+    base = w[:bots.N_WEIGHTS].copy()
+    offers = two_deck_offers(np.random.default_rng([shuffle_seed, g]))
+    placements, traces, lens = bots.play(offers, bots.HALVING, rollouts, g, 0, bots.TWO_DECK)
+    tiles = np.zeros(CELLS, np.int64)
+    land = np.zeros(CELLS, np.bool_)
+    no_plan = np.zeros(CELLS, np.bool_)
+    d = 0
+    feats, values, heur = [], [], []
+    for t in range(TURNS):
+        tile, cell = int(placements[t, 0]), int(placements[t, 1])
+        if tile < 0:
+            break
+        cands = bots._top_placements(tiles, land, offers[t], d, 0, w, candidates, no_plan, False)
+        hit = np.flatnonzero((cands[:, 0] == tile) & (cands[:, 1] == cell))
+        if hit.size == 0:  # the teacher chose outside the heuristic's best (under its island plan)
+            cands = np.vstack([cands, np.array([[tile, cell]], np.int64)])
+            hit = np.array([cands.shape[0] - 1])
+        f = np.zeros((cands.shape[0], bots.N_POLICY), np.int8)
+        h = np.zeros(cands.shape[0])
+        for i in range(cands.shape[0]):
+            bots.policy_features(tiles, land, cands[i, 0], cands[i, 1], d, f[i])
+            h[i] = bots.weighted_value(tiles, land, cands[i, 0], cands[i, 1], 3 - d, 0, base)
+        q = np.zeros(cands.shape[0])
+        q[hit[0]] = margin
+        feats.append(f)
+        values.append(q)
+        heur.append(h)
+        tiles[cell] = tile
+        if drawing_due(t + 1):
+            _, region = listed_region(land, traces[d], lens[d])
+            land ^= region
+            d += 1
+    return {"features": feats, "values": values, "heuristic": heur,
+            "total": int(score_board(tiles, land, 0)[8])}
+
+
 def gather(args) -> None:
     w = bots.HEURISTIC_WEIGHTS.copy()
     if args.start:  # a policy of an earlier fit plays: the next fit learns on its play-outs
         w = np.concatenate((w, bots.load_policy(open(args.start).read())))
-    jobs = [(g, args.shuffle_seed, args.candidates, args.futures, w) for g in range(args.games)]
+    if args.teacher:
+        rollouts = int(args.teacher.split(":")[1])
+        jobs = [(g, args.shuffle_seed, args.candidates, rollouts, args.margin) for g in range(args.games)]
+    else:
+        jobs = [(g, args.shuffle_seed, args.candidates, args.futures, w) for g in range(args.games)]
     started = time.perf_counter()
     feats, values, heur, state, totals = [], [], [], [], []
     pool = Pool(args.workers) if args.workers > 1 else None
-    games = pool.imap(gather_game, jobs) if pool else map(gather_game, jobs)
+    one_game = teacher_game if args.teacher else gather_game
+    games = pool.imap(one_game, jobs) if pool else map(one_game, jobs)
     try:
         for k, game in enumerate(games):
             for f, q, h in zip(game["features"], game["values"], game["heuristic"]):
@@ -102,7 +158,8 @@ def gather(args) -> None:
                         command="python " + " ".join(shlex.quote(a) for a in sys.argv),
                         settings=json.dumps({"games": args.games, "candidates": args.candidates,
                                              "futures": args.futures, "shuffle_seed": args.shuffle_seed,
-                                             "start": args.start, "positions": len(values)}))
+                                             "start": args.start, "teacher": args.teacher,
+                                             "margin": args.margin, "positions": len(values)}))
 
 
 def _groups(state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -162,6 +219,13 @@ def fit(args) -> None:
                         "loss_heuristic": round(chosen_loss(values[rows], heuristic[rows], state[rows]), 4),
                         "loss_policy": round(chosen_loss(values[rows], heuristic[rows] + features[rows] @ table,
                                                          state[rows]), 4)}
+        teacher = json.loads(str(data["settings"])).get("teacher")
+        if teacher:  # labels, not play-out means: the loss is the margin times how often the first is not the teacher's
+            margin = float(values.max())
+            for key in ("heuristic", "policy"):
+                report[name][f"disagreement_{key}"] = round(report[name][f"loss_{key}"] / margin, 4)
+            package = chosen_loss(values[rows], heuristic[rows] + features[rows] @ bots.POLICY, state[rows])
+            report[name]["disagreement_package_policy"] = round(package / margin, 4)
         print(f"{name}: {report[name]}")
     policy = {
         "about": "The Tiny Islands placement policy (bots.POLICY): added to the heuristic's value of every "
@@ -195,6 +259,10 @@ def main() -> None:
     g.add_argument("--shuffle-seed", type=int, default=99)
     g.add_argument("--start", help="a policy file that chooses the candidates and plays the play-outs with the "
                                     "heuristic (default: the heuristic alone)")
+    g.add_argument("--teacher", help="halving:N: label each position by that bot's own choice (the bot of record, "
+                                      "with the package's policy) instead of by play-outs of every candidate")
+    g.add_argument("--margin", type=float, default=5.0, help="with --teacher: the label, in points, of the "
+                                                             "teacher's choice (the others get 0)")
     g.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     g.add_argument("--out", required=True)
     f = sub.add_parser("fit")

@@ -8,7 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from scorebook.engines.tiny_islands import bots
+from scorebook.engines.tiny_islands import bots, engine
+from scorebook.engines.tiny_islands.deck import two_deck_offers
 from scorebook.engines.tiny_islands.metadata import CELLS, SIZE
 
 from ..conftest import benchmark_script
@@ -113,3 +114,31 @@ def test_the_script_gathers_and_fits_a_policy_the_bots_read(fitter, tmp_path, mo
     gathered = np.load(data)
     assert gathered["features"].shape == (len(gathered["values"]), bots.N_POLICY)
     assert len(gathered["totals"]) == 2 and (gathered["totals"] > 0).all()
+
+
+def test_the_script_labels_positions_by_a_teachers_choices(fitter, tmp_path, monkeypatch):
+    """``gather --teacher halving:N``: every position of the teacher's game is kept, with one
+    candidate labelled ``--margin`` (the teacher's own placement) and the others 0, and the
+    game's total is the teacher's game's total."""
+    data = tmp_path / "teacher.npz"
+    gather = ["gather", "--teacher", "halving:1", "--games", "1", "--candidates", "3", "--margin", "4",
+              "--shuffle-seed", "5", "--workers", "1", "--out", str(data)]
+    monkeypatch.setattr("sys.argv", ["fit_tiny_islands_policy.py", *gather])
+    fitter.main()
+    gathered = np.load(data)
+    starts, counts = fitter._groups(gathered["state"])
+    labels = np.add.reduceat(gathered["values"], starts)
+    assert (labels == 4).all() and set(np.unique(gathered["values"])) == {0.0, 4.0}
+    policy = tmp_path / "teacher.json"
+    monkeypatch.setattr("sys.argv", ["fit_tiny_islands_policy.py", "fit", str(data), "--out", str(policy)])
+    fitter.main()
+    fitted = json.loads(policy.read_text())["fit"]["fitted"]
+    assert 0 <= fitted["disagreement_package_policy"] <= 1
+    assert fitted["disagreement_heuristic"] * 4 == pytest.approx(fitted["loss_heuristic"], abs=1e-3)
+    assert ((counts >= 3) & (counts <= 4)).all()  # the heuristic's 3 best, and the teacher's when not among them
+    offers = two_deck_offers(np.random.default_rng([5, 0]))
+    placements, traces, lens = bots.play(offers, bots.HALVING, 1, 0, 0, bots.TWO_DECK)
+    played = int((placements[:, 0] >= 0).sum())
+    assert len(starts) == played
+    res = engine.replay(offers, placements, traces, lens, np.ones(3, np.bool_), played, 0)
+    assert gathered["totals"][0] == res[7][8]
