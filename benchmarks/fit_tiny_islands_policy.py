@@ -46,6 +46,17 @@ from scorebook.engines.tiny_islands.engine import drawing_due, listed_region, sc
 from scorebook.engines.tiny_islands.metadata import CELLS, TURNS  # noqa: E402
 
 
+def candidate_rows(tiles, land, cands, drawings_done, base) -> tuple[np.ndarray, np.ndarray]:
+    """Per candidate placement (tile, cell): what lies around it (``bots.policy_features``) and
+    the heuristic's own value with weights ``base`` (the policy is fitted on top of it)."""
+    f = np.zeros((cands.shape[0], bots.N_POLICY), np.int8)
+    h = np.zeros(cands.shape[0])
+    for i in range(cands.shape[0]):
+        bots.policy_features(tiles, land, cands[i, 0], cands[i, 1], drawings_done, f[i])
+        h[i] = bots.weighted_value(tiles, land, cands[i, 0], cands[i, 1], 3 - drawings_done, 0, base)
+    return f, h
+
+
 def gather_game(job: tuple) -> dict:
     """One game's positions: per position, each candidate's features, heuristic value and mean
     play-out total; the game goes on with the best candidate by play-outs."""
@@ -64,11 +75,7 @@ def gather_game(job: tuple) -> dict:
             break
         q = bots.eval_placements(tiles, land, offers, t, d, 0, cands, futures, g * 1000 + t, bots.TWO_DECK,
                                  w).mean(axis=1)
-        f = np.zeros((cands.shape[0], bots.N_POLICY), np.int8)
-        h = np.zeros(cands.shape[0])
-        for i in range(cands.shape[0]):
-            bots.policy_features(tiles, land, cands[i, 0], cands[i, 1], d, f[i])
-            h[i] = bots.weighted_value(tiles, land, cands[i, 0], cands[i, 1], 3 - d, 0, base)
+        f, h = candidate_rows(tiles, land, cands, d, base)
         feats.append(f)
         values.append(q)
         heur.append(h)
@@ -106,11 +113,7 @@ def teacher_game(job: tuple) -> dict:
         if hit.size == 0:  # the teacher chose outside the heuristic's best (under its island plan)
             cands = np.vstack([cands, np.array([[tile, cell]], np.int64)])
             hit = np.array([cands.shape[0] - 1])
-        f = np.zeros((cands.shape[0], bots.N_POLICY), np.int8)
-        h = np.zeros(cands.shape[0])
-        for i in range(cands.shape[0]):
-            bots.policy_features(tiles, land, cands[i, 0], cands[i, 1], d, f[i])
-            h[i] = bots.weighted_value(tiles, land, cands[i, 0], cands[i, 1], 3 - d, 0, base)
+        f, h = candidate_rows(tiles, land, cands, d, base)
         q = np.zeros(cands.shape[0])
         q[hit[0]] = margin
         feats.append(f)
@@ -210,6 +213,7 @@ def chosen_loss(values: np.ndarray, score: np.ndarray, state: np.ndarray) -> flo
 def fit(args) -> None:
     data = np.load(args.data)
     state, features, heuristic, values = data["state"], data["features"], data["heuristic"], data["values"]
+    teacher = json.loads(str(data["settings"])).get("teacher")
     held = state % 5 == 4  # every fifth position is held out of the fit, to report on
     table, scale = fit_table(features[~held], heuristic[~held], values[~held], state[~held], args.temperature,
                              args.ridge)
@@ -219,7 +223,6 @@ def fit(args) -> None:
                         "loss_heuristic": round(chosen_loss(values[rows], heuristic[rows], state[rows]), 4),
                         "loss_policy": round(chosen_loss(values[rows], heuristic[rows] + features[rows] @ table,
                                                          state[rows]), 4)}
-        teacher = json.loads(str(data["settings"])).get("teacher")
         if teacher:  # labels, not play-out means: the loss is the margin times how often the first is not the teacher's
             margin = float(values.max())
             for key in ("heuristic", "policy"):
