@@ -73,6 +73,11 @@ HEURISTIC, MC, HALVING = 0, 1, 2
 TWO_DECK, ONE_DECK = 0, 1  # deck models, as in metadata.DECK_MODELS
 # Play-outs plan their drawings from every ROLLOUT_EFFORT-th rectangle: most of a play-out's time.
 ROLLOUT_EFFORT = 16
+# Numbers and flags that jitted code passes on to another jitted function are written
+# np.int64(...) / np.bool_(...), counters passed on start as np.int64(0): numba compiles a
+# callee again, with all it calls, for every literal value it is handed (and for the literal
+# first value of a loop variable). Typed, each function has one signature, and a cold start
+# compiles half as much (BENCHMARKS.md, "Compile costs").
 BOT_NAMES = {"heuristic": HEURISTIC, "mc": MC, "halving": HALVING}
 N_ZONES = ZONE_MASK.shape[0]
 
@@ -214,7 +219,8 @@ def weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, w):
     """The gain in the optimistic score, plus the shape and room-to-grow terms weighted by ``w``,
     plus the policy's value when ``w`` carries the policy table (``WEIGHTS`` does)."""
     return _weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, w,
-                           _optimistic_total(tiles, land, drawings_left, wave_rule), np.zeros(CELLS, np.bool_), False)
+                           _optimistic_total(tiles, land, drawings_left, wave_rule), np.zeros(CELLS, np.bool_),
+                           np.bool_(False))
 
 
 @njit(cache=True)
@@ -325,7 +331,7 @@ def _climb(tiles, land, region, value, wave_rule, left_land, left_water, w):
     legal = check_region(land, region) == OK
     shore = boundary_vertices(land)
     ink = shoreline_length(region)
-    n = 0
+    n = np.int64(0)
     for z in range(CELLS):
         n += region[z]
     improved = True
@@ -478,7 +484,7 @@ def planned_regions(tiles, land, wave_rule, left_land, left_water, effort, top_n
             top_r[worst] = RECTANGLES[k]
     regions = np.zeros((top_n, CELLS), np.bool_)
     values = np.full(top_n, -1e18)
-    m = 0
+    m = np.int64(0)
     for i in range(top_n):
         if top_v[i] <= -1e17:
             continue
@@ -506,7 +512,7 @@ def _region_cells(region):
 def plan_drawing(tiles, land, wave_rule, left_land, left_water, effort, w):
     """The best of ``planned_regions`` (or, when no rectangle fits, any single legal cell).
     Returns its cells (read them as a region: ``listed_region``) and their count."""
-    return best_drawing(tiles, land, wave_rule, left_land, left_water, effort, 3, w, 0)
+    return best_drawing(tiles, land, wave_rule, left_land, left_water, effort, np.int64(3), w, np.int64(0))
 
 
 @njit(cache=True)
@@ -528,7 +534,8 @@ def best_drawing(tiles, land, wave_rule, left_land, left_water, effort, top_n, w
 def last_drawing(tiles, land, wave_rule, w):
     """halving:N's last drawing: nothing is left to chance, so the planner climbs from the best
     ``FINAL_DRAWING_CANDIDATES`` rectangles, not three."""
-    return best_drawing(tiles, land, wave_rule, 0, 0, 1, FINAL_DRAWING_CANDIDATES, w, 0)
+    return best_drawing(tiles, land, wave_rule, np.int64(0), np.int64(0), np.int64(1),
+                        np.int64(FINAL_DRAWING_CANDIDATES), w, np.int64(0))
 
 
 @njit(cache=True)
@@ -591,10 +598,10 @@ def _sample_future_one_deck(offers, t, out):
         free = whole.copy()
         done = True
         for i in range(2):
-            if _take_card(free, -1, offers[0, 2 * i + 1]) < 0:
+            if _take_card(free, np.int64(-1), offers[0, 2 * i + 1]) < 0:
                 done = False
         for i in range(2):
-            c = _take_card(free, offers[t, 2 * i], -1)
+            c = _take_card(free, offers[t, 2 * i], np.int64(-1))
             if c < 0:
                 done = False
             elif t + 1 < TURNS:
@@ -656,7 +663,7 @@ def _sample_future(offers, t, out, deck_model):
 @njit(cache=True)
 def _draw_now(tiles, land, offers, t, wave_rule, effort, w, screen):
     left_land, left_water = _left_counts(offers, t)
-    cells, n = best_drawing(tiles, land, wave_rule, left_land, left_water, effort, 3, w, screen)
+    cells, n = best_drawing(tiles, land, wave_rule, left_land, left_water, effort, np.int64(3), w, screen)
     return cells, n
 
 
@@ -675,7 +682,8 @@ def _first_island_plan(tiles, land, offers, t, drawings_done, wave_rule, effort,
     if drawings_done > 0 or t < PLAN_FROM or (w[15] == 0.0 and w[16] == 0.0 and w[17] == 0.0):
         return np.zeros(CELLS, np.bool_), False
     left_land, left_water = _left_counts(offers, t)
-    cells, n = best_drawing(tiles, land, wave_rule, left_land, left_water, effort, PLAN_CLIMBS, w, screen)
+    cells, n = best_drawing(tiles, land, wave_rule, left_land, left_water, effort, np.int64(PLAN_CLIMBS), w,
+                            screen)
     if n == 0:
         return np.zeros(CELLS, np.bool_), False
     _, region = listed_region(land, cells, n)
@@ -687,7 +695,7 @@ def rollout(tiles, land, offers, t_next, drawings_done, wave_rule, effort, w, sc
     """Play turns t_next.. with the heuristic and drawings planned with ``effort`` and
     ``screen`` (see ``planned_regions``); returns the final total."""
     return _play_on(tiles, land, offers, t_next, drawings_done, wave_rule, effort, w, screen,
-                    np.zeros(CELLS, np.bool_), False)
+                    np.zeros(CELLS, np.bool_), np.bool_(False))
 
 
 @njit(cache=True)
@@ -715,7 +723,7 @@ def _play_on(tiles, land, offers, t_next, drawings_done, wave_rule, effort, w, s
             _, region = listed_region(land, cells, n)
             land ^= region
             d += 1
-            committed = False  # a plan is for one drawing
+            committed = np.bool_(False)  # a plan is for one drawing
     return score_board(tiles, land, wave_rule)[8]
 
 
@@ -770,7 +778,7 @@ def _plan_candidates(tiles, land, offers, t, wave_rule, w, incumbent, has_incumb
     left_land, left_water = _left_counts(offers, t)
     shore = boundary_vertices(land)
     out = np.zeros((COMMIT_PLANS, CELLS), np.bool_)  # incumbent and small ones: 5 at most, then the planner's
-    m = 0
+    m = np.int64(0)
     if has_incumbent:
         out[0] = incumbent
         m = 1
@@ -793,7 +801,8 @@ def _plan_candidates(tiles, land, offers, t, wave_rule, w, incumbent, has_incumb
             if not _among(out, m, region):  # the incumbent (areas set the earlier small ones apart)
                 out[m] = region
                 m += 1
-    regions, values, n = planned_regions(tiles, land, wave_rule, left_land, left_water, 1, COMMIT_PLANS - m, w, 0)
+    regions, values, n = planned_regions(tiles, land, wave_rule, left_land, left_water, np.int64(1),
+                                         COMMIT_PLANS - m, w, np.int64(0))
     for i in range(n):
         if not _among(out, m, regions[i]):
             out[m] = regions[i]
@@ -815,7 +824,7 @@ def choose_plan(tiles, land, offers, t, drawings_done, wave_rule, rollouts, wp, 
     while alive.shape[0] > 1:
         per = max(1, budget // (rounds * alive.shape[0]))
         out = _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, plans[alive], per, wp, deck_model,
-                                effort, screen, True)
+                                effort, screen, np.bool_(True))
         alive = _better_half(sums, alive, out)
     return plans[alive[0]].copy()
 
@@ -857,12 +866,14 @@ def _top_placements(tiles, land, offer, drawings_done, wave_rule, w, top_k, plan
 @njit(cache=True)
 def mc_placement(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_k, w, deck_model):
     """The best of the heuristic's top-k placements by mean rollout total (same futures for all)."""
-    plan, planned = _first_island_plan(tiles, land, offers, t, drawings_done, wave_rule, 1, w, 0)
+    plan, planned = _first_island_plan(tiles, land, offers, t, drawings_done, wave_rule, np.int64(1), w,
+                                       np.int64(0))
     top = _top_placements(tiles, land, offers[t], drawings_done, wave_rule, w, top_k, plan, planned)
     if top.shape[0] == 0:
         return -1, -1
     totals = _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, top, rollouts, w,
-                                  deck_model, ROLLOUT_EFFORT, 0, plan, False).sum(axis=1)
+                                  deck_model, np.int64(ROLLOUT_EFFORT), np.int64(0), plan,
+                                  np.bool_(False)).sum(axis=1)
     best = np.argmax(totals)  # the first of equal means, as the heuristic ranked them
     return top[best, 0], top[best, 1]
 
@@ -876,9 +887,10 @@ def mc_halving_placement(tiles, land, offers, t, drawings_done, wave_rule, rollo
     per round, so the last two get the most futures. When ``committed`` (``w`` then carries
     the plan weights), the placements and their play-outs follow the island ``commit``."""
     if committed:
-        plan, planned = commit, True
+        plan, planned = commit, np.bool_(True)
     else:
-        plan, planned = _first_island_plan(tiles, land, offers, t, drawings_done, wave_rule, 1, w, 0)
+        plan, planned = _first_island_plan(tiles, land, offers, t, drawings_done, wave_rule, np.int64(1), w,
+                                            np.int64(0))
     top = _top_placements(tiles, land, offers[t], drawings_done, wave_rule, w, top_k, plan, planned)
     m = top.shape[0]
     if m == 0:
@@ -915,9 +927,10 @@ def mc_drawing(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_n
     climbed), each drawn and played out over the same ``rollouts`` futures; returns
     the cells and count of the best mean."""
     left_land, left_water = _left_counts(offers, t)
-    regions, values, m = planned_regions(tiles, land, wave_rule, left_land, left_water, 1, top_n, w, 0)
+    regions, values, m = planned_regions(tiles, land, wave_rule, left_land, left_water, np.int64(1), top_n, w,
+                                         np.int64(0))
     if committed and check_region(land, commit) == OK:
-        cells, n = _committed_drawing(tiles, land, offers, t, wave_rule, 1, w, 0, commit)
+        cells, n = _committed_drawing(tiles, land, offers, t, wave_rule, np.int64(1), w, np.int64(0), commit)
         _, region = listed_region(land, cells, n)
         if not _among(regions, m, region):
             more = np.zeros((m + 1, CELLS), np.bool_)
@@ -926,9 +939,9 @@ def mc_drawing(tiles, land, offers, t, drawings_done, wave_rule, rollouts, top_n
             regions = more
             m += 1
     if m <= 1:
-        return _draw_now(tiles, land, offers, t, wave_rule, 1, w, 0)
+        return _draw_now(tiles, land, offers, t, wave_rule, np.int64(1), w, np.int64(0))
     totals = _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions[:m], rollouts, w,
-                               deck_model, effort, screen, False).sum(axis=1)
+                               deck_model, effort, screen, np.bool_(False)).sum(axis=1)
     return _region_cells(regions[np.argmax(totals)])
 
 
@@ -954,24 +967,25 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model):
     effort = HALVING_EFFORT if bot == HALVING else ROLLOUT_EFFORT
     screen = HALVING_SCREEN if bot == HALVING else 0
     regions_weighed = HALVING_DRAWING_CANDIDATES if bot == HALVING else DRAWING_CANDIDATES
-    d = 0
+    top_k = np.int64(PLACEMENT_CANDIDATES)
+    d = np.int64(0)
     commit = np.zeros(CELLS, np.bool_)
-    committed = False
+    committed = np.bool_(False)
     wp = _plan_weights(w)
     for t in range(TURNS):
         if bot == MC and rollouts > 0:
-            tile, cell = mc_placement(tiles, land, offers, t, d, wave_rule, rollouts, PLACEMENT_CANDIDATES, w, deck_model)
+            tile, cell = mc_placement(tiles, land, offers, t, d, wave_rule, rollouts, top_k, w, deck_model)
         elif bot == HALVING and rollouts > 0 and COMMITTING and d < COMMIT_FROM.shape[0] and t >= COMMIT_FROM[d]:
             commit = choose_plan(tiles, land, offers, t, d, wave_rule, rollouts, wp, deck_model, effort, screen, commit,
                                  committed)
-            committed = True
-            tile, cell = mc_halving_placement(tiles, land, offers, t, d, wave_rule, rollouts, PLACEMENT_CANDIDATES, wp,
+            committed = np.bool_(True)
+            tile, cell = mc_halving_placement(tiles, land, offers, t, d, wave_rule, rollouts, top_k, wp,
                                               deck_model, effort, screen, commit, committed)
         elif bot == HALVING and rollouts > 0:
-            tile, cell = mc_halving_placement(tiles, land, offers, t, d, wave_rule, rollouts, PLACEMENT_CANDIDATES, w,
-                                              deck_model, effort, screen, commit, False)
+            tile, cell = mc_halving_placement(tiles, land, offers, t, d, wave_rule, rollouts, top_k, w,
+                                              deck_model, effort, screen, commit, np.bool_(False))
         else:
-            plan, planned = _first_island_plan(tiles, land, offers, t, d, wave_rule, 1, w, 0)
+            plan, planned = _first_island_plan(tiles, land, offers, t, d, wave_rule, np.int64(1), w, np.int64(0))
             tile, cell = heuristic_placement(tiles, land, offers[t], 3 - d, wave_rule, w, plan, planned)
         if tile < 0:
             break
@@ -985,14 +999,14 @@ def play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model):
             elif bot == HALVING and rollouts > 0:
                 cells, n = last_drawing(tiles, land, wave_rule, w)
             else:
-                cells, n = _draw_now(tiles, land, offers, t, wave_rule, 1, w, 0)
+                cells, n = _draw_now(tiles, land, offers, t, wave_rule, np.int64(1), w, np.int64(0))
             traces[d, :n] = cells[:n]
             lens[d] = n
             _, region = listed_region(land, cells, n)
             land ^= region
             d += 1
             commit = np.zeros(CELLS, np.bool_)  # a plan is for one drawing
-            committed = False
+            committed = np.bool_(False)
     return placements, traces, lens
 
 
@@ -1082,7 +1096,8 @@ def eval_placements(tiles, land, offers, t, drawings_done, wave_rule, cands, rol
     halving:N's play-outs, from ``seed``."""
     np.random.seed(seed)
     return _placement_play_outs(tiles, land, offers, t, drawings_done, wave_rule, cands, rollouts, w,
-                                deck_model, HALVING_EFFORT, HALVING_SCREEN, np.zeros(CELLS, np.bool_), False)
+                                deck_model, np.int64(HALVING_EFFORT), np.int64(HALVING_SCREEN),
+                                np.zeros(CELLS, np.bool_), np.bool_(False))
 
 
 @njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)
@@ -1091,7 +1106,7 @@ def eval_regions(tiles, land, offers, t, drawings_done, wave_rule, regions, roll
     play-outs, from ``seed``."""
     np.random.seed(seed)
     return _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions, rollouts, w,
-                             deck_model, HALVING_EFFORT, HALVING_SCREEN, False)
+                             deck_model, np.int64(HALVING_EFFORT), np.int64(HALVING_SCREEN), np.bool_(False))
 
 
 @njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)
@@ -1101,6 +1116,6 @@ def planned_region(tiles, land, offers, t, wave_rule, w):
     if t + 1 >= TURNS:
         cells, n = last_drawing(tiles, land, wave_rule, w)
     else:
-        cells, n = _draw_now(tiles, land, offers, t, wave_rule, 1, w, 0)
+        cells, n = _draw_now(tiles, land, offers, t, wave_rule, np.int64(1), w, np.int64(0))
     _, region = listed_region(land, cells, n)
     return region

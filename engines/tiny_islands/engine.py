@@ -136,13 +136,13 @@ def land_components(land):
     """Label 4-connected land components: labels[z] = component id, -1 for water."""
     mark = np.zeros(CELLS, np.int64)
     stack = np.empty(CELLS, np.int64)
-    n = 0
+    n = np.int64(0)
     for start in range(CELLS):
         if land[start] and mark[start] == 0:
             n += 1
             mark[start] = n
             stack[0] = start
-            flood(land, True, mark, n, stack, 1, SIDES)
+            flood(land, np.bool_(True), mark, n, stack, np.int64(1), SIDES)
     return mark - 1, n
 
 
@@ -153,14 +153,14 @@ def _fill_from_border(blocked, diagonal):
     corner is a pinch, not a hole)."""
     mark = np.zeros(CELLS, np.int64)
     stack = np.empty(CELLS, np.int64)
-    top = 0
+    top = np.int64(0)
     for z in range(CELLS):
         r, c = divmod(z, SIZE)
         if (r == 0 or c == 0 or r == SIZE - 1 or c == SIZE - 1) and not blocked[z]:
             mark[z] = 1
             stack[top] = z
             top += 1
-    count = flood(blocked, False, mark, 1, stack, top, AROUND if diagonal else SIDES)
+    count = flood(blocked, np.bool_(False), mark, np.int64(1), stack, top, AROUND if diagonal else SIDES)
     return mark, count
 
 
@@ -201,7 +201,7 @@ def _connected_without_hole(region, first, n):
     stack = np.empty(CELLS, np.int64)
     mark[first] = 1
     stack[0] = first
-    if flood(region, True, mark, 1, stack, 1, SIDES) != n:
+    if flood(region, np.bool_(True), mark, np.int64(1), stack, np.int64(1), SIDES) != n:
         return DRAWING_DISCONNECTED
     # no hole: every outside cell reaches the border through outside cells
     if _fill_from_border(region, True)[1] != CELLS - n:
@@ -275,8 +275,8 @@ def check_region(land, region):
 
     Order of checks: empty, connected, no hole, no pinch, length <= 24, no shared point.
     """
-    n = 0
-    first = -1
+    n = np.int64(0)
+    first = np.int64(-1)
     for z in range(CELLS):
         if region[z]:
             n += 1
@@ -546,7 +546,7 @@ def score_board(tiles, land, wave_rule):
                 forests -= 2
                 grouped[z] = 1
                 stack[0] = z
-                flood(valid, FOREST, grouped, 1, stack, 1, SIDES)
+                flood(valid, np.int64(FOREST), grouped, np.int64(1), stack, np.int64(1), SIDES)
     out[1] = forests
     # Churches: 0 when the landmass holds another valid Church, else 2 per House near it
     # plus 1 per other House on the landmass (near + all Houses of the landmass).
@@ -554,13 +554,13 @@ def score_board(tiles, land, wave_rule):
         comp_houses = np.zeros(churches + 1, np.int64)
         comp_churches = np.zeros(churches + 1, np.int64)
         comp = np.zeros(CELLS, np.int64)
-        label = 0
+        label = np.int64(0)
         for z in range(CELLS):
             if valid[z] == CHURCH and comp[z] == 0:
                 label += 1
                 comp[z] = label
                 stack[0] = z
-                flood(land, True, comp, label, stack, 1, SIDES)
+                flood(land, np.bool_(True), comp, label, stack, np.int64(1), SIDES)
         for z in range(CELLS):
             if comp[z] > 0:
                 if valid[z] == HOUSE:
