@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,9 @@ def benchmark_script(name: str):
         pytest.skip(f"{path} is absent: the benchmarks are not beside this checkout")
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    # importable by name: numba's cache of a jitted function in the script names its module,
+    # and a later process (a warm run) imports that name to load it
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
