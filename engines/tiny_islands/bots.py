@@ -1079,7 +1079,7 @@ def _region_play_outs(tiles, land, offers, t, drawings_done, wave_rule, regions,
             np.random.seed(sub)
             if follow:
                 out[j, r] = _play_on(tiles, land, future, t, drawings_done, wave_rule, effort, w, screen, regions[j],
-                                     True)
+                                     np.bool_(True))
                 continue
             after = land ^ regions[j]
             if t + 1 >= TURNS:
