@@ -57,28 +57,43 @@ def candidate_rows(tiles, land, cands, drawings_done, base) -> tuple[np.ndarray,
     return f, h
 
 
+class PositionLog:
+    """What a gatherer keeps of one game: per position, each candidate's features and heuristic
+    value (``candidate_rows``) and its label; then the game's final total."""
+
+    def __init__(self, base: np.ndarray):
+        self.base = base
+        self.features, self.values, self.heuristic = [], [], []
+
+    def add(self, tiles, land, cands, drawings_done, labels) -> None:
+        f, h = candidate_rows(tiles, land, cands, drawings_done, self.base)
+        self.features.append(f)
+        self.values.append(labels)
+        self.heuristic.append(h)
+
+    def result(self, tiles, land) -> dict:
+        return {"features": self.features, "values": self.values, "heuristic": self.heuristic,
+                "total": int(score_board(tiles, land, 0)[8])}
+
+
 def gather_game(job: tuple) -> dict:
     """One game's positions: per position, each candidate's features, heuristic value and mean
     play-out total; the game goes on with the best candidate by play-outs."""
     g, shuffle_seed, candidates, futures, w = job
-    base = w[:bots.N_WEIGHTS].copy()  # the features are fitted on top of the heuristic's own value
+    log = PositionLog(w[:bots.N_WEIGHTS].copy())  # the features are fitted on top of the heuristic's own value
     offers = two_deck_offers(np.random.default_rng([shuffle_seed, g]))
     bots.seed_random(g)
     tiles = np.zeros(CELLS, np.int64)
     land = np.zeros(CELLS, np.bool_)
     no_plan = np.zeros(CELLS, np.bool_)
     d = 0
-    feats, values, heur = [], [], []
     for t in range(TURNS):
         cands = bots._top_placements(tiles, land, offers[t], d, 0, w, candidates, no_plan, False)
         if cands.shape[0] == 0:  # no legal placement (the game is lost): nothing more to learn from it
             break
         q = bots.eval_placements(tiles, land, offers, t, d, 0, cands, futures, g * 1000 + t, bots.TWO_DECK,
                                  w).mean(axis=1)
-        f, h = candidate_rows(tiles, land, cands, d, base)
-        feats.append(f)
-        values.append(q)
-        heur.append(h)
+        log.add(tiles, land, cands, d, q)
         best = int(np.argmax(q))
         tiles[cands[best, 1]] = cands[best, 0]
         if drawing_due(t + 1):
@@ -86,8 +101,7 @@ def gather_game(job: tuple) -> dict:
             _, region = listed_region(land, cells, n)
             land ^= region
             d += 1
-    return {"features": feats, "values": values, "heuristic": heur,
-            "total": int(score_board(tiles, land, 0)[8])}
+    return log.result(tiles, land)
 
 
 def teacher_game(job: tuple) -> dict:
@@ -96,14 +110,13 @@ def teacher_game(job: tuple) -> dict:
     is not among them), labelled ``margin`` points for the teacher's choice and 0 for the rest."""
     g, shuffle_seed, candidates, rollouts, margin = job
     w = bots.WEIGHTS
-    base = w[:bots.N_WEIGHTS].copy()
+    log = PositionLog(w[:bots.N_WEIGHTS].copy())
     offers = two_deck_offers(np.random.default_rng([shuffle_seed, g]))
     placements, traces, lens = bots.play(offers, bots.HALVING, rollouts, g, 0, bots.TWO_DECK)
     tiles = np.zeros(CELLS, np.int64)
     land = np.zeros(CELLS, np.bool_)
     no_plan = np.zeros(CELLS, np.bool_)
     d = 0
-    feats, values, heur = [], [], []
     for t in range(TURNS):
         tile, cell = int(placements[t, 0]), int(placements[t, 1])
         if tile < 0:
@@ -113,19 +126,15 @@ def teacher_game(job: tuple) -> dict:
         if hit.size == 0:  # the teacher chose outside the heuristic's best (under its island plan)
             cands = np.vstack([cands, np.array([[tile, cell]], np.int64)])
             hit = np.array([cands.shape[0] - 1])
-        f, h = candidate_rows(tiles, land, cands, d, base)
         q = np.zeros(cands.shape[0])
         q[hit[0]] = margin
-        feats.append(f)
-        values.append(q)
-        heur.append(h)
+        log.add(tiles, land, cands, d, q)
         tiles[cell] = tile
         if drawing_due(t + 1):
             _, region = listed_region(land, traces[d], lens[d])
             land ^= region
             d += 1
-    return {"features": feats, "values": values, "heuristic": heur,
-            "total": int(score_board(tiles, land, 0)[8])}
+    return log.result(tiles, land)
 
 
 def gather(args) -> None:
