@@ -148,6 +148,32 @@ def load_policy(text: str | None = None) -> np.ndarray:
 
 HEURISTIC_WEIGHTS = load_weights()
 POLICY = load_policy()
+# A learned window value (a file written by benchmarks/fit_tiny_islands_windows.py): a number
+# for what each 2x2 window of the board holds, by the drawings done; a placement's value gains
+# the change of the four windows around its cell (_value_delta). The jitted functions take it
+# appended to the weights after the policy, w[N_WEIGHTS + N_POLICY:]. The package plays
+# without one: the heuristic gains 2 points with it, the search none (BENCHMARKS.md).
+VALUE_CLASSES = 17  # a window's cell: off the board, then (empty or one of the seven tiles) x (water, land)
+VALUE_TABLE = VALUE_CLASSES ** 4
+N_VALUE = POLICY_PHASES * VALUE_TABLE
+
+
+def load_window_value(text: str) -> np.ndarray:
+    """The learned value of what a 2x2 window holds, by the drawings done: entry
+    (((drawings_done * 17 + a) * 17 + b) * 17 + c) * 17 + d for the window's top-left,
+    top-right, bottom-left and bottom-right cells, each 0 off the board, else 1 + 2 * tile
+    (0: empty) + 1 on land. The file keeps the nonzero entries, in thousandths."""
+    data = json.loads(text)
+    entries = np.array(data["entries"], np.int64).reshape(-1, 2)
+    if data["classes"] != VALUE_CLASSES or data["phases"] != POLICY_PHASES or len(entries) and (
+            entries[:, 0].min() < 0 or entries[:, 0].max() >= N_VALUE):
+        raise ValueError("a Tiny Islands windows file holds entries of a table of "
+                         f"{POLICY_PHASES} x {VALUE_CLASSES}^4 numbers")
+    table = np.zeros(N_VALUE)
+    table[entries[:, 0]] = entries[:, 1] / 1000.0
+    return table
+
+
 WEIGHTS = np.concatenate((HEURISTIC_WEIGHTS, POLICY))  # what every bot plays with
 
 
@@ -215,6 +241,37 @@ def _policy_value(tiles, land, tile, cell, drawings_done, w):
 
 
 @njit(cache=True)
+def _window_class(tiles, land, r, c, cell, tile):
+    """What cell (r, c) holds for the window value, with ``tile`` at ``cell``: 0 off the board,
+    else 1 + 2 * tile (0: empty) + 1 on land."""
+    if r < 0 or r >= SIZE or c < 0 or c >= SIZE:
+        return 0
+    z = r * SIZE + c
+    held = tile if z == cell else tiles[z]
+    return 1 + held * 2 + (1 if land[z] else 0)
+
+
+@njit(cache=True)
+def _value_delta(tiles, land, tile, cell, drawings_done, w):
+    """What the learned window value gains when ``tile`` goes to the empty ``cell``: the four
+    2x2 windows that hold the cell, after less before."""
+    if w.shape[0] <= N_WEIGHTS + N_POLICY:
+        return 0.0
+    base = N_WEIGHTS + N_POLICY + drawings_done * VALUE_TABLE
+    r0, c0 = divmod(cell, SIZE)
+    v = 0.0
+    for r in range(r0 - 1, r0 + 1):
+        for c in range(c0 - 1, c0 + 1):
+            for held in (np.int64(0), tile):
+                k = 0
+                for dr in range(2):
+                    for dc in range(2):
+                        k = k * VALUE_CLASSES + _window_class(tiles, land, r + dr, c + dc, cell, held)
+                v += w[base + k] if held != 0 else -w[base + k]
+    return v
+
+
+@njit(cache=True)
 def weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, w):
     """The gain in the optimistic score, plus the shape and room-to-grow terms weighted by ``w``,
     plus the policy's value when ``w`` carries the policy table (``WEIGHTS`` does)."""
@@ -272,7 +329,8 @@ def _weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, w, before
             v += w[15] if is_land else w[17]
         elif is_land:
             v += w[16]
-    return v + _policy_value(tiles, land, tile, cell, min(3 - drawings_left, POLICY_PHASES - 1), w)
+    phase = min(3 - drawings_left, POLICY_PHASES - 1)
+    return v + _policy_value(tiles, land, tile, cell, phase, w) + _value_delta(tiles, land, tile, cell, phase, w)
 
 
 @njit(cache=True)

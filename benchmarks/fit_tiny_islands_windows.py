@@ -1,0 +1,209 @@
+"""Learn the Tiny Islands window value (``engines/tiny_islands/windows.json``) by temporal
+differences from the bots' own games. The value of a board after a placement is its optimistic
+total (every tile on its right side of the shore), plus a number for each turn, plus one table
+entry for each of the board's 100 2x2 windows (corners off the board included): what the four
+cells hold, water or land, by the drawings done. The heuristic's placements add the windows'
+change to their value (``bots._value_delta``), so the table is learned under the very policy
+that plays with it: each game is played by the heuristic with the table so far, and after each
+placement the value of the board before it moves toward the value of the board after it
+(TD(0)), the last toward the final score. A step is normalised by the squared counts of the
+entries it moves (a window met twice moves twice).
+
+    python benchmarks/fit_tiny_islands_windows.py train --games 200000 --alpha 0.5 --out windows.json [--start windows.json]
+    python benchmarks/fit_tiny_islands_windows.py bench windows.json [--shuffles 200 --seed 2026]
+
+The games are two-deck shuffles of ``--shuffle-seed``, numbered on from the starting file's
+games, so that a run taken up from its own output plays what one longer run would have played
+(the step size aside). ``bench`` plays the heuristic with and without the table on the same
+shuffles, paired. The same arguments give the same table.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import time
+from datetime import date
+
+import numpy as np
+from numba import njit
+
+from scorebook.engines.tiny_islands import bots
+from scorebook.engines.tiny_islands.deck import two_deck_offers
+from scorebook.engines.tiny_islands.engine import drawing_due, legal_placements, listed_region, score_board
+from scorebook.engines.tiny_islands.metadata import CELLS, SIZE, TURNS
+
+N_WINDOWS = (SIZE + 1) * (SIZE + 1)
+BATCH = 2000  # games a jitted call plays between reports
+
+
+@njit(cache=True)
+def window_entries(tiles, land, out):
+    """The table entry (within a phase) of each of the board's windows, written to ``out``."""
+    k = 0
+    for r in range(-1, SIZE):
+        for c in range(-1, SIZE):
+            e = 0
+            for dr in range(2):
+                for dc in range(2):
+                    e = e * bots.VALUE_CLASSES + bots._window_class(tiles, land, r + dr, c + dc, np.int64(-1),
+                                                                    np.int64(0))
+            out[k] = e
+            k += 1
+
+
+@njit(cache=True)
+def _step(w, bias, phase, t, entries, error, alpha):
+    """Move the value of the board whose windows are ``entries`` by ``alpha`` of ``error``."""
+    s = np.sort(entries)
+    norm = 1.0  # the turn's own number
+    run = 1
+    for k in range(1, N_WINDOWS + 1):
+        if k < N_WINDOWS and s[k] == s[k - 1]:
+            run += 1
+        else:
+            norm += run * run
+            run = 1
+    step = alpha * error / norm
+    base = bots.N_WEIGHTS + bots.N_POLICY + phase * bots.VALUE_TABLE
+    for k in range(N_WINDOWS):
+        w[base + entries[k]] += step
+    bias[t] += step
+
+
+@njit(cache=True)
+def _board_value(tiles, land, drawings_done, t, w, bias, entries):
+    window_entries(tiles, land, entries)
+    base = bots.N_WEIGHTS + bots.N_POLICY + drawings_done * bots.VALUE_TABLE
+    v = bots._optimistic_total(tiles, land, np.int64(3 - drawings_done), np.int64(0)) + bias[t]
+    for k in range(N_WINDOWS):
+        v += w[base + entries[k]]
+    return v
+
+
+@njit(cache=True)
+def play_games(all_offers, w, bias, alpha, learn, totals):
+    """Play each game of ``all_offers`` with the heuristic and the table in ``w``; with
+    ``learn``, move the table (and ``bias``) by TD(0) as it goes. Writes the final totals."""
+    entries = np.zeros(N_WINDOWS, np.int64)
+    last = np.zeros(N_WINDOWS, np.int64)
+    no_plan = np.zeros(CELLS, np.bool_)
+    for g in range(all_offers.shape[0]):
+        offers = all_offers[g]
+        tiles = np.zeros(CELLS, np.int64)
+        land = np.zeros(CELLS, np.bool_)
+        d = np.int64(0)
+        last_value = 0.0
+        last_phase = np.int64(0)
+        last_t = -1
+        total = -100.0
+        stuck = False
+        for t in range(TURNS):
+            tile, cell = bots.heuristic_placement(tiles, land, offers[t], np.int64(3 - d), np.int64(0), w, no_plan,
+                                                  np.bool_(False))
+            if tile < 0:  # stuck: the game has no score
+                stuck = True
+                break
+            tiles[cell] = tile
+            value = _board_value(tiles, land, d, t, w, bias, entries)
+            if learn and last_t >= 0:
+                _step(w, bias, last_phase, last_t, last, value - last_value, alpha)
+            last[:] = entries
+            last_value = value
+            last_phase = d
+            last_t = t
+            if drawing_due(t + 1):
+                cells, n = bots._draw_now(tiles, land, offers, t, np.int64(0), np.int64(1), w, np.int64(0))
+                _, region = listed_region(land, cells, n)
+                land ^= region
+                d += 1
+        if not stuck:
+            total = float(score_board(tiles, land, np.int64(0))[8])
+        if learn and last_t >= 0:
+            _step(w, bias, last_phase, last_t, last, total - last_value, alpha)
+        totals[g] = total
+
+
+def shuffles(seed: int, first: int, n: int) -> np.ndarray:
+    """Two-deck shuffles numbered first .. first + n - 1 of ``seed``: shuffle g is the same in
+    every run."""
+    return np.array([two_deck_offers(np.random.default_rng([seed, g])) for g in range(first, first + n)])
+
+
+def table_text(table: np.ndarray, bias: np.ndarray, fit: dict, made_by: list[str]) -> str:
+    """The data file: the table's nonzero entries, in thousandths, as (entry, value) pairs."""
+    rounded = np.round(table * 1000).astype(np.int64)
+    nonzero = np.flatnonzero(rounded)
+    data = {
+        "about": " ".join(bots.load_window_value.__doc__.split()),
+        "made_by": made_by,
+        "fit": fit,
+        "classes": bots.VALUE_CLASSES,
+        "phases": bots.POLICY_PHASES,
+        "turn_bias": [round(float(b), 4) for b in bias],  # the value's number for each turn (not played)
+        "entries": [[int(i), int(rounded[i])] for i in nonzero],
+    }
+    # a key a line, each on one line: readable at the head, compact in its 40,000 entries
+    return "{\n" + ",\n".join(f"{json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}" for k, v in data.items()) + "\n}\n"
+
+
+def train(args) -> None:
+    w = np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY, np.zeros(bots.N_VALUE)))
+    bias = np.zeros(TURNS)
+    made_by, played = [], 0
+    if args.start:
+        start = json.loads(open(args.start).read())
+        w[bots.N_WEIGHTS + bots.N_POLICY:] = bots.load_window_value(json.dumps(start))
+        bias[:] = start["turn_bias"]
+        made_by, played = start["made_by"], start["fit"]["games"]
+    started = time.perf_counter()
+    means = []
+    for first in range(played, played + args.games, BATCH):
+        n = min(BATCH, played + args.games - first)
+        totals = np.zeros(n)
+        play_games(shuffles(args.shuffle_seed, first, n), w, bias, args.alpha, True, totals)
+        means.append(totals.mean())
+        print(f"games {first + n}: {totals.mean():.2f} on the last {n}", flush=True)
+    fit = {"games": played + args.games, "shuffle_seed": args.shuffle_seed, "alpha": args.alpha,
+           "mean_of_the_last_batch": round(float(means[-1]), 3),
+           "seconds": round(time.perf_counter() - started, 1)}
+    made_by = made_by + [f"python benchmarks/fit_tiny_islands_windows.py {shlex.join(sys.argv[1:])} "
+                         f"(on {date.today().isoformat()})"]
+    with open(args.out, "w") as f:
+        f.write(table_text(w[bots.N_WEIGHTS + bots.N_POLICY:], bias, fit, made_by))
+
+
+def bench(args) -> None:
+    table = bots.load_window_value(open(args.value).read())
+    offers = np.array([two_deck_offers(np.random.default_rng([args.seed, g])) for g in range(args.shuffles)])
+    results = {}
+    for name, w in (("without", np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY))),
+                    ("with", np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY, table)))):
+        totals = np.zeros(args.shuffles)
+        play_games(offers, w.copy(), np.zeros(TURNS), 0.0, False, totals)
+        results[name] = totals
+        print(f"heuristic {name} the table: {totals.mean():.2f} ± {totals.std(ddof=1) / np.sqrt(len(totals)):.2f}")
+    d = results["with"] - results["without"]
+    print(f"paired: {d.mean():+.2f} ± {d.std(ddof=1) / np.sqrt(len(d)):.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("train", help="TD(0) over self-played heuristic games")
+    p.add_argument("--games", type=int, required=True)
+    p.add_argument("--alpha", type=float, default=0.5)
+    p.add_argument("--shuffle-seed", type=int, default=2718)
+    p.add_argument("--start", help="a windows file to go on from")
+    p.add_argument("--out", required=True)
+    p = sub.add_parser("bench", help="the heuristic with and without a table, paired")
+    p.add_argument("value")
+    p.add_argument("--shuffles", type=int, default=200)
+    p.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    train(args) if args.command == "train" else bench(args)
+
+
+if __name__ == "__main__":
+    main()

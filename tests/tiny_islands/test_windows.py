@@ -1,0 +1,106 @@
+"""The learned window value: a placement's gain is the change of the table entries of the 2x2
+windows around its cell (checked against a plain-Python reading of the whole board), a TD step
+moves a board's value by the share of the error asked for, and the script that learns the table
+runs here on a tiny budget and gives the same table for the same arguments."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from scorebook.engines.tiny_islands import bots
+from scorebook.engines.tiny_islands.metadata import CELLS, SIZE
+
+from ..conftest import benchmark_script
+
+
+@pytest.fixture(scope="module")
+def learner():
+    return benchmark_script("fit_tiny_islands_windows")
+
+
+def window_sum(table, tiles, land, drawings_done):
+    """The table's value of a whole board, from the layout in ``load_window_value``'s docstring."""
+    def held(r, c):
+        if not (0 <= r < SIZE and 0 <= c < SIZE):
+            return 0
+        return 1 + 2 * int(tiles[r * SIZE + c]) + int(land[r * SIZE + c])
+    total = 0.0
+    for r in range(-1, SIZE):
+        for c in range(-1, SIZE):
+            a, b, d, e = held(r, c), held(r, c + 1), held(r + 1, c), held(r + 1, c + 1)
+            total += table[(((drawings_done * 17 + a) * 17 + b) * 17 + d) * 17 + e]
+    return total
+
+
+def random_position(rng):
+    tiles = np.zeros(CELLS, np.int64)
+    filled = rng.choice(CELLS, int(rng.integers(0, 40)), replace=False)
+    tiles[filled] = rng.integers(1, 8, len(filled))
+    return tiles, rng.random(CELLS) < 0.4
+
+
+def test_a_placements_window_gain_is_the_boards_value_after_less_before():
+    rng = np.random.default_rng(8)
+    table = rng.normal(0, 1, bots.N_VALUE)
+    w = np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY, table))
+    for _ in range(100):
+        tiles, land = random_position(rng)
+        cell = int(rng.choice(np.flatnonzero(tiles == 0)))
+        tile, drawings_done = int(rng.integers(1, 8)), int(rng.integers(0, 3))
+        before = window_sum(table, tiles, land, drawings_done)
+        after_tiles = tiles.copy()
+        after_tiles[cell] = tile
+        expected = window_sum(table, after_tiles, land, drawings_done) - before
+        assert bots._value_delta(tiles, land, tile, cell, drawings_done, w) == pytest.approx(expected, abs=1e-9)
+        # and the placement's value is the heuristic's (with its policy) plus that gain
+        with_table = bots.weighted_value(tiles, land, tile, cell, 3 - drawings_done, 0, w)
+        without = bots.weighted_value(tiles, land, tile, cell, 3 - drawings_done, 0, w[:-bots.N_VALUE])
+        assert with_table - without == pytest.approx(expected, abs=1e-9)
+
+
+def test_a_td_step_moves_the_boards_value_by_alpha_of_the_error(learner):
+    """The step is normalised by the squared counts of the entries it moves, so a window met
+    many times (the empty ones) does not move the value more than asked."""
+    rng = np.random.default_rng(2)
+    tiles, land = random_position(rng)
+    w = np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY, np.zeros(bots.N_VALUE)))
+    bias = np.zeros(26)
+    entries = np.zeros(learner.N_WINDOWS, np.int64)
+    before = learner._board_value(tiles, land, 1, 10, w, bias, entries)
+    learner._step(w, bias, 1, 10, entries.copy(), 8.0, 0.25)
+    assert learner._board_value(tiles, land, 1, 10, w, bias, entries) - before == pytest.approx(2.0)
+    assert learner._board_value(tiles, land, 2, 10, w, bias, entries) - before == pytest.approx(bias[10])
+
+
+@pytest.mark.parametrize("change", [{"classes": 10}, {"phases": 4}, {"entries": [[bots.N_VALUE, 5]]},
+                                    {"entries": [[-1, 5]]}])
+def test_a_windows_file_of_another_table_is_refused(change):
+    text = json.dumps({"classes": 17, "phases": 3, "entries": [[0, 1]], **change})
+    with pytest.raises(ValueError):
+        bots.load_window_value(text)
+
+
+def test_the_script_learns_a_table_the_bots_read(learner, tmp_path, monkeypatch, capsys):
+    out, again, longer = tmp_path / "w.json", tmp_path / "again.json", tmp_path / "longer.json"
+    for path in (out, again):
+        monkeypatch.setattr("sys.argv", ["fit_tiny_islands_windows.py", "train", "--games", "6", "--alpha", "0.5",
+                                         "--shuffle-seed", "4", "--out", str(path)])
+        learner.main()
+    learned = json.loads(out.read_text())
+    assert learned["entries"] == json.loads(again.read_text())["entries"]  # the same arguments, the same table
+    assert learned["entries"] and learned["fit"]["games"] == 6 and "--games 6" in learned["made_by"][0]
+    table = bots.load_window_value(out.read_text())
+    assert np.count_nonzero(table) == len(learned["entries"])
+    # taken up from its own output, the games go on from the seventh
+    monkeypatch.setattr("sys.argv", ["fit_tiny_islands_windows.py", "train", "--games", "2", "--shuffle-seed", "4",
+                                     "--start", str(out), "--out", str(longer)])
+    learner.main()
+    went_on = json.loads(longer.read_text())
+    assert went_on["fit"]["games"] == 8 and len(went_on["made_by"]) == 2
+    assert went_on["entries"] != learned["entries"]
+    monkeypatch.setattr("sys.argv", ["fit_tiny_islands_windows.py", "bench", str(out), "--shuffles", "3"])
+    learner.main()
+    printed = capsys.readouterr().out
+    assert "heuristic with the table" in printed and "paired: " in printed
