@@ -44,12 +44,7 @@ def window_entries(tiles, land, out):
     k = 0
     for r in range(-1, SIZE):
         for c in range(-1, SIZE):
-            e = 0
-            for dr in range(2):
-                for dc in range(2):
-                    e = e * bots.VALUE_CLASSES + bots._window_class(tiles, land, r + dr, c + dc, np.int64(-1),
-                                                                    np.int64(0))
-            out[k] = e
+            out[k] = bots.window_entry(tiles, land, r, c, np.int64(-1), np.int64(0))
             k += 1
 
 
@@ -66,7 +61,7 @@ def _step(w, bias, phase, t, entries, error, alpha):
             norm += run * run
             run = 1
     step = alpha * error / norm
-    base = bots.N_WEIGHTS + bots.N_POLICY + phase * bots.VALUE_TABLE
+    base = bots.VALUE_AT + phase * bots.VALUE_TABLE
     for k in range(N_WINDOWS):
         w[base + entries[k]] += step
     bias[t] += step
@@ -75,7 +70,7 @@ def _step(w, bias, phase, t, entries, error, alpha):
 @njit(cache=True)
 def _board_value(tiles, land, drawings_done, t, w, bias, entries):
     window_entries(tiles, land, entries)
-    base = bots.N_WEIGHTS + bots.N_POLICY + drawings_done * bots.VALUE_TABLE
+    base = bots.VALUE_AT + drawings_done * bots.VALUE_TABLE
     v = bots._optimistic_total(tiles, land, np.int64(3 - drawings_done), np.int64(0)) + bias[t]
     for k in range(N_WINDOWS):
         v += w[base + entries[k]]
@@ -153,8 +148,9 @@ def train(args) -> None:
     bias = np.zeros(TURNS)
     made_by, played = [], 0
     if args.start:
-        start = json.loads(open(args.start).read())
-        w[bots.N_WEIGHTS + bots.N_POLICY:] = bots.load_window_value(json.dumps(start))
+        text = open(args.start).read()
+        start = json.loads(text)
+        w[bots.VALUE_AT:] = bots.load_window_value(text)
         bias[:] = start["turn_bias"]
         made_by, played = start["made_by"], start["fit"]["games"]
     started = time.perf_counter()
@@ -171,12 +167,12 @@ def train(args) -> None:
     made_by = made_by + [f"python benchmarks/fit_tiny_islands_windows.py {shlex.join(sys.argv[1:])} "
                          f"(on {date.today().isoformat()})"]
     with open(args.out, "w") as f:
-        f.write(table_text(w[bots.N_WEIGHTS + bots.N_POLICY:], bias, fit, made_by))
+        f.write(table_text(w[bots.VALUE_AT:], bias, fit, made_by))
 
 
 def bench(args) -> None:
     table = bots.load_window_value(open(args.value).read())
-    offers = np.array([two_deck_offers(np.random.default_rng([args.seed, g])) for g in range(args.shuffles)])
+    offers = shuffles(args.seed, 0, args.shuffles)
     results = {}
     for name, w in (("without", np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY))),
                     ("with", np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY, table)))):

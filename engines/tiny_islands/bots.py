@@ -156,6 +156,7 @@ POLICY = load_policy()
 VALUE_CLASSES = 17  # a window's cell: off the board, then (empty or one of the seven tiles) x (water, land)
 VALUE_TABLE = VALUE_CLASSES ** 4
 N_VALUE = POLICY_PHASES * VALUE_TABLE
+VALUE_AT = N_WEIGHTS + N_POLICY  # where the table starts in the weights
 
 
 def load_window_value(text: str) -> np.ndarray:
@@ -252,22 +253,29 @@ def _window_class(tiles, land, r, c, cell, tile):
 
 
 @njit(cache=True)
+def window_entry(tiles, land, r, c, cell, tile):
+    """The table entry, within a phase, of the 2x2 window whose top-left cell is (r, c), with
+    ``tile`` at ``cell`` (cell -1: the board as it is)."""
+    k = 0
+    for dr in range(2):
+        for dc in range(2):
+            k = k * VALUE_CLASSES + _window_class(tiles, land, r + dr, c + dc, cell, tile)
+    return k
+
+
+@njit(cache=True)
 def _value_delta(tiles, land, tile, cell, drawings_done, w):
     """What the learned window value gains when ``tile`` goes to the empty ``cell``: the four
     2x2 windows that hold the cell, after less before."""
-    if w.shape[0] <= N_WEIGHTS + N_POLICY:
+    if w.shape[0] <= VALUE_AT:
         return 0.0
-    base = N_WEIGHTS + N_POLICY + drawings_done * VALUE_TABLE
+    base = VALUE_AT + drawings_done * VALUE_TABLE
     r0, c0 = divmod(cell, SIZE)
     v = 0.0
     for r in range(r0 - 1, r0 + 1):
         for c in range(c0 - 1, c0 + 1):
-            for held in (np.int64(0), tile):
-                k = 0
-                for dr in range(2):
-                    for dc in range(2):
-                        k = k * VALUE_CLASSES + _window_class(tiles, land, r + dr, c + dc, cell, held)
-                v += w[base + k] if held != 0 else -w[base + k]
+            v -= w[base + window_entry(tiles, land, r, c, cell, np.int64(0))]  # before, then after: the
+            v += w[base + window_entry(tiles, land, r, c, cell, tile)]  # sums of the trials, bit for bit
     return v
 
 
