@@ -78,25 +78,51 @@ def _board_value(tiles, land, drawings_done, t, w, bias, entries):
 
 
 @njit(cache=True)
-def play_games(all_offers, w, bias, alpha, learn, totals):
+def _commit_now(t, d, plans, coin):
+    """Whether a game learned under plans (``--plans``) commits to the island of drawing d + 1
+    at turn t: the first island at COMMIT_FROM[0], the second at COMMIT_FROM[1] in half the
+    games (the search's play-outs begun before the first drawing play the second island
+    freely; those begun after it follow a plan)."""
+    if not plans or d >= bots.COMMIT_FROM.shape[0] or t != bots.COMMIT_FROM[d]:
+        return False
+    return d == 0 or coin
+
+
+@njit(cache=True)
+def play_games(all_offers, first, w, bias, alpha, learn, plans, totals):
     """Play each game of ``all_offers`` with the heuristic and the table in ``w``; with
-    ``learn``, move the table (and ``bias``) by TD(0) as it goes. Writes the final totals."""
+    ``learn``, move the table (and ``bias``) by TD(0) as it goes. Writes the final totals.
+    With ``plans``, the games are played as halving:N's committed play-outs are: from
+    COMMIT_FROM the placements follow an island (one of the search's candidates, at random;
+    ``w`` carries the plan weights) and the drawing is that island, climbed; drawings are
+    planned with halving:N's effort."""
     entries = np.zeros(N_WINDOWS, np.int64)
     last = np.zeros(N_WINDOWS, np.int64)
     no_plan = np.zeros(CELLS, np.bool_)
+    effort = np.int64(bots.HALVING_EFFORT) if plans else np.int64(1)
+    screen = np.int64(bots.HALVING_SCREEN) if plans else np.int64(0)
     for g in range(all_offers.shape[0]):
         offers = all_offers[g]
+        np.random.seed(first + g)
+        coin = np.random.random() < 0.5
         tiles = np.zeros(CELLS, np.int64)
         land = np.zeros(CELLS, np.bool_)
         d = np.int64(0)
+        plan = no_plan
+        planned = False
         last_value = 0.0
         last_phase = np.int64(0)
         last_t = -1
         total = -100.0
         stuck = False
         for t in range(TURNS):
-            tile, cell = bots.heuristic_placement(tiles, land, offers[t], np.int64(3 - d), np.int64(0), w, no_plan,
-                                                  np.bool_(False))
+            if _commit_now(t, d, plans, coin):
+                candidates = bots._plan_candidates(tiles, land, offers, np.int64(t), np.int64(0), w, no_plan,
+                                                   np.bool_(False))
+                plan = candidates[np.random.randint(candidates.shape[0])].copy()
+                planned = True
+            tile, cell = bots.heuristic_placement(tiles, land, offers[t], np.int64(3 - d), np.int64(0), w, plan,
+                                                  np.bool_(planned))
             if tile < 0:  # stuck: the game has no score
                 stuck = True
                 break
@@ -109,10 +135,15 @@ def play_games(all_offers, w, bias, alpha, learn, totals):
             last_phase = d
             last_t = t
             if drawing_due(t + 1):
-                cells, n = bots._draw_now(tiles, land, offers, t, np.int64(0), np.int64(1), w, np.int64(0))
+                if planned:
+                    cells, n = bots._committed_drawing(tiles, land, offers, np.int64(t), np.int64(0), effort, w,
+                                                       screen, plan)
+                else:
+                    cells, n = bots._draw_now(tiles, land, offers, np.int64(t), np.int64(0), effort, w, screen)
                 _, region = listed_region(land, cells, n)
                 land ^= region
                 d += 1
+                planned = False
         if not stuck:
             total = float(score_board(tiles, land, np.int64(0))[8])
         if learn and last_t >= 0:
@@ -145,6 +176,8 @@ def table_text(table: np.ndarray, bias: np.ndarray, fit: dict, made_by: list[str
 
 def train(args) -> None:
     w = np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY, np.zeros(bots.N_VALUE)))
+    if args.plans:  # the weights of halving:N's committed play-outs
+        w = bots._plan_weights(w)
     bias = np.zeros(TURNS)
     made_by, played = [], 0
     if args.start:
@@ -158,10 +191,11 @@ def train(args) -> None:
     for first in range(played, played + args.games, BATCH):
         n = min(BATCH, played + args.games - first)
         totals = np.zeros(n)
-        play_games(shuffles(args.shuffle_seed, first, n), w, bias, args.alpha, True, totals)
+        play_games(shuffles(args.shuffle_seed, first, n), first, w, bias, args.alpha, True, args.plans, totals)
         means.append(totals.mean())
         print(f"games {first + n}: {totals.mean():.2f} on the last {n}", flush=True)
     fit = {"games": played + args.games, "shuffle_seed": args.shuffle_seed, "alpha": args.alpha,
+           "plans": args.plans,
            "mean_of_the_last_batch": round(float(means[-1]), 3),
            "seconds": round(time.perf_counter() - started, 1)}
     made_by = made_by + [f"python benchmarks/fit_tiny_islands_windows.py {shlex.join(sys.argv[1:])} "
@@ -177,7 +211,7 @@ def bench(args) -> None:
     for name, w in (("without", np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY))),
                     ("with", np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY, table)))):
         totals = np.zeros(args.shuffles)
-        play_games(offers, w.copy(), np.zeros(TURNS), 0.0, False, totals)
+        play_games(offers, 0, w.copy(), np.zeros(TURNS), 0.0, False, False, totals)
         results[name] = totals
         print(f"heuristic {name} the table: {totals.mean():.2f} ± {totals.std(ddof=1) / np.sqrt(len(totals)):.2f}")
     d = results["with"] - results["without"]
@@ -192,6 +226,8 @@ def main() -> None:
     p.add_argument("--alpha", type=float, default=0.5)
     p.add_argument("--shuffle-seed", type=int, default=2718)
     p.add_argument("--start", help="a windows file to go on from")
+    p.add_argument("--plans", action="store_true",
+                   help="play the games as halving:N's committed play-outs (islands planned, then followed)")
     p.add_argument("--out", required=True)
     p = sub.add_parser("bench", help="the heuristic with and without a table, paired")
     p.add_argument("value")

@@ -52,3 +52,15 @@ def test_a_run_taken_up_again_plays_the_same_games(bots_benchmark):
     tail = bots_benchmark.run(bots.MC, 1, shuffles[1:], lambda g, breakdown, seconds: logged.append(g), 1)[3]
     assert logged == [1, 2]
     np.testing.assert_array_equal(tail, whole[1:])
+
+
+def test_games_played_a_core_each_are_the_same_games(bots_benchmark):
+    """``--processes``: the games are shared out to worker processes, logged as they end and
+    reported in shuffle order, the same games as one after the other."""
+    shuffles = [two_deck_offers(np.random.default_rng([2026, g])) for g in range(4)]
+    one_by_one = bots_benchmark.run(bots.HEURISTIC, 0, shuffles, None, 5)[3]
+    logged = []
+    log = lambda g, breakdown, seconds: logged.append(g)  # noqa: E731
+    shared_out = bots_benchmark.run(bots.HEURISTIC, 0, shuffles, log, 5, 2)[3]
+    assert sorted(logged) == [5, 6, 7, 8]
+    np.testing.assert_array_equal(shared_out, one_by_one)

@@ -104,3 +104,24 @@ def test_the_script_learns_a_table_the_bots_read(learner, tmp_path, monkeypatch,
     learner.main()
     printed = capsys.readouterr().out
     assert "heuristic with the table" in printed and "paired: " in printed
+
+
+def test_games_learned_under_plans_follow_the_search_play_outs(learner, tmp_path, monkeypatch):
+    """``--plans`` plays the games as halving:N's committed play-outs do: other games than the
+    heuristic's, the same for the same arguments."""
+    files = {}
+    for name, extra in (("free", []), ("plans", ["--plans"]), ("plans_again", ["--plans"])):
+        files[name] = tmp_path / f"{name}.json"
+        monkeypatch.setattr("sys.argv", ["fit_tiny_islands_windows.py", "train", "--games", "4", "--shuffle-seed", "4",
+                                         "--out", str(files[name])] + extra)
+        learner.main()
+    learned = {name: json.loads(path.read_text()) for name, path in files.items()}
+    assert learned["plans"]["fit"]["plans"] and not learned["free"]["fit"]["plans"]
+    assert learned["plans"]["entries"] == learned["plans_again"]["entries"]
+    assert learned["plans"]["entries"] != learned["free"]["entries"]
+    # the first island is committed at COMMIT_FROM[0] in every game, the second in half of them
+    assert learner._commit_now(int(bots.COMMIT_FROM[0]), 0, True, False)
+    assert not learner._commit_now(int(bots.COMMIT_FROM[0]), 0, False, True)
+    assert not learner._commit_now(int(bots.COMMIT_FROM[0]) + 1, 0, True, True)
+    assert learner._commit_now(int(bots.COMMIT_FROM[1]), 1, True, True)
+    assert not learner._commit_now(int(bots.COMMIT_FROM[1]), 1, True, False)
