@@ -68,8 +68,10 @@ def _step(w, bias, phase, t, entries, error, alpha):
 
 
 @njit(cache=True)
-def _board_value(tiles, land, drawings_done, t, w, bias, entries):
-    window_entries(tiles, land, entries)
+def _board_value(tiles, land, window_land, drawings_done, t, w, bias, entries):
+    """The board's value: its optimistic total, the turn's number, and its windows' entries
+    (written to ``entries``) read with ``window_land`` as the land."""
+    window_entries(tiles, window_land, entries)
     base = bots.VALUE_AT + drawings_done * bots.VALUE_TABLE
     v = bots._optimistic_total(tiles, land, np.int64(3 - drawings_done), np.int64(0)) + bias[t]
     for k in range(N_WINDOWS):
@@ -127,7 +129,8 @@ def play_games(all_offers, first, w, bias, alpha, learn, plans, totals):
                 stuck = True
                 break
             tiles[cell] = tile
-            value = _board_value(tiles, land, d, t, w, bias, entries)
+            window_land = land ^ plan if planned and w[bots.VALUE_LAND_AT] != 0.0 else land
+            value = _board_value(tiles, land, window_land, d, t, w, bias, entries)
             if learn and last_t >= 0:
                 _step(w, bias, last_phase, last_t, last, value - last_value, alpha)
             last[:] = entries
@@ -157,7 +160,7 @@ def shuffles(seed: int, first: int, n: int) -> np.ndarray:
     return np.array([two_deck_offers(np.random.default_rng([seed, g])) for g in range(first, first + n)])
 
 
-def table_text(table: np.ndarray, bias: np.ndarray, fit: dict, made_by: list[str]) -> str:
+def table_text(table: np.ndarray, land: str, bias: np.ndarray, fit: dict, made_by: list[str]) -> str:
     """The data file: the table's nonzero entries, in thousandths, as (entry, value) pairs."""
     rounded = np.round(table * 1000).astype(np.int64)
     nonzero = np.flatnonzero(rounded)
@@ -167,6 +170,7 @@ def table_text(table: np.ndarray, bias: np.ndarray, fit: dict, made_by: list[str
         "fit": fit,
         "classes": bots.VALUE_CLASSES,
         "phases": bots.POLICY_PHASES,
+        "land": land,
         "turn_bias": [round(float(b), 4) for b in bias],  # the value's number for each turn (not played)
         "entries": [[int(i), int(rounded[i])] for i in nonzero],
     }
@@ -175,7 +179,8 @@ def table_text(table: np.ndarray, bias: np.ndarray, fit: dict, made_by: list[str
 
 
 def train(args) -> None:
-    w = np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY, np.zeros(bots.N_VALUE)))
+    w = np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY, np.zeros(bots.N_VALUE),
+                        [1.0 if args.land == "planned" else 0.0]))
     if args.plans:  # the weights of halving:N's committed play-outs
         w = bots._plan_weights(w)
     bias = np.zeros(TURNS)
@@ -183,7 +188,7 @@ def train(args) -> None:
     if args.start:
         text = open(args.start).read()
         start = json.loads(text)
-        w[bots.VALUE_AT:] = bots.load_window_value(text)
+        w[bots.VALUE_AT:bots.VALUE_LAND_AT] = bots.load_window_value(text)
         bias[:] = start["turn_bias"]
         made_by, played = start["made_by"], start["fit"]["games"]
     started = time.perf_counter()
@@ -201,11 +206,11 @@ def train(args) -> None:
     made_by = made_by + [f"python benchmarks/fit_tiny_islands_windows.py {shlex.join(sys.argv[1:])} "
                          f"(on {date.today().isoformat()})"]
     with open(args.out, "w") as f:
-        f.write(table_text(w[bots.VALUE_AT:], bias, fit, made_by))
+        f.write(table_text(w[bots.VALUE_AT:bots.VALUE_LAND_AT], args.land, bias, fit, made_by))
 
 
 def bench(args) -> None:
-    table = bots.load_window_value(open(args.value).read())
+    table = bots.window_value_weights(open(args.value).read())
     offers = shuffles(args.seed, 0, args.shuffles)
     results = {}
     for name, w in (("without", np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY))),
@@ -228,6 +233,8 @@ def main() -> None:
     p.add_argument("--start", help="a windows file to go on from")
     p.add_argument("--plans", action="store_true",
                    help="play the games as halving:N's committed play-outs (islands planned, then followed)")
+    p.add_argument("--land", choices=["drawn", "planned"], default="drawn",
+                   help="under a plan, the windows read the land as drawn, or as it will be after the plan")
     p.add_argument("--out", required=True)
     p = sub.add_parser("bench", help="the heuristic with and without a table, paired")
     p.add_argument("value")

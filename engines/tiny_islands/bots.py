@@ -157,6 +157,12 @@ VALUE_CLASSES = 17  # a window's cell: off the board, then (empty or one of the 
 VALUE_TABLE = VALUE_CLASSES ** 4
 N_VALUE = POLICY_PHASES * VALUE_TABLE
 VALUE_AT = N_WEIGHTS + N_POLICY  # where the table starts in the weights
+# One more number may follow the table: 1 when its windows read the planned land. Under an
+# island planned for the next drawing, a cell's side of the shore is then the one it will
+# have after that drawing (land ^ plan), not the one it has now: before the first drawing
+# every cell is water, and a table of the drawn land cannot tell a tile placed for the island
+# from one placed to stay at sea.
+VALUE_LAND_AT = VALUE_AT + N_VALUE
 
 
 def load_window_value(text: str) -> np.ndarray:
@@ -173,6 +179,15 @@ def load_window_value(text: str) -> np.ndarray:
     table = np.zeros(N_VALUE)
     table[entries[:, 0]] = entries[:, 1] / 1000.0
     return table
+
+
+def window_value_weights(text: str) -> np.ndarray:
+    """A windows file as the bots read it after their policy: the table, then 1 if its
+    windows read the planned land (the file's ``"land": "planned"``), else 0."""
+    land = json.loads(text).get("land", "drawn")
+    if land not in ("drawn", "planned"):
+        raise ValueError(f"a Tiny Islands windows file's land is 'drawn' or 'planned', not {land!r}")
+    return np.append(load_window_value(text), 1.0 if land == "planned" else 0.0)
 
 
 WEIGHTS = np.concatenate((HEURISTIC_WEIGHTS, POLICY))  # what every bot plays with
@@ -338,7 +353,10 @@ def _weighted_value(tiles, land, tile, cell, drawings_left, wave_rule, w, before
         elif is_land:
             v += w[16]
     phase = min(3 - drawings_left, POLICY_PHASES - 1)
-    return v + _policy_value(tiles, land, tile, cell, phase, w) + _value_delta(tiles, land, tile, cell, phase, w)
+    v += _policy_value(tiles, land, tile, cell, phase, w)
+    if planned and w.shape[0] > VALUE_LAND_AT and w[VALUE_LAND_AT] != 0.0:
+        return v + _value_delta(tiles, land ^ plan, tile, cell, phase, w)
+    return v + _value_delta(tiles, land, tile, cell, phase, w)
 
 
 @njit(cache=True)

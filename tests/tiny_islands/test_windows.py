@@ -60,18 +60,49 @@ def test_a_placements_window_gain_is_the_boards_value_after_less_before():
         assert with_table - without == pytest.approx(expected, abs=1e-9)
 
 
+@pytest.mark.parametrize("land", ["drawn", "planned"])
+def test_under_a_plan_the_windows_read_the_land_the_file_names(land):
+    """A table of the planned land reads each cell's side of the shore as it will be after the
+    planned drawing (land ^ plan); without a plan, every table reads the land as drawn."""
+    rng = np.random.default_rng(5)
+    table = rng.normal(0, 1, bots.N_VALUE)
+    text = json.dumps({"classes": 17, "phases": 3, "land": land,
+                       "entries": [[int(i), int(round(table[i] * 1000))] for i in range(bots.N_VALUE)]})
+    weights = bots.window_value_weights(text)
+    assert weights[-1] == (1.0 if land == "planned" else 0.0)
+    table = weights[:-1]
+    w = np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY, weights))
+    for _ in range(50):
+        tiles, drawn = random_position(rng)
+        plan = rng.random(CELLS) < 0.3
+        cell = int(rng.choice(np.flatnonzero(tiles == 0)))
+        tile, drawings_done = int(rng.integers(1, 8)), int(rng.integers(0, 2))
+        after_tiles = tiles.copy()
+        after_tiles[cell] = tile
+        for planned in (True, False):
+            read = drawn ^ plan if planned and land == "planned" else drawn
+            expected = window_sum(table, after_tiles, read, drawings_done) - window_sum(table, tiles, read,
+                                                                                         drawings_done)
+            before = bots._optimistic_total(tiles, drawn, 3 - drawings_done, 0)
+            values = [bots._weighted_value(tiles, drawn, tile, cell, 3 - drawings_done, 0, weights_, before, plan,
+                                           planned) for weights_ in (w, w[:bots.VALUE_AT])]
+            assert values[0] - values[1] == pytest.approx(expected, abs=1e-9)
+    with pytest.raises(ValueError):
+        bots.window_value_weights(text.replace(f'"{land}"', '"sea"'))
+
+
 def test_a_td_step_moves_the_boards_value_by_alpha_of_the_error(learner):
     """The step is normalised by the squared counts of the entries it moves, so a window met
     many times (the empty ones) does not move the value more than asked."""
     rng = np.random.default_rng(2)
     tiles, land = random_position(rng)
-    w = np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY, np.zeros(bots.N_VALUE)))
+    w = np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY, np.zeros(bots.N_VALUE), [0.0]))
     bias = np.zeros(26)
     entries = np.zeros(learner.N_WINDOWS, np.int64)
-    before = learner._board_value(tiles, land, 1, 10, w, bias, entries)
+    before = learner._board_value(tiles, land, land, 1, 10, w, bias, entries)
     learner._step(w, bias, 1, 10, entries.copy(), 8.0, 0.25)
-    assert learner._board_value(tiles, land, 1, 10, w, bias, entries) - before == pytest.approx(2.0)
-    assert learner._board_value(tiles, land, 2, 10, w, bias, entries) - before == pytest.approx(bias[10])
+    assert learner._board_value(tiles, land, land, 1, 10, w, bias, entries) - before == pytest.approx(2.0)
+    assert learner._board_value(tiles, land, land, 2, 10, w, bias, entries) - before == pytest.approx(bias[10])
 
 
 @pytest.mark.parametrize("change", [{"classes": 10}, {"phases": 4}, {"entries": [[bots.N_VALUE, 5]]},
