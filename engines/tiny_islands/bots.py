@@ -48,6 +48,7 @@ completed at random from the cards that fit.
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 from importlib import resources
@@ -148,11 +149,13 @@ def load_policy(text: str | None = None) -> np.ndarray:
 
 HEURISTIC_WEIGHTS = load_weights()
 POLICY = load_policy()
-# A learned window value (a file written by benchmarks/fit_tiny_islands_windows.py): a number
-# for what each 2x2 window of the board holds, by the drawings done; a placement's value gains
-# the change of the four windows around its cell (_value_delta). The jitted functions take it
-# appended to the weights after the policy, w[N_WEIGHTS + N_POLICY:]. The package plays
-# without one: the heuristic gains 2 points with it, the search none (BENCHMARKS.md).
+# A learned window value (windows.json, written by benchmarks/fit_tiny_islands_windows.py): a
+# number for what each 2x2 window of the board holds, by the drawings done; a placement's value
+# gains the change of the four windows around its cell (_value_delta). The jitted functions
+# take it appended to the weights after the policy, w[N_WEIGHTS + N_POLICY:]. Only the
+# heuristic bot plays with it (heuristic_weights): it gains 2 to 3 points there, and the
+# search none, wherever the table was put (BENCHMARKS.md).
+WINDOWS_FILE = "windows.json"
 VALUE_CLASSES = 17  # a window's cell: off the board, then (empty or one of the seven tiles) x (water, land)
 VALUE_TABLE = VALUE_CLASSES ** 4
 N_VALUE = POLICY_PHASES * VALUE_TABLE
@@ -190,7 +193,23 @@ def window_value_weights(text: str) -> np.ndarray:
     return np.append(load_window_value(text), 1.0 if land == "planned" else 0.0)
 
 
-WEIGHTS = np.concatenate((HEURISTIC_WEIGHTS, POLICY))  # what every bot plays with
+WEIGHTS = np.concatenate((HEURISTIC_WEIGHTS, POLICY))  # what mc:N and halving:N play with
+
+
+def windows_text() -> str:
+    """The package's own windows file, as text."""
+    return resources.files(__package__).joinpath(WINDOWS_FILE).read_text()
+
+
+@functools.cache
+def heuristic_weights() -> np.ndarray:
+    """What the heuristic bot plays with: ``WEIGHTS`` and the package's window value (read
+    on first use: a 650 kB file that the other bots do not need).
+
+    >>> heuristic_weights().shape[0] == VALUE_LAND_AT + 1
+    True
+    """
+    return np.concatenate((WEIGHTS, window_value_weights(windows_text())))
 
 
 @njit(cache=True)
@@ -1033,8 +1052,10 @@ def play(offers, bot, rollouts, seed, wave_rule, deck_model):
     """A whole game; returns (placements, traces, lengths) like players.random_game. Drawings
     are written as regions (the cells they enclose). Plain Python on purpose: the jitted game
     always gets every argument, so all callers share one compiled (and cached) signature; a
-    default left out in a jitted call compiles the whole bot again."""
-    return play_weighted(offers, bot, rollouts, seed, wave_rule, WEIGHTS, deck_model)
+    default left out in a jitted call compiles the whole bot again. The heuristic bot plays
+    with the learned window value (``heuristic_weights``), the others with ``WEIGHTS``."""
+    return play_weighted(offers, bot, rollouts, seed, wave_rule, heuristic_weights() if bot == HEURISTIC else WEIGHTS,
+                         deck_model)
 
 
 @njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)

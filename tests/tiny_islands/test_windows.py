@@ -156,3 +156,22 @@ def test_games_learned_under_plans_follow_the_search_play_outs(learner, tmp_path
     assert not learner._commit_now(int(bots.COMMIT_FROM[0]) + 1, 0, True, True)
     assert learner._commit_now(int(bots.COMMIT_FROM[1]), 1, True, True)
     assert not learner._commit_now(int(bots.COMMIT_FROM[1]), 1, True, False)
+
+
+def test_the_heuristic_bot_plays_with_the_packages_table(learner):
+    """The package's windows.json is read (planned land, the fit its command names), and only
+    the heuristic bot adds it: on some shuffle its game is not the one without the table."""
+    data = json.loads(bots.windows_text())
+    assert data["land"] == "planned" and data["fit"]["plans"] and "--land planned" in data["made_by"][-1]
+    w = bots.heuristic_weights()
+    assert w.shape[0] == bots.VALUE_LAND_AT + 1 and w[-1] == 1.0
+    np.testing.assert_array_equal(w[:bots.VALUE_AT], bots.WEIGHTS)
+    differs = 0
+    for g in range(3):
+        offers = learner.shuffles(2026, g, 1)[0]
+        played = bots.play(offers, bots.HEURISTIC, 0, g, 0, bots.TWO_DECK)
+        with_table = bots.play_weighted(offers, bots.HEURISTIC, 0, g, 0, w, bots.TWO_DECK)
+        without = bots.play_weighted(offers, bots.HEURISTIC, 0, g, 0, bots.WEIGHTS, bots.TWO_DECK)
+        np.testing.assert_array_equal(played[0], with_table[0])
+        differs += not np.array_equal(played[0], without[0])
+    assert differs
