@@ -31,7 +31,7 @@ from numba import njit
 
 from scorebook.engines.tiny_islands import bots
 from scorebook.engines.tiny_islands.deck import two_deck_offers
-from scorebook.engines.tiny_islands.engine import drawing_due, legal_placements, listed_region, score_board
+from scorebook.engines.tiny_islands.engine import drawing_due, listed_region, score_board
 from scorebook.engines.tiny_islands.metadata import CELLS, SIZE, TURNS
 
 N_WINDOWS = (SIZE + 1) * (SIZE + 1)
@@ -179,16 +179,14 @@ def table_text(table: np.ndarray, land: str, bias: np.ndarray, fit: dict, made_b
 
 
 def train(args) -> None:
-    w = np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY, np.zeros(bots.N_VALUE),
-                        [1.0 if args.land == "planned" else 0.0]))
+    w = np.concatenate((bots.WEIGHTS, np.zeros(bots.N_VALUE), [1.0 if args.land == "planned" else 0.0]))
     if args.plans:  # the weights of halving:N's committed play-outs
         w = bots._plan_weights(w)
     bias = np.zeros(TURNS)
     made_by, played = [], 0
     if args.start:
-        text = open(args.start).read()
-        start = json.loads(text)
-        w[bots.VALUE_AT:bots.VALUE_LAND_AT] = bots.load_window_value(text)
+        start = json.loads(open(args.start).read())
+        w[bots.VALUE_AT:bots.VALUE_LAND_AT] = bots.window_table(start)
         bias[:] = start["turn_bias"]
         made_by, played = start["made_by"], start["fit"]["games"]
     started = time.perf_counter()
@@ -213,8 +211,7 @@ def bench(args) -> None:
     table = bots.window_value_weights(open(args.value).read())
     offers = shuffles(args.seed, 0, args.shuffles)
     results = {}
-    for name, w in (("without", np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY))),
-                    ("with", np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY, table)))):
+    for name, w in (("without", bots.WEIGHTS), ("with", np.concatenate((bots.WEIGHTS, table)))):
         totals = np.zeros(args.shuffles)
         play_games(offers, 0, w.copy(), np.zeros(TURNS), 0.0, False, False, totals)
         results[name] = totals

@@ -16,12 +16,14 @@ a long run can be followed, and its games compared later:
 
 prints the levels the logs hold, per category, each against the one before it on the shuffles
 both played (paired), without playing a game. ``--processes P`` plays P games at a time, one a
-core on one thread each: the same games, for a machine with more cores than one game uses. A logged run that was stopped is taken up with
-``--first N`` (the shuffles from number N on, each game seeded as in the whole run).
+core on one thread each: the same games, for a machine with more cores than one game uses. A
+logged run that was stopped is taken up with ``--first N`` (the shuffles from number N on,
+each game seeded as in the whole run).
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import os
@@ -87,19 +89,19 @@ def run(bot: int, rollouts: int, shuffles: list[np.ndarray], log=None,
     plays the same games. With ``processes`` above 1, games run one a core on one thread each
     (the same games: the play-outs are seeded per future, not per thread)."""
     jobs = [(g, o, bot, rollouts) for g, o in enumerate(shuffles, first)]
-    if processes > 1:
-        import multiprocessing
-        pool = multiprocessing.get_context("spawn").Pool(processes, initializer=_one_thread, initargs=(bot,))
-        games = pool.imap_unordered(_numbered_game, jobs)
-    else:
-        pool, games = None, map(_numbered_game, jobs)
     done = {}
-    for g, breakdown, seconds in games:
-        done[g] = (breakdown, seconds)
-        if log is not None:
-            log(g, breakdown, seconds)
-    if pool is not None:
-        pool.close()
+    with contextlib.ExitStack() as stack:  # the workers end with the run, or with an interrupt
+        if processes > 1:
+            import multiprocessing
+            pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(
+                processes, initializer=_one_thread, initargs=(bot,)))
+            games = pool.imap_unordered(_numbered_game, jobs)
+        else:
+            games = map(_numbered_game, jobs)
+        for g, breakdown, seconds in games:
+            done[g] = (breakdown, seconds)
+            if log is not None:
+                log(g, breakdown, seconds)
     out = [done[g] for g, *_ in jobs]
     breakdowns = np.array([b for b, _ in out])
     s = breakdowns[:, 8]
