@@ -19,9 +19,10 @@ import numpy as np
 
 from scorebook import registry
 
+# 0.6.0: Tiny Islands play-outs read the learned window value after the first drawing, as halving:N's do.
 # 0.5.0: "best" only for the bot's own best move (a move below the first threshold is "good"); Iwoki's bot named by
 # its option (greedy samples:N). 0.4.0: Tiny Islands play-outs as halving:N's (screened planner), wider last drawing
-ENGINE_VERSION = "0.5.0"
+ENGINE_VERSION = "0.6.0"
 
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
 

@@ -1,7 +1,8 @@
 """Tiny Islands analysis: the evaluator, and the text, JSON and SVG boards.
 
-Values are expected final scores under the heuristic bot's policy, over futures drawn from
-the cards not seen yet under the record's deck model. A placement is compared with the
+Values are expected final scores under halving:N's play-out policy (the heuristic with the
+learned window value after the first drawing, ``bots.search_weights``), over futures drawn
+from the cards not seen yet under the record's deck model. A placement is compared with the
 heuristic's best candidates; a drawing with the shoreline the bot's planner draws. The best
 and the played move get more futures while the standard error of the loss is above
 ``loss.TARGET_STDERR`` (``loss.topped_up``), up to ``max-rollouts``. The last drawing is
@@ -44,6 +45,7 @@ class TinyIslandsAnalysis(Analysis):
             offers = pad
         tiles = np.zeros(CELLS, np.int64)
         land = np.zeros(CELLS, np.bool_)
+        play_out = bots.search_weights()  # halving:N's play-outs; candidates are ranked with WEIGHTS, as its root does
         rows = []
         d = 0
         for t, p in enumerate(record.placements):
@@ -59,12 +61,12 @@ class TinyIslandsAnalysis(Analysis):
                 chosen.append(played)
             arr = np.array(chosen, np.int64)
             values = bots.eval_placements(tiles, land, offers, t, d, wave_rule, arr, rollouts, seed + t, deck_model,
-                                          bots.WEIGHTS)
+                                          play_out)
             i = chosen.index(played)
 
             def more(pair, n, k, arr=arr, t=t, d=d, tiles=tiles.copy(), land=land):  # fresh futures per round
                 return bots.eval_placements(tiles, land, offers, t, d, wave_rule, arr[pair], n, seed + 1000 * k + t,
-                                            deck_model, bots.WEIGHTS)
+                                            deck_model, play_out)
             b, vb, vp, se, means, used = topped_up(values, i, more, max_rollouts)
             name = lambda c: TILE_LETTERS[c[0]] + cell_name(c[1])  # noqa: E731
             rows.append(MoveRow(ti.ply_of_turn(t), 0, name(played), name(chosen[b]), vb, vp, max(0.0, vb - vp), se,
@@ -79,17 +81,17 @@ class TinyIslandsAnalysis(Analysis):
                 text = lambda m: "(" + " ".join(cell_name(int(z)) for z in np.flatnonzero(m)) + ")"  # noqa: E731
                 if t + 1 >= TURNS:  # the last drawing: the final score, exact
                     values = bots.eval_regions(tiles, land, offers, t, d, wave_rule, regions, 1, seed + 100 + t,
-                                               deck_model, bots.WEIGHTS)
+                                               deck_model, play_out)
                     means = values[:, 0]
                     b = int(np.argmax(means))
                     vb, vp, se, used = float(means[b]), float(means[1]), None, 1
                 else:
                     values = bots.eval_regions(tiles, land, offers, t, d, wave_rule, regions, rollouts,
-                                               seed + 100 + t, deck_model, bots.WEIGHTS)
+                                               seed + 100 + t, deck_model, play_out)
 
                     def more(pair, n, k, regions=regions, t=t, d=d, tiles=tiles.copy(), land=land):
                         return bots.eval_regions(tiles, land, offers, t, d, wave_rule, regions[pair], n,
-                                                 seed + 1000 * k + 100 + t, deck_model, bots.WEIGHTS)
+                                                 seed + 1000 * k + 100 + t, deck_model, play_out)
                     b, vb, vp, se, means, used = topped_up(values, 1, more, max_rollouts)
                 rows.append(MoveRow(ti.ply_of_drawing(d), 0, text(played_region), text(regions[b]), vb, vp,
                                     max(0.0, vb - vp), se, rank(means, 1), 2, futures=used))

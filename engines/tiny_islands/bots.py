@@ -152,9 +152,11 @@ POLICY = load_policy()
 # A learned window value (windows.json, written by benchmarks/fit_tiny_islands_windows.py): a
 # number for what each 2x2 window of the board holds, by the drawings done; a placement's value
 # gains the change of the four windows around its cell (_value_delta). The jitted functions
-# take it appended to the weights after the policy, w[N_WEIGHTS + N_POLICY:]. Only the
-# heuristic bot plays with it (heuristic_weights): it gains 2 to 3 points there, and the
-# search none, wherever the table was put (BENCHMARKS.md).
+# take it appended to the weights after the policy, w[N_WEIGHTS + N_POLICY:]. The heuristic
+# bot plays with all of it (heuristic_weights). halving:N reads it in its play-outs only, and
+# only from the first drawing on (search_weights): its root ranks without it, and the phase
+# before the first drawing, where the table cost the search a point of Mountains, is left
+# out (BENCHMARKS.md).
 WINDOWS_FILE = "windows.json"
 VALUE_CLASSES = 17  # a window's cell: off the board, then (empty or one of the seven tiles) x (water, land)
 VALUE_TABLE = VALUE_CLASSES ** 4
@@ -198,7 +200,7 @@ def window_value_weights(text: str) -> np.ndarray:
     return np.append(window_table(data), 1.0 if land == "planned" else 0.0)
 
 
-WEIGHTS = np.concatenate((HEURISTIC_WEIGHTS, POLICY))  # what mc:N and halving:N play with
+WEIGHTS = np.concatenate((HEURISTIC_WEIGHTS, POLICY))  # what mc:N plays with
 
 
 def windows_text() -> str:
@@ -215,6 +217,24 @@ def heuristic_weights() -> np.ndarray:
     True
     """
     return np.concatenate((WEIGHTS, window_value_weights(windows_text())))
+
+
+SEARCH_VALUE_FROM = 1  # halving:N's play-outs read the window value from this many drawings done
+
+
+@functools.cache
+def search_weights() -> np.ndarray:
+    """What halving:N and the analysis play out with: ``heuristic_weights`` with the window
+    value's entries before drawing ``SEARCH_VALUE_FROM`` set to 0. Their roots rank candidates
+    with ``WEIGHTS`` alone (``mc_halving_placement``).
+
+    >>> w = search_weights()
+    >>> bool((w[VALUE_AT:VALUE_AT + VALUE_TABLE] == 0).all()), bool((w[:VALUE_AT] == WEIGHTS).all())
+    (True, True)
+    """
+    w = heuristic_weights().copy()
+    w[VALUE_AT:VALUE_AT + SEARCH_VALUE_FROM * VALUE_TABLE] = 0.0
+    return w
 
 
 @njit(cache=True)
@@ -993,13 +1013,16 @@ def mc_halving_placement(tiles, land, offers, t, drawings_done, wave_rule, rollo
     to the candidates still in; after each, the better half (by mean over all their futures)
     goes on. The same budget as ``mc_placement`` (rollouts x top_k play-outs) in equal parts
     per round, so the last two get the most futures. When ``committed`` (``w`` then carries
-    the plan weights), the placements and their play-outs follow the island ``commit``."""
+    the plan weights), the placements and their play-outs follow the island ``commit``. The
+    candidates are ranked without the window value that ``w`` may carry: only the play-outs
+    read it (at the root it offered worse candidates: BENCHMARKS.md)."""
     if committed:
         plan, planned = commit, np.bool_(True)
     else:
         plan, planned = _first_island_plan(tiles, land, offers, t, drawings_done, wave_rule, np.int64(1), w,
                                             np.int64(0))
-    top = _top_placements(tiles, land, offers[t], drawings_done, wave_rule, w, top_k, plan, planned)
+    top = _top_placements(tiles, land, offers[t], drawings_done, wave_rule, w[:VALUE_AT].copy(), top_k, plan,
+                          planned)
     m = top.shape[0]
     if m == 0:
         return -1, -1
@@ -1058,9 +1081,10 @@ def play(offers, bot, rollouts, seed, wave_rule, deck_model):
     are written as regions (the cells they enclose). Plain Python on purpose: the jitted game
     always gets every argument, so all callers share one compiled (and cached) signature; a
     default left out in a jitted call compiles the whole bot again. The heuristic bot plays
-    with the learned window value (``heuristic_weights``), the others with ``WEIGHTS``."""
-    return play_weighted(offers, bot, rollouts, seed, wave_rule, heuristic_weights() if bot == HEURISTIC else WEIGHTS,
-                         deck_model)
+    with the learned window value (``heuristic_weights``), halving:N with it in its play-outs
+    (``search_weights``), mc:N with ``WEIGHTS``."""
+    w = heuristic_weights() if bot == HEURISTIC else search_weights() if bot == HALVING else WEIGHTS
+    return play_weighted(offers, bot, rollouts, seed, wave_rule, w, deck_model)
 
 
 @njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)

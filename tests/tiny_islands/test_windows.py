@@ -175,3 +175,44 @@ def test_the_heuristic_bot_plays_with_the_packages_table(learner):
         np.testing.assert_array_equal(played[0], with_table[0])
         differs += not np.array_equal(played[0], without[0])
     assert differs
+
+
+def test_halving_reads_the_table_in_its_play_outs_from_the_first_drawing(learner):
+    """halving:N plays with ``search_weights``: the package's table with its entries before the
+    first drawing set to 0 (the rest as the heuristic reads it), and the game is not the one
+    without the table."""
+    w = bots.search_weights()
+    full = bots.heuristic_weights()
+    before_first = slice(bots.VALUE_AT, bots.VALUE_AT + bots.VALUE_TABLE)
+    assert not w[before_first].any() and full[before_first].any()
+    np.testing.assert_array_equal(w[bots.VALUE_AT + bots.VALUE_TABLE:], full[bots.VALUE_AT + bots.VALUE_TABLE:])
+    np.testing.assert_array_equal(w[:bots.VALUE_AT], bots.WEIGHTS)
+    offers = learner.shuffles(2026, 0, 1)[0]
+    played = bots.play(offers, bots.HALVING, 1, 5, 0, bots.TWO_DECK)
+    with_table = bots.play_weighted(offers, bots.HALVING, 1, 5, 0, w, bots.TWO_DECK)
+    without = bots.play_weighted(offers, bots.HALVING, 1, 5, 0, bots.WEIGHTS, bots.TWO_DECK)
+    np.testing.assert_array_equal(played[0], with_table[0])
+    assert not np.array_equal(played[0], without[0])
+
+
+def test_halving_ranks_its_root_candidates_without_the_table():
+    """With one candidate kept, halving's root move is the ranking's best: the same with any
+    window value, while the heuristic that reads the value moves elsewhere."""
+    rng = np.random.default_rng(3)
+    offers = np.array([(t1, z1, t2, z2) for t1, z1, t2, z2 in zip(
+        rng.integers(1, 8, 24), rng.integers(0, 4, 24), rng.integers(1, 8, 24), rng.integers(0, 4, 24))], np.int64)
+    noisy = np.concatenate((bots.WEIGHTS, rng.normal(0, 50, bots.N_VALUE), [0.0]))
+    tiles = np.zeros(CELLS, np.int64)
+    land = np.zeros(CELLS, np.bool_)
+    land[:30] = True  # as after a first drawing: the table's phase 1 is read
+    none = np.zeros(CELLS, np.bool_)
+    moved = 0
+    for t in range(6):
+        ranked = bots.mc_halving_placement(tiles, land, offers, t, 1, 0, 1, 1, bots.WEIGHTS, bots.TWO_DECK, 1, 0,
+                                           none, False)
+        same = bots.mc_halving_placement(tiles, land, offers, t, 1, 0, 1, 1, noisy, bots.TWO_DECK, 1, 0, none, False)
+        assert ranked == same
+        moved += bots.heuristic_placement(tiles, land, offers[t], 2, 0, noisy, none, False) != \
+            bots.heuristic_placement(tiles, land, offers[t], 2, 0, bots.WEIGHTS, none, False)
+        tiles[ranked[1]] = ranked[0]
+    assert moved
