@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from scorebook.engines.tiny_islands import bots
+from scorebook.engines.tiny_islands.deck import two_deck_offers
 from scorebook.engines.tiny_islands.metadata import CELLS, SIZE
 
 from ..conftest import benchmark_script
@@ -199,8 +200,7 @@ def test_halving_ranks_its_root_candidates_without_the_table():
     """With one candidate kept, halving's root move is the ranking's best: the same with any
     window value, while the heuristic that reads the value moves elsewhere."""
     rng = np.random.default_rng(3)
-    offers = np.array([(t1, z1, t2, z2) for t1, z1, t2, z2 in zip(
-        rng.integers(1, 8, 24), rng.integers(0, 4, 24), rng.integers(1, 8, 24), rng.integers(0, 4, 24))], np.int64)
+    offers = two_deck_offers(rng)
     noisy = np.concatenate((bots.WEIGHTS, rng.normal(0, 50, bots.N_VALUE), [0.0]))
     tiles = np.zeros(CELLS, np.int64)
     land = np.zeros(CELLS, np.bool_)
