@@ -10,6 +10,7 @@ placement the value of the board before it moves toward the value of the board a
 entries it moves (a window met twice moves twice).
 
     python benchmarks/fit_tiny_islands_windows.py train --games 200000 --alpha 0.5 --out windows.json [--start windows.json]
+    python benchmarks/fit_tiny_islands_windows.py train --games 300000 --alpha 0.2 --plans --land planned --value-from 1 --start W --out windows.json
     python benchmarks/fit_tiny_islands_windows.py bench windows.json [--shuffles 200 --seed 2026]
 
 The games are two-deck shuffles of ``--shuffle-seed``, numbered on from the starting file's
@@ -49,21 +50,25 @@ def window_entries(tiles, land, out):
 
 
 @njit(cache=True)
-def _step(w, bias, phase, t, entries, error, alpha):
-    """Move the value of the board whose windows are ``entries`` by ``alpha`` of ``error``."""
-    s = np.sort(entries)
+def _step(w, bias, phase, t, entries, error, alpha, value_from):
+    """Move the value of the board whose windows are ``entries`` by ``alpha`` of ``error``;
+    before drawing ``value_from`` the table is not read, and only the turn's number moves."""
+    learn_table = phase >= value_from
     norm = 1.0  # the turn's own number
-    run = 1
-    for k in range(1, N_WINDOWS + 1):
-        if k < N_WINDOWS and s[k] == s[k - 1]:
-            run += 1
-        else:
-            norm += run * run
-            run = 1
+    if learn_table:
+        s = np.sort(entries)
+        run = 1
+        for k in range(1, N_WINDOWS + 1):
+            if k < N_WINDOWS and s[k] == s[k - 1]:
+                run += 1
+            else:
+                norm += run * run
+                run = 1
     step = alpha * error / norm
-    base = bots.VALUE_AT + phase * bots.VALUE_TABLE
-    for k in range(N_WINDOWS):
-        w[base + entries[k]] += step
+    if learn_table:
+        base = bots.VALUE_AT + phase * bots.VALUE_TABLE
+        for k in range(N_WINDOWS):
+            w[base + entries[k]] += step
     bias[t] += step
 
 
@@ -91,13 +96,14 @@ def _commit_now(t, d, plans, coin):
 
 
 @njit(cache=True)
-def play_games(all_offers, first, w, bias, alpha, learn, plans, totals):
+def play_games(all_offers, first, w, bias, alpha, learn, plans, value_from, totals):
     """Play each game of ``all_offers`` with the heuristic and the table in ``w``; with
     ``learn``, move the table (and ``bias``) by TD(0) as it goes. Writes the final totals.
     With ``plans``, the games are played as halving:N's committed play-outs are: from
     COMMIT_FROM the placements follow an island (one of the search's candidates, at random;
     ``w`` carries the plan weights) and the drawing is that island, climbed; drawings are
-    planned with halving:N's effort."""
+    planned with halving:N's effort. The table's phases before drawing ``value_from`` must be
+    0 in ``w``: they are neither read nor learned."""
     entries = np.zeros(N_WINDOWS, np.int64)
     last = np.zeros(N_WINDOWS, np.int64)
     no_plan = np.zeros(CELLS, np.bool_)
@@ -132,7 +138,7 @@ def play_games(all_offers, first, w, bias, alpha, learn, plans, totals):
             window_land = land ^ plan if planned and w[bots.VALUE_LAND_AT] != 0.0 else land
             value = _board_value(tiles, land, window_land, d, t, w, bias, entries)
             if learn and last_t >= 0:
-                _step(w, bias, last_phase, last_t, last, value - last_value, alpha)
+                _step(w, bias, last_phase, last_t, last, value - last_value, alpha, value_from)
             last[:] = entries
             last_value = value
             last_phase = d
@@ -150,7 +156,7 @@ def play_games(all_offers, first, w, bias, alpha, learn, plans, totals):
         if not stuck:
             total = float(score_board(tiles, land, np.int64(0))[8])
         if learn and last_t >= 0:
-            _step(w, bias, last_phase, last_t, last, total - last_value, alpha)
+            _step(w, bias, last_phase, last_t, last, total - last_value, alpha, value_from)
         totals[g] = total
 
 
@@ -189,20 +195,27 @@ def train(args) -> None:
         w[bots.VALUE_AT:bots.VALUE_LAND_AT] = bots.window_table(start)
         bias[:] = start["turn_bias"]
         made_by, played = start["made_by"], start["fit"]["games"]
+    # the phases before --value-from are played without the table, as halving:N's play-outs
+    # are (bots.SEARCH_VALUE_FROM); the file keeps them as they started, for the heuristic bot
+    kept = slice(bots.VALUE_AT, bots.VALUE_AT + args.value_from * bots.VALUE_TABLE)
+    kept_table = w[kept].copy()
+    w[kept] = 0.0
     started = time.perf_counter()
     means = []
     for first in range(played, played + args.games, BATCH):
         n = min(BATCH, played + args.games - first)
         totals = np.zeros(n)
-        play_games(shuffles(args.shuffle_seed, first, n), first, w, bias, args.alpha, True, args.plans, totals)
+        play_games(shuffles(args.shuffle_seed, first, n), first, w, bias, args.alpha, True, args.plans,
+                   np.int64(args.value_from), totals)
         means.append(totals.mean())
         print(f"games {first + n}: {totals.mean():.2f} on the last {n}", flush=True)
     fit = {"games": played + args.games, "shuffle_seed": args.shuffle_seed, "alpha": args.alpha,
-           "plans": args.plans,
+           "plans": args.plans, "value_from": args.value_from,
            "mean_of_the_last_batch": round(float(means[-1]), 3),
            "seconds": round(time.perf_counter() - started, 1)}
     made_by = made_by + [f"python benchmarks/fit_tiny_islands_windows.py {shlex.join(sys.argv[1:])} "
                          f"(on {date.today().isoformat()})"]
+    w[kept] = kept_table
     with open(args.out, "w") as f:
         f.write(table_text(w[bots.VALUE_AT:bots.VALUE_LAND_AT], args.land, bias, fit, made_by))
 
@@ -213,7 +226,7 @@ def bench(args) -> None:
     results = {}
     for name, w in (("without", bots.WEIGHTS), ("with", np.concatenate((bots.WEIGHTS, table)))):
         totals = np.zeros(args.shuffles)
-        play_games(offers, 0, w.copy(), np.zeros(TURNS), 0.0, False, False, totals)
+        play_games(offers, 0, w.copy(), np.zeros(TURNS), 0.0, False, False, np.int64(0), totals)
         results[name] = totals
         print(f"heuristic {name} the table: {totals.mean():.2f} ± {totals.std(ddof=1) / np.sqrt(len(totals)):.2f}")
     d = results["with"] - results["without"]
@@ -232,6 +245,9 @@ def main() -> None:
                    help="play the games as halving:N's committed play-outs (islands planned, then followed)")
     p.add_argument("--land", choices=["drawn", "planned"], default="drawn",
                    help="under a plan, the windows read the land as drawn, or as it will be after the plan")
+    p.add_argument("--value-from", type=int, choices=range(bots.POLICY_PHASES), default=0,
+                   help="play the phases before this many drawings without the table, and keep them as they "
+                        "started (halving:N's play-outs read it from bots.SEARCH_VALUE_FROM)")
     p.add_argument("--out", required=True)
     p = sub.add_parser("bench", help="the heuristic with and without a table, paired")
     p.add_argument("value")

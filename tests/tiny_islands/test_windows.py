@@ -101,7 +101,7 @@ def test_a_td_step_moves_the_boards_value_by_alpha_of_the_error(learner):
     bias = np.zeros(26)
     entries = np.zeros(learner.N_WINDOWS, np.int64)
     before = learner._board_value(tiles, land, land, 1, 10, w, bias, entries)
-    learner._step(w, bias, 1, 10, entries.copy(), 8.0, 0.25)
+    learner._step(w, bias, 1, 10, entries.copy(), 8.0, 0.25, 0)
     assert learner._board_value(tiles, land, land, 1, 10, w, bias, entries) - before == pytest.approx(2.0)
     assert learner._board_value(tiles, land, land, 2, 10, w, bias, entries) - before == pytest.approx(bias[10])
 
@@ -157,6 +157,30 @@ def test_games_learned_under_plans_follow_the_search_play_outs(learner, tmp_path
     assert not learner._commit_now(int(bots.COMMIT_FROM[0]) + 1, 0, True, True)
     assert learner._commit_now(int(bots.COMMIT_FROM[1]), 1, True, True)
     assert not learner._commit_now(int(bots.COMMIT_FROM[1]), 1, True, False)
+
+
+def test_games_learned_from_a_drawing_leave_the_table_before_it_as_it_started(learner, tmp_path, monkeypatch):
+    """``--value-from 1`` plays the phase before the first drawing without the table, as
+    halving:N's play-outs do, learns only the phases after it, and writes the phase before it
+    back as the starting file had it (the heuristic bot reads it)."""
+    start, went_on = tmp_path / "start.json", tmp_path / "went_on.json"
+    for path, extra in ((start, []), (went_on, ["--start", str(start), "--value-from", "1"])):
+        monkeypatch.setattr("sys.argv", ["fit_tiny_islands_windows.py", "train", "--games", "4", "--shuffle-seed", "4",
+                                         "--plans", "--out", str(path)] + extra)
+        learner.main()
+    before, after = (bots.load_window_value(path.read_text()) for path in (start, went_on))
+    first = slice(0, bots.VALUE_TABLE)
+    assert np.count_nonzero(before[first]) and (after[first] == before[first]).all()
+    assert (after[bots.VALUE_TABLE:] != before[bots.VALUE_TABLE:]).any()
+    assert json.loads(went_on.read_text())["fit"]["value_from"] == 1
+    # before the drawing, a step moves the turn's number alone, by alpha of the error
+    rng = np.random.default_rng(3)
+    tiles, land = random_position(rng)
+    w = np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY, np.zeros(bots.N_VALUE), [0.0]))
+    bias, entries = np.zeros(26), np.zeros(learner.N_WINDOWS, np.int64)
+    learner._board_value(tiles, land, land, 0, 4, w, bias, entries)
+    learner._step(w, bias, 0, 4, entries.copy(), 8.0, 0.25, 1)
+    assert bias[4] == pytest.approx(2.0) and not w[bots.VALUE_AT:].any()
 
 
 def test_the_heuristic_bot_plays_with_the_packages_table(learner):
