@@ -53,22 +53,22 @@ def window_entries(tiles, land, out):
 def _step(w, bias, phase, t, entries, error, alpha, value_from):
     """Move the value of the board whose windows are ``entries`` by ``alpha`` of ``error``;
     before drawing ``value_from`` the table is not read, and only the turn's number moves."""
-    learn_table = phase >= value_from
+    if phase < value_from:
+        bias[t] += alpha * error
+        return
+    s = np.sort(entries)
     norm = 1.0  # the turn's own number
-    if learn_table:
-        s = np.sort(entries)
-        run = 1
-        for k in range(1, N_WINDOWS + 1):
-            if k < N_WINDOWS and s[k] == s[k - 1]:
-                run += 1
-            else:
-                norm += run * run
-                run = 1
+    run = 1
+    for k in range(1, N_WINDOWS + 1):
+        if k < N_WINDOWS and s[k] == s[k - 1]:
+            run += 1
+        else:
+            norm += run * run
+            run = 1
     step = alpha * error / norm
-    if learn_table:
-        base = bots.VALUE_AT + phase * bots.VALUE_TABLE
-        for k in range(N_WINDOWS):
-            w[base + entries[k]] += step
+    base = bots.VALUE_AT + phase * bots.VALUE_TABLE
+    for k in range(N_WINDOWS):
+        w[base + entries[k]] += step
     bias[t] += step
 
 
