@@ -77,22 +77,25 @@ def analysis_task(task: tuple) -> dict:
 
 
 def analyze_all(store, spec: str | None, seed: int, *, jobs: int | None = None, executor: str = "local",
-                scheduler: str | None = None, progress=None) -> list[dict]:
-    """Every record without an analysis by this bot and seed, one task a record on the
+                scheduler: str | None = None, progress=None, force: bool = False) -> list[dict]:
+    """Every record without an analysis by this bot and seed (``force``: every record), of
+    the games whose options ``spec`` names (none: every game), one task a record on the
     executor (``scorebook.batch``: local processes, or a Dask cluster); each report is
     stored here as it comes back, so an interrupted batch resumes where it stopped. Returns
     the new reports, oldest record first (and ``{"id", "error"}`` for a record whose analysis
-    failed: it stays unanalysed)."""
+    failed: it stays unanalysed). A spec that no game takes is a usage error."""
     bots = {}
+    refusals = []
     for game in registry.games():
         if game.info.analysis is None:
             continue
         try:
             bots[game.id] = resolve(game.id, spec)[0]
-        except UsageError:
-            if spec:
-                continue
-    todo = store.unanalysed(bots, seed, ENGINE_VERSION)
+        except UsageError as exc:
+            refusals.append(str(exc))
+    if not bots:
+        raise UsageError(f"--bot {spec!r} fits no game: " + "; ".join(r.removeprefix("--bot for ") for r in refusals))
+    todo = store.unanalysed(bots, seed, ENGINE_VERSION, again=force)
     order = {rid: i for i, rid in enumerate(todo)}
     tasks = ((store.get(rid), spec, seed) for rid in todo)  # read as the window moves on
     reports = []

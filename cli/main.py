@@ -449,7 +449,8 @@ ANALYSIS_COLUMNS = [("ply", "ply"), ("player", "player"), ("played", "played"), 
               for g in registry.games() if g.info.analysis) + ".")
 @click.option("--seed", default=0, show_default=True, type=int)
 @executor_options("the cores")
-@click.option("--force", is_flag=True, help="Analyse again even when a stored analysis exists.")
+@click.option("--force", is_flag=True, help="Analyse again even when a stored analysis exists (with --all: every "
+                                            "record of the games the bot fits).")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), help="Write a self-contained HTML report.")
 @db_option
 @output_options
@@ -469,7 +470,8 @@ def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, h
             if "bar" not in bar:
                 bar["bar"] = _Progress(total, "analysing", not out.json and sys.stderr.isatty()).__enter__()
             bar["bar"].update(step)
-        reports = analyze_all(store, bot, seed, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress)
+        reports = analyze_all(store, bot, seed, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress,
+                              force=force)
         if "bar" in bar:
             bar["bar"].__exit__(None, None, None)
         failed = [r for r in reports if "error" in r]

@@ -471,12 +471,16 @@ class Store:
                   m["value_played"], m["loss"], m["stderr"], m["class"], m["rank"], m["candidates"],
                   None if "exact" not in m else int(m["exact"]), m.get("futures")) for m in report["moves"]])
 
-    def unanalysed(self, bot_for_game: dict[str, str], seed: int, engine_version: str) -> list[str]:
+    def unanalysed(self, bot_for_game: dict[str, str], seed: int, engine_version: str, *,
+                   again: bool = False) -> list[str]:
         """The ids of the records of these games without an analysis by their game's bot, seed
-        and engine version, oldest first: one indexed query a game (a batch of 100,000 is
-        planned in time linear in its size)."""
+        and engine version (``again``: all of them), oldest first: one indexed query a game (a
+        batch of 100,000 is planned in time linear in its size)."""
         found: list[tuple[int, str]] = []
         for game, bot in bot_for_game.items():
+            if again:
+                found += self.db.execute("SELECT key, id FROM records WHERE game = ?", [game]).fetchall()
+                continue
             found += self.db.execute(
                 "SELECT r.key, r.id FROM records r WHERE r.game = ? AND NOT EXISTS (SELECT 1 FROM analyses a "
                 "WHERE a.record_key = r.key AND a.bot = ? AND a.seed = ? AND a.engine_version = ?)",

@@ -137,11 +137,14 @@ def dask_client(scheduler: str | None):
 
 
 def run_tasks(pool: Pool, fn: Callable, args: Iterable, *, window: int | None = None) -> Iterator[tuple]:
-    """``fn(arg)`` for every arg, at most ``window`` (default: a few per worker) in flight;
-    yields ``(arg, result)`` as each finishes, or ``(arg, exception)`` for a task that failed
-    as a task (its worker lost too often, the cluster gone). ``args`` is read lazily, so
-    planning a batch costs its length, never its square."""
-    window = window or pool.workers * TASKS_PER_WORKER
+    """``fn(arg)`` for every arg, at most ``window`` in flight (default: a few per worker; one
+    on an inline pool, so that each result comes back before the next task runs); yields
+    ``(arg, result)`` as each finishes (those finished together in the order handed out), or
+    ``(arg, exception)`` for a task that failed as a task (its worker lost too often, the
+    cluster gone). ``args`` is read lazily, so planning a batch costs its length, never its
+    square."""
+    if window is None:  # an inline pool runs a task as it is handed out: one ahead would hold back its result
+        window = 1 if isinstance(pool.executor, InlineExecutor) else pool.workers * TASKS_PER_WORKER
     pending: dict[Future, object] = {}
     todo = iter(args)
     exhausted = False
@@ -156,7 +159,7 @@ def run_tasks(pool: Pool, fn: Callable, args: Iterable, *, window: int | None = 
         if not pending:
             break
         done, _ = wait(pending, return_when=FIRST_COMPLETED)
-        for future in done:
+        for future in [f for f in pending if f in done]:  # those done together: in the order handed out
             arg = pending.pop(future)
             try:
                 yield arg, future.result()

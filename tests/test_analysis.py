@@ -3,10 +3,12 @@ survives a failing record."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from scorebook.analyze.loss import TARGET_STDERR, classify, topped_up
 from scorebook.analyze.run import analyze_all
 from scorebook.engines.game_of_islands.bots import GREEDY as GOI_GREEDY, play_game as goi_play
+from scorebook.records.errors import UsageError
 from scorebook.records.game_of_islands import bot_grid_text
 from scorebook.records.ingest import ingest_text
 
@@ -28,6 +30,13 @@ def test_analyze_all_resumes(store):
     assert analyze_all(store, None, 0, jobs=1) == []  # nothing left: resumes without redoing
     store.db.execute("DELETE FROM analyses WHERE id = (SELECT max(id) FROM analyses)")
     assert len(analyze_all(store, None, 0, jobs=2)) == 1
+    assert len(analyze_all(store, "depth:1", 0, jobs=1, force=True)) == 3  # --force: every record again
+    assert analyze_all(store, "samples:5", 0, jobs=1) == []  # options of games with no records here
+
+
+def test_a_bot_spec_that_no_game_takes_is_a_usage_error(store):
+    with pytest.raises(UsageError, match="fits no game"):
+        analyze_all(store, "heuristic", 0, jobs=1)
 
 
 def _fake_futures(true, calls):

@@ -31,6 +31,19 @@ def test_the_window_bounds_what_is_read_ahead():
     assert seen == 100
 
 
+def test_one_local_job_hands_back_each_result_before_the_next_task_runs():
+    ran = []
+
+    def task(x):
+        ran.append(x)
+        return x
+
+    with batch.executor("local", jobs=1) as pool:
+        for arg, result in batch.run_tasks(pool, task, range(6)):
+            assert ran == list(range(arg + 1))  # a game is stored (and reported) as it ends, in order
+            assert result == arg
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_failing_task_comes_back_against_its_argument(jobs):
     with batch.executor("local", jobs=jobs) as pool:
