@@ -17,12 +17,14 @@ is better, missing last). Players still tied after the chain share a rank.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from scorebook import registry
 from scorebook.records.errors import RecordRejected, UsageError
 from scorebook.records.formats import decode
+from scorebook.records.limits import MAX_FILE_BYTES
 
 TIEBREAKS = ("points", "omb", "p_zero", "g_score", "seniority")
 
@@ -92,8 +94,10 @@ def _check_tournament(spec, path: str) -> None:
         raise bad("it has no matches and no records")
 
 
-def load_tournament(path: str) -> dict:
-    """Read a tournament file: {event, players, tiebreaks, matches}."""
+def read_tournament(path: str) -> dict:
+    """A tournament file and every file it names, read once: the snapshot that ``ingest``
+    keeps, from which ``tournament_of`` ranks without the files (``{"event", "spec",
+    "texts"}``)."""
     from scorebook.records.ingest import read_source
     base = Path(path).parent
     try:
@@ -103,40 +107,58 @@ def load_tournament(path: str) -> dict:
     except RecordRejected as err:
         raise UsageError(f"{path}: {err.message}") from None
     _check_tournament(spec, path)
-    tournament = tournament_game(spec.get("game")).analysis.tournament
+    texts: dict[str, str] = {}
+    size = 0
+    for name in [*spec.get("records", []), *(m["file"] for m in spec.get("matches", []) if "pgn" not in m)]:
+        if name not in texts:
+            try:
+                texts[name] = decode(read_source(str(base / name)))
+            except RecordRejected as err:
+                raise UsageError(f"{path}: cannot read {name}: {err.message}") from None
+            size += len(texts[name])
+            if size > MAX_FILE_BYTES:  # what one file may hold, for the files of a tournament together
+                raise UsageError(f"{path}: the files it names hold more than {MAX_FILE_BYTES:,} characters")
+    return {"event": spec.get("event", Path(path).stem), "spec": spec, "texts": texts}
+
+
+def tournament_of(snapshot: dict, where: str) -> dict:
+    """The tournament of a snapshot (``read_tournament``'s): {game, event, players,
+    seniority, tiebreaks, matches}; a rejected record or a match that does not fit is a
+    UsageError naming ``where``."""
+    spec, texts = snapshot["spec"], snapshot["texts"]
+    game = tournament_game(spec.get("game"))
+    tournament = game.analysis.tournament
     players = spec.get("players") or []
     names = [p["name"] if isinstance(p, dict) else str(p) for p in players]
     seniority = {p["name"]: p.get("seniority") for p in players if isinstance(p, dict)}
     chain = spec.get("tiebreaks") or tournament.default_tiebreaks
     unknown = [t for t in chain if t not in TIEBREAKS]
     if unknown or not chain or chain[0] != "points":
-        raise UsageError(f"{path}: tiebreaks start with points and use {', '.join(TIEBREAKS)}")
+        raise UsageError(f"{where}: tiebreaks start with points and use {', '.join(TIEBREAKS)}")
     matches: list[Match] = []
-
-    def read_file(name: str) -> str:
-        try:
-            return decode(read_source(str(base / name)))
-        except RecordRejected as err:
-            raise UsageError(f"{path}: cannot read {name}: {err.message}") from None
-
     for name in spec.get("records", []):
-        for rec in tournament.match_records(read_file(name), name):
+        for rec in tournament.match_records(texts[name], name):
             matches.append(tournament.match_of(rec, name))
     for k, entry in enumerate(spec.get("matches", []), 1):
-        where = entry.get("file", f"matches[{k}]")
-        text = entry["pgn"] if "pgn" in entry else read_file(entry["file"])
-        found = tournament.match_records(text, where)
+        place = entry.get("file", f"matches[{k}]")
+        text = entry["pgn"] if "pgn" in entry else texts[entry["file"]]
+        found = tournament.match_records(text, place)
         if "match" in entry:
             found = [t for t in found if tournament.match_id(t) == entry["match"]]
         if len(found) != 1:
-            raise UsageError(f"{path}: {where} holds {len(found)} matches; name one with \"match\"")
-        matches.append(tournament.match_of(found[0], where, entry.get("players")))
+            raise UsageError(f"{where}: {place} holds {len(found)} matches; name one with \"match\"")
+        matches.append(tournament.match_of(found[0], place, entry.get("players")))
     for m in matches:
         for p in m.players:
             if p not in names:
                 names.append(p)
-    return {"event": spec.get("event", Path(path).stem), "players": names, "seniority": seniority,
+    return {"game": game, "event": snapshot["event"], "players": names, "seniority": seniority,
             "tiebreaks": list(chain), "matches": matches}
+
+
+def load_tournament(path: str) -> dict:
+    """Read a tournament file: {game, event, players, seniority, tiebreaks, matches}."""
+    return tournament_of(read_tournament(path), path)
 
 
 def standings(players: list[str], matches: list[Match], chain: list[str],
@@ -195,18 +217,74 @@ def standings_from_file(path: str) -> dict:
 
 
 def standings_from_store(store, event: str) -> dict:
-    """Standings of the finished matches stored under an Event tag, default tiebreak chain."""
-    game = tournament_game()
+    """Standings of a stored event: the tournament ingested under its name (its players,
+    seniority, tiebreaks and matches, as the file ranks them), and every other finished
+    match stored under its Event tag (by Match tag); without a tournament, the stored
+    matches alone, with the default tiebreak chain."""
+    kept = store.tournament(event)
+    if kept is not None:
+        t = tournament_of(kept[1], f"the tournament kept for {event!r}")
+        game, matches, players = t["game"], list(t["matches"]), list(t["players"])
+        chain, seniority = t["tiebreaks"], t["seniority"]
+    else:
+        game, matches, players, chain, seniority = tournament_game(), [], [], None, {}
     tournament = game.analysis.tournament
+    known = {m.match for m in matches}
     rows = store.db.execute("SELECT r.text, r.source FROM records r JOIN events e ON e.id = r.event_id "
                             "WHERE e.name = ? AND r.game = ? ORDER BY r.key", [event, game.id]).fetchall()
-    matches, players = [], []
     for text, source in rows:
         for rec in tournament.match_records(text, source or event):
-            if tournament.finished(rec):
+            if tournament.finished(rec) and tournament.match_id(rec) not in known:
                 m = tournament.match_of(rec, source or event)
                 matches.append(m)
                 players += [p for p in m.players if p not in players]
     if not matches:
         raise UsageError(f"no tournament file and no finished stored matches of event {event!r}")
-    return standings(players, matches, list(tournament.default_tiebreaks), {}, event)
+    return standings(players, matches, list(chain or tournament.default_tiebreaks), seniority, event)
+
+
+def is_tournament_file(path: str) -> bool:
+    """Whether ``path`` names a tournament file (a ``.json`` file holding one JSON object with
+    matches or records), which ``ingest`` takes as a tournament rather than as records."""
+    from scorebook.records.ingest import read_source
+    if path == "-" or not path.lower().endswith(".json"):
+        return False
+    try:
+        spec = json.loads(decode(read_source(path)))
+    except (RecordRejected, json.JSONDecodeError, RecursionError, UnicodeDecodeError):
+        return False
+    return isinstance(spec, dict) and ("matches" in spec or "records" in spec)
+
+
+def ingest_tournament(store, path: str, *, strict: bool = False, lenient: bool = False,
+                      also_ingested: frozenset[str] = frozenset()) -> tuple[list[dict], dict]:
+    """Ingest a tournament file atomically: every record it names (the files it names, but
+    for those in ``also_ingested``, which the same run ingests by themselves; its inline
+    matches, as ``PATH#matches[K]``) and its snapshot, kept under its event so that
+    ``standings EVENT`` ranks as ``standings PATH`` does. Returns (the records' outcomes,
+    the tournament's: ``{"source", "event", "game", "status", "matches", "players"}``); a
+    tournament that cannot be ranked is one rejected outcome (code ``bad-tournament``) and
+    writes nothing."""
+    from scorebook.records.ingest import ingest_text
+    try:
+        snapshot = read_tournament(path)
+        t = tournament_of(snapshot, path)
+    except UsageError as exc:
+        message = str(exc).removeprefix(f"{path}: ")
+        rejection = {"source": path, "index": 1, "status": "rejected", "game": None,
+                     "errors": [{"line": 1, "column": 1, "ply": None, "token": None, "code": "bad-tournament",
+                                 "message": message}]}
+        return [rejection], {"source": path, "status": "rejected"}
+    base = Path(path).parent
+    outcomes: list[dict] = []
+    with store.atomic():
+        for name, text in snapshot["texts"].items():
+            source = str(base / name)
+            if os.path.abspath(source) not in also_ingested:
+                outcomes += ingest_text(store, text, source, strict=strict, lenient=lenient)
+        for k, entry in enumerate(snapshot["spec"].get("matches", []), 1):
+            if "pgn" in entry:
+                outcomes += ingest_text(store, entry["pgn"], f"{path}#matches[{k}]", strict=strict, lenient=lenient)
+        status = store.save_tournament(t["event"], t["game"].id, snapshot, path)
+    return outcomes, {"source": path, "event": t["event"], "game": t["game"].id, "status": status,
+                      "matches": len(t["matches"]), "players": len(t["players"])}

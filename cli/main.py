@@ -8,6 +8,7 @@ error; 130 interrupted. No tracebacks for bad input. ``--db`` goes before or aft
 from __future__ import annotations
 
 import os
+import shlex
 import signal
 import sqlite3
 import sys
@@ -168,17 +169,27 @@ INGEST_COLUMNS = [("source", "source"), ("index", "record"), ("status", "status"
 @click.pass_context
 def ingest(ctx, paths, fmt, strict, lenient, out):
     """Read, validate by replay, and store records from files, directories or - (stdin)."""
+    from scorebook.analyze.standings import ingest_tournament, is_tournament_file
     from scorebook.records.ingest import GAME_FILES, expand_paths, ingest_file
     store = _store(ctx)
     files, problems, skipped = expand_paths(list(paths))
+    in_this_run = frozenset(os.path.abspath(f) for f in files if f != "-")
+    skipped = [f for f in skipped if os.path.abspath(f) not in in_this_run]  # also named: not skipped
     if skipped:
         shown = ", ".join(skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5 else "")
         click.echo(f"scorebook: skipped {len(skipped)} file(s) that are not records (folders are read for "
-                   f"{' '.join(GAME_FILES)}): {shown}", err=True)
+                   f"{' '.join(GAME_FILES)}; a tournament file is ingested when named): {shown}", err=True)
     outcomes: list[dict] = list(problems)
+    tournaments: list[dict] = []
     with _Progress(len(files), "ingesting", not out.json and sys.stderr.isatty()) as bar:
         for path in files:
-            outcomes.extend(ingest_file(store, path, fmt, strict=strict, lenient=lenient))
+            if fmt == "auto" and is_tournament_file(path):
+                found, tournament = ingest_tournament(store, path, strict=strict, lenient=lenient,
+                                                      also_ingested=in_this_run)
+                outcomes.extend(found)
+                tournaments.append(tournament)
+            else:
+                outcomes.extend(ingest_file(store, path, fmt, strict=strict, lenient=lenient))
             bar.update()
     summary = {k: sum(1 for o in outcomes if o["status"] == v)
                for k, v in (("ingested", "ingested"), ("duplicates", "duplicate"), ("rejected", "rejected"))}
@@ -195,8 +206,13 @@ def ingest(ctx, paths, fmt, strict, lenient, out):
              "code": o["errors"][0]["code"] if o.get("errors") else None} for o in outcomes]
     if out.human and len(rows) > 40:  # a long run: the records that were not simply ingested
         rows = [r for r in rows if r["status"] != "ingested"][:40]
-    out.rows(INGEST_COLUMNS, rows, {"summary": summary, "records": outcomes, "skipped": skipped})
+    out.rows(INGEST_COLUMNS, rows, {"summary": summary, "records": outcomes, "skipped": skipped,
+                                    "tournaments": tournaments})
     if out.human:
+        for t in tournaments:
+            if t["status"] != "rejected":
+                click.echo(f"tournament {t['event']!r} ({t['game']}): {t['matches']} matches, {t['players']} players, "
+                           f"{t['status']}; rank it with: scorebook standings {shlex.quote(t['event'])}")
         db = ctx.find_root().obj["db"]
         click.echo(f"{summary['ingested']} ingested, {summary['duplicates']} duplicates, "
                    f"{summary['rejected']} rejected; database {db if len(db) <= 50 else '…' + db[-49:]}")

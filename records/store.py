@@ -158,7 +158,19 @@ MIGRATIONS: list[str] = [
         FROM record_players rp JOIN records r ON r.key = rp.record_key JOIN players p ON p.id = rp.player_id
         ORDER BY r.key, rp.seat;
     """,
+    # 6: tournaments ingested from a tournament file: the file and every text it names, kept
+    # whole (players, seniority, tiebreaks, how each match is oriented), one per event
+    """
+    CREATE TABLE tournaments (
+        event_id INTEGER PRIMARY KEY REFERENCES events(id),
+        game TEXT NOT NULL,
+        snapshot TEXT NOT NULL,
+        source TEXT,
+        created_at TEXT NOT NULL
+    );
+    """,
 ]
+TOURNAMENTS = 6  # the migration that adds the tournaments table
 # created once older rows are filled and indexed (``_fill_browsing``): deleting from the index
 # what was never in it would corrupt it
 FTS_UPDATE_TRIGGER = """
@@ -430,6 +442,30 @@ class Store:
 
     def record_key(self, record_id: str) -> int:
         return self.db.execute("SELECT key FROM records WHERE id = ?", [record_id]).fetchone()[0]
+
+    def save_tournament(self, event: str, game: str, snapshot: dict, source: str) -> str:
+        """Keep a tournament's snapshot under its event (the one before it replaced); returns
+        ``ingested``, ``updated`` or ``duplicate`` (the same snapshot already kept)."""
+        text = json.dumps(snapshot, sort_keys=True, ensure_ascii=False)
+        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        with self.atomic():
+            event_id = self._name_id("events", self._event_ids, event)
+            found = self.db.execute("SELECT game, snapshot FROM tournaments WHERE event_id = ?",
+                                    [event_id]).fetchone()
+            if found == (game, text):
+                return "duplicate"
+            self.db.execute("INSERT OR REPLACE INTO tournaments VALUES (?,?,?,?,?)",
+                            [event_id, game, text, source, now])
+        return "ingested" if found is None else "updated"
+
+    def tournament(self, event: str) -> tuple[str, dict] | None:
+        """(game, snapshot) of the tournament kept under ``event``, or None (also in a
+        database older than the tournaments table, opened read-only)."""
+        if self.schema_version < TOURNAMENTS:
+            return None
+        row = self.db.execute("SELECT t.game, t.snapshot FROM tournaments t JOIN events e ON e.id = t.event_id "
+                              "WHERE e.name = ?", [event]).fetchone()
+        return None if row is None else (row[0], json.loads(row[1]))
 
     def find_analysis(self, record_id: str, bot: str, seed: int, engine_version: str) -> dict | None:
         row = self.db.execute("SELECT a.id, a.settings, a.thresholds, a.summary FROM analyses a JOIN records r "

@@ -9,6 +9,7 @@ import pytest
 from scorebook.analyze.standings import Match, standings, standings_from_file
 from scorebook.engines.game_of_islands.engine import DEFAULT_TIEBREAKS, match_result
 from scorebook.records.errors import UsageError
+from ..conftest import SAMPLES, cli_json
 
 CHAIN = list(DEFAULT_TIEBREAKS)
 
@@ -71,3 +72,56 @@ def test_tournament_file_errors(tmp_path):
     path.write_text(json.dumps({"event": "x", "players": [], "matches": [{"players": ["A", "B"], "file": "nope.pgn"}]}))
     with pytest.raises(UsageError):
         standings_from_file(str(path))
+
+
+ROUND_ROBIN_DIR = SAMPLES / "game-of-islands" / "bot-round-robin"
+
+
+def test_an_ingested_tournament_ranks_by_its_event_name_as_its_file_does(run_cli):
+    path = str(ROUND_ROBIN_DIR / "tournament.json")
+    doc = cli_json(run_cli("ingest", path, "--json"))
+    assert doc["summary"] == {"ingested": 3, "duplicates": 0, "rejected": 0}
+    assert [(t["event"], t["status"], t["matches"], t["players"]) for t in doc["tournaments"]] == \
+        [("Scorebook bot round robin", "ingested", 3, 3)]
+    by_file = cli_json(run_cli("standings", path, "--json"))
+    assert cli_json(run_cli("standings", "Scorebook bot round robin", "--json")) == by_file
+    assert [r["seniority"] for r in by_file["standings"]] == [1, 2, None]  # kept from the file
+    again = cli_json(run_cli("ingest", path, "--json"))
+    assert again["summary"]["duplicates"] == 3 and again["tournaments"][0]["status"] == "duplicate"
+
+
+def test_a_tournament_keeps_its_inline_matches_and_later_matches_of_its_event_join(run_cli, tmp_path):
+    files = sorted(ROUND_ROBIN_DIR.glob("*.pgn"))
+    spec = json.loads((ROUND_ROBIN_DIR / "tournament.json").read_text())
+    spec["matches"] = [{"players": ["greedy", "random"], "pgn": files[0].read_text()}]
+    (tmp_path / "t.json").write_text(json.dumps(spec))
+    doc = cli_json(run_cli("ingest", str(tmp_path / "t.json"), "--json"))
+    assert [r["source"] for r in doc["records"]] == [f"{tmp_path / 't.json'}#matches[1]"]
+    first = cli_json(run_cli("standings", spec["event"], "--json"))
+    assert [m["match"] for m in first["matches"]] == ["22.1"]
+    later = tmp_path / "later.pgn"  # a match played afterwards, under the tournament's Event tag
+    later.write_text(files[1].read_text().replace("scorebook play seed 23", spec["event"]))
+    cli_json(run_cli("ingest", str(later), "--json"))
+    second = cli_json(run_cli("standings", spec["event"], "--json"))
+    assert [m["match"] for m in second["matches"]] == ["22.1", "23.1"]
+    assert second["tiebreaks"] == spec["tiebreaks"]
+    assert {r["player"]: r["seniority"] for r in second["standings"]} == {"search": 1, "greedy": 2, "random": None}
+    spec["players"][0]["seniority"] = 3  # the file changed: ingesting it again replaces what was kept
+    (tmp_path / "t.json").write_text(json.dumps(spec))
+    assert cli_json(run_cli("ingest", str(tmp_path / "t.json"), "--json"))["tournaments"][0]["status"] == "updated"
+    third = cli_json(run_cli("standings", spec["event"], "--json"))
+    assert {r["player"]: r["seniority"] for r in third["standings"]}["search"] == 3
+
+
+def test_a_tournament_that_cannot_be_ranked_is_rejected_whole(run_cli, tmp_path):
+    spec = json.loads((ROUND_ROBIN_DIR / "tournament.json").read_text())
+    for m in spec["matches"]:
+        m["file"] = str(ROUND_ROBIN_DIR / m["file"])
+    spec["matches"][2]["players"] = ["search", "nobody"]  # not who played it
+    (tmp_path / "t.json").write_text(json.dumps(spec))
+    result = run_cli("ingest", str(tmp_path / "t.json"), "--json")
+    doc = cli_json(result)
+    assert result.exit_code == 1 and doc["summary"] == {"ingested": 0, "duplicates": 0, "rejected": 1}
+    err = doc["records"][0]["errors"][0]
+    assert (err["code"], err["line"], err["column"]) == ("bad-tournament", 1, 1) and "nobody" in err["message"]
+    assert cli_json(run_cli("list", "--json"))["records"] == []  # none of its records either
