@@ -12,6 +12,8 @@ file, the game named by its ``Game`` tag) and each game's foreign formats (``tin
 """
 from __future__ import annotations
 
+import json
+
 from scorebook import registry
 
 from . import pgn
@@ -45,12 +47,28 @@ def detect_format(text: str) -> str | None:
     return None
 
 
+def _is_tournament(text: str) -> bool:
+    """A JSON object with matches or records: a tournament file (shared/data/goi/README.md)."""
+    if not text.lstrip().startswith("{"):
+        return False
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(doc, dict) and ("matches" in doc or "records" in doc)
+
+
 def read_text(text: str, source: str, fmt: str = "auto", *, policy: ErrorPolicy = STRICT) -> list[Item]:
     """Split a text into records; never raises for bad content (errors go into the items)."""
     if not text.strip():
         return [Item(1, fmt if fmt != "auto" else "unknown", None,
                      error=ParseError("empty-input", "the input holds no record", line=1, column=1))]
     if fmt == "auto":
+        if _is_tournament(text):  # not a record: say what it is rather than fail inside it as PGN
+            return [Item(1, "unknown", None, line=1, error=ParseError(
+                "tournament-file", "a tournament file, not a record: name its .json file to ingest "
+                "(its records and the tournament), or rank it with scorebook standings FILE",
+                line=1, column=1, token="{"))]
         fmt = detect_format(text)
         if fmt is None:
             lines = text.split("\n")

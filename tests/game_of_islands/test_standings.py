@@ -125,3 +125,11 @@ def test_a_tournament_that_cannot_be_ranked_is_rejected_whole(run_cli, tmp_path)
     err = doc["records"][0]["errors"][0]
     assert (err["code"], err["line"], err["column"]) == ("bad-tournament", 1, 1) and "nobody" in err["message"]
     assert cli_json(run_cli("list", "--json"))["records"] == []  # none of its records either
+
+
+def test_a_tournament_file_read_as_records_says_what_it_is(run_cli):
+    text = (ROUND_ROBIN_DIR / "tournament.json").read_text()
+    result = run_cli("ingest", "-", "--json", input=text)  # on stdin its files cannot be found
+    err = cli_json(result)["records"][0]["errors"][0]
+    assert result.exit_code == 1 and (err["code"], err["line"], err["column"]) == ("tournament-file", 1, 1)
+    assert "scorebook standings" in err["message"]
