@@ -444,8 +444,8 @@ class Store:
         return self.db.execute("SELECT key FROM records WHERE id = ?", [record_id]).fetchone()[0]
 
     def save_tournament(self, event: str, game: str, snapshot: dict, source: str) -> str:
-        """Keep a tournament's snapshot under its event (the one before it replaced); returns
-        ``ingested``, ``updated`` or ``duplicate`` (the same snapshot already kept)."""
+        """Keep a tournament's snapshot under its event, in place of the one kept before;
+        returns ``ingested``, ``updated`` or ``duplicate`` (the same snapshot already kept)."""
         text = json.dumps(snapshot, sort_keys=True, ensure_ascii=False)
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         with self.atomic():
