@@ -23,7 +23,7 @@ from pathlib import Path
 
 from scorebook import registry
 from scorebook.records.errors import RecordRejected, UsageError
-from scorebook.records.formats import decode
+from scorebook.records.formats import decode, is_tournament
 from scorebook.records.limits import MAX_FILE_BYTES
 
 TIEBREAKS = ("points", "omb", "p_zero", "g_score", "seniority")
@@ -94,14 +94,14 @@ def _check_tournament(spec, path: str) -> None:
         raise bad("it has no matches and no records")
 
 
-def read_tournament(path: str) -> dict:
-    """A tournament file and every file it names, read once: the snapshot that ``ingest``
-    keeps, from which ``tournament_of`` ranks without the files (``{"event", "spec",
-    "texts"}``)."""
+def read_tournament(path: str, text: str | None = None) -> dict:
+    """A tournament file (its ``text`` when already read) and every file it names, read
+    once: the snapshot that ``ingest`` keeps, from which ``tournament_of`` ranks without the
+    files (``{"event", "spec", "texts"}``)."""
     from scorebook.records.ingest import read_source
     base = Path(path).parent
     try:
-        spec = json.loads(decode(read_source(path)))
+        spec = json.loads(decode(read_source(path)) if text is None else text)
     except (json.JSONDecodeError, RecursionError) as exc:
         raise UsageError(f"{path}: not a readable tournament file ({exc})") from None
     except RecordRejected as err:
@@ -243,45 +243,43 @@ def standings_from_store(store, event: str) -> dict:
     return standings(players, matches, list(chain or tournament.default_tiebreaks), seniority, event)
 
 
-def is_tournament_file(path: str) -> bool:
-    """Whether ``path`` names a tournament file (a ``.json`` file holding one JSON object with
-    matches or records), which ``ingest`` takes as a tournament rather than as records."""
+def tournament_file_text(path: str) -> str | None:
+    """The text of ``path`` when it names a tournament file (a ``.json`` file that
+    ``records.formats.is_tournament``), which ``ingest`` takes as a tournament rather than as
+    records; else None (and an unreadable file is left to the records' reader to report)."""
     from scorebook.records.ingest import read_source
     if path == "-" or not path.lower().endswith(".json"):
-        return False
+        return None
     try:
-        spec = json.loads(decode(read_source(path)))
-    except (RecordRejected, json.JSONDecodeError, RecursionError, UnicodeDecodeError):
-        return False
-    return isinstance(spec, dict) and ("matches" in spec or "records" in spec)
+        text = decode(read_source(path))
+    except RecordRejected:
+        return None
+    return text if is_tournament(text) else None
 
 
-def ingest_tournament(store, path: str, *, strict: bool = False, lenient: bool = False,
+def ingest_tournament(store, path: str, text: str, *, strict: bool = False, lenient: bool = False,
                       also_ingested: frozenset[str] = frozenset()) -> tuple[list[dict], dict]:
-    """Ingest a tournament file atomically: every record it names (the files it names, but
-    for those in ``also_ingested``, which the same run ingests by themselves; its inline
-    matches, as ``PATH#matches[K]``) and its snapshot, kept under its event so that
-    ``standings EVENT`` ranks as ``standings PATH`` does. Returns (the records' outcomes,
-    the tournament's: ``{"source", "event", "game", "status", "matches", "players"}``); a
-    tournament that cannot be ranked is one rejected outcome (code ``bad-tournament``) and
-    writes nothing."""
-    from scorebook.records.ingest import ingest_text
+    """Ingest a tournament file (``text``, as ``tournament_file_text`` read it) atomically:
+    every record it names (the files it names, but for those in ``also_ingested``, which the
+    same run ingests by themselves; its inline matches, as ``PATH#matches[K]``) and its
+    snapshot, kept under its event so that ``standings EVENT`` ranks as ``standings PATH``
+    does. Returns (the records' outcomes, the tournament's: ``{"source", "event", "game",
+    "status", "matches", "players"}``); a tournament that cannot be ranked is one rejected
+    outcome (code ``bad-tournament``) and writes nothing."""
+    from scorebook.records.ingest import file_rejection, ingest_text
     try:
-        snapshot = read_tournament(path)
+        snapshot = read_tournament(path, text)
         t = tournament_of(snapshot, path)
     except UsageError as exc:
-        message = str(exc).removeprefix(f"{path}: ")
-        rejection = {"source": path, "index": 1, "status": "rejected", "game": None,
-                     "errors": [{"line": 1, "column": 1, "ply": None, "token": None, "code": "bad-tournament",
-                                 "message": message}]}
-        return [rejection], {"source": path, "status": "rejected"}
+        why = RecordRejected("bad-tournament", str(exc).removeprefix(f"{path}: "), line=1, column=1)
+        return [file_rejection(path, why)], {"source": path, "status": "rejected"}
     base = Path(path).parent
     outcomes: list[dict] = []
     with store.atomic():
-        for name, text in snapshot["texts"].items():
+        for name, named_text in snapshot["texts"].items():
             source = str(base / name)
             if os.path.abspath(source) not in also_ingested:
-                outcomes += ingest_text(store, text, source, strict=strict, lenient=lenient)
+                outcomes += ingest_text(store, named_text, source, strict=strict, lenient=lenient)
         for k, entry in enumerate(snapshot["spec"].get("matches", []), 1):
             if "pgn" in entry:
                 outcomes += ingest_text(store, entry["pgn"], f"{path}#matches[{k}]", strict=strict, lenient=lenient)

@@ -169,7 +169,7 @@ INGEST_COLUMNS = [("source", "source"), ("index", "record"), ("status", "status"
 @click.pass_context
 def ingest(ctx, paths, fmt, strict, lenient, out):
     """Read, validate by replay, and store records from files, directories or - (stdin)."""
-    from scorebook.analyze.standings import ingest_tournament, is_tournament_file
+    from scorebook.analyze.standings import ingest_tournament, tournament_file_text
     from scorebook.records.ingest import GAME_FILES, expand_paths, ingest_file
     store = _store(ctx)
     files, problems, skipped = expand_paths(list(paths))
@@ -183,8 +183,9 @@ def ingest(ctx, paths, fmt, strict, lenient, out):
     tournaments: list[dict] = []
     with _Progress(len(files), "ingesting", not out.json and sys.stderr.isatty()) as bar:
         for path in files:
-            if fmt == "auto" and is_tournament_file(path):
-                found, tournament = ingest_tournament(store, path, strict=strict, lenient=lenient,
+            text = tournament_file_text(path) if fmt == "auto" else None
+            if text is not None:
+                found, tournament = ingest_tournament(store, path, text, strict=strict, lenient=lenient,
                                                       also_ingested=in_this_run)
                 outcomes.extend(found)
                 tournaments.append(tournament)

@@ -47,8 +47,9 @@ def detect_format(text: str) -> str | None:
     return None
 
 
-def _is_tournament(text: str) -> bool:
-    """A JSON object with matches or records: a tournament file (shared/data/goi/README.md)."""
+def is_tournament(text: str) -> bool:
+    """A JSON object with matches or records: a tournament file (shared/data/goi/README.md),
+    which is not a record (``analyze.standings`` reads it)."""
     if not text.lstrip().startswith("{"):
         return False
     try:
@@ -64,7 +65,7 @@ def read_text(text: str, source: str, fmt: str = "auto", *, policy: ErrorPolicy 
         return [Item(1, fmt if fmt != "auto" else "unknown", None,
                      error=ParseError("empty-input", "the input holds no record", line=1, column=1))]
     if fmt == "auto":
-        if _is_tournament(text):  # not a record: say what it is rather than fail inside it as PGN
+        if is_tournament(text):  # not a record: say what it is rather than fail inside it as PGN
             return [Item(1, "unknown", None, line=1, error=ParseError(
                 "tournament-file", "a tournament file, not a record: name its .json file to ingest "
                 "(its records and the tournament), or rank it with scorebook standings FILE",

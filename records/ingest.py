@@ -198,7 +198,7 @@ def expand_paths(paths: list[str]) -> tuple[list[str], list[dict], list[str]]:
     skipped: list[str] = []
 
     def unlistable(err: OSError) -> None:
-        problems.append(_file_rejection(err.filename or "?", RecordRejected(
+        problems.append(file_rejection(err.filename or "?", RecordRejected(
             "unreadable-file", f"cannot list the folder: {err.strerror or err}", line=1, column=1)))
 
     for p in paths:
@@ -220,7 +220,7 @@ def expand_paths(paths: list[str]) -> tuple[list[str], list[dict], list[str]]:
     return files, problems, skipped
 
 
-def _file_rejection(source: str, err: RecordRejected) -> dict:
+def file_rejection(source: str, err: RecordRejected) -> dict:
     return {"source": source, "index": 1, "status": "rejected", "game": None, "errors": [err.as_dict()]}
 
 
@@ -262,5 +262,5 @@ def ingest_file(store: Store, path: str, fmt: str = "auto", *, strict: bool = Fa
     try:
         text = decode(read_source(path))
     except RecordRejected as err:
-        return [_file_rejection(source, err)]
+        return [file_rejection(source, err)]
     return ingest_text(store, text, source, fmt, strict=strict, lenient=lenient)
