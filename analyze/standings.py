@@ -23,7 +23,7 @@ from pathlib import Path
 
 from scorebook import registry
 from scorebook.records.errors import RecordRejected, UsageError
-from scorebook.records.formats import decode, is_tournament
+from scorebook.records.formats import decode
 from scorebook.records.limits import MAX_FILE_BYTES
 
 TIEBREAKS = ("points", "omb", "p_zero", "g_score", "seniority")
@@ -243,18 +243,19 @@ def standings_from_store(store, event: str) -> dict:
     return standings(players, matches, list(chain or tournament.default_tiebreaks), seniority, event)
 
 
-def tournament_file_text(path: str) -> str | None:
-    """The text of ``path`` when it names a tournament file (a ``.json`` file that
-    ``records.formats.is_tournament``), which ``ingest`` takes as a tournament rather than as
-    records; else None (and an unreadable file is left to the records' reader to report)."""
-    from scorebook.records.ingest import read_source
-    if path == "-" or not path.lower().endswith(".json"):
-        return None
+def tournament_file_in(folder: str) -> str:
+    """The one tournament file directly inside ``folder`` (``standings FOLDER``); a UsageError
+    names what was found when there is none or more than one."""
+    from scorebook.records.ingest import tournament_file_text
     try:
-        text = decode(read_source(path))
-    except RecordRejected:
-        return None
-    return text if is_tournament(text) else None
+        names = sorted(n for n in os.listdir(folder) if not n.startswith("."))
+    except OSError as err:
+        raise UsageError(f"cannot list the folder {folder}: {err.strerror or err}") from None
+    found = [os.path.join(folder, n) for n in names if tournament_file_text(os.path.join(folder, n)) is not None]
+    if len(found) != 1:
+        raise UsageError(f"{folder}: " + (f"{len(found)} tournament files ({', '.join(found)}): name one"
+                                          if found else "no tournament file (a .json file with matches or records)"))
+    return found[0]
 
 
 def ingest_tournament(store, path: str, text: str, *, strict: bool = False, lenient: bool = False,

@@ -169,16 +169,16 @@ INGEST_COLUMNS = [("source", "source"), ("index", "record"), ("status", "status"
 @click.pass_context
 def ingest(ctx, paths, fmt, strict, lenient, out):
     """Read, validate by replay, and store records from files, directories or - (stdin)."""
-    from scorebook.analyze.standings import ingest_tournament, tournament_file_text
-    from scorebook.records.ingest import GAME_FILES, expand_paths, ingest_file
+    from scorebook.analyze.standings import ingest_tournament
+    from scorebook.records.ingest import GAME_FILES, expand_paths, ingest_file, tournament_file_text
     store = _store(ctx)
-    files, problems, skipped = expand_paths(list(paths))
+    files, problems, skipped = expand_paths(list(paths), tournaments=fmt == "auto")
     in_this_run = frozenset(os.path.abspath(f) for f in files if f != "-")
     skipped = [f for f in skipped if os.path.abspath(f) not in in_this_run]  # also named: not skipped
     if skipped:
         shown = ", ".join(skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5 else "")
         click.echo(f"scorebook: skipped {len(skipped)} file(s) that are not records (folders are read for "
-                   f"{' '.join(GAME_FILES)}; a tournament file is ingested when named): {shown}", err=True)
+                   f"{' '.join(GAME_FILES)}{' and tournament .json files' if fmt == 'auto' else ''}): {shown}", err=True)
     outcomes: list[dict] = list(problems)
     tournaments: list[dict] = []
     with _Progress(len(files), "ingesting", not out.json and sys.stderr.isatty()) as bar:
@@ -436,9 +436,12 @@ def serve(ctx, port, host):
 @output_options
 @click.pass_context
 def standings(ctx, event, html_path, out):
-    """Tournament standings from a tournament file or a stored event name."""
-    from scorebook.analyze.standings import standings_from_file, standings_from_store
-    if os.path.isfile(event):
+    """Tournament standings from a tournament file (or the folder that holds one) or a stored
+    event name."""
+    from scorebook.analyze.standings import standings_from_file, standings_from_store, tournament_file_in
+    if os.path.isdir(event):
+        doc = standings_from_file(tournament_file_in(event))
+    elif os.path.isfile(event):
         doc = standings_from_file(event)
     else:
         doc = standings_from_store(_store(ctx, write=False), event)

@@ -48,15 +48,21 @@ def detect_format(text: str) -> str | None:
 
 
 def is_tournament(text: str) -> bool:
-    """A JSON object with matches or records: a tournament file (shared/data/goi/README.md),
-    which is not a record (``analyze.standings`` reads it)."""
+    """A tournament file (shared/data/goi/README.md), which is not a record
+    (``analyze.standings`` reads it): a JSON object whose ``records`` are file names or whose
+    ``matches`` each name a file or hold a ``pgn`` text. Other JSON with those keys, such as
+    the output of ``standings --json`` or ``list --json``, is not one."""
     if not text.lstrip().startswith("{"):
         return False
     try:
         doc = json.loads(text)
     except (ValueError, RecursionError):
         return False
-    return isinstance(doc, dict) and ("matches" in doc or "records" in doc)
+    if not isinstance(doc, dict) or ("records" not in doc and "matches" not in doc):
+        return False
+    records, matches = doc.get("records", []), doc.get("matches", [])
+    return (isinstance(records, list) and all(isinstance(r, str) for r in records)
+            and isinstance(matches, list) and all(isinstance(m, dict) and ("file" in m or "pgn" in m) for m in matches))
 
 
 def read_text(text: str, source: str, fmt: str = "auto", *, policy: ErrorPolicy = STRICT) -> list[Item]:

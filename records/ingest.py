@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from scorebook import registry
 
 from .errors import LENIENT, STRICT, ErrorPolicy, RecordRejected, UsageError
-from .formats import decode, detect_format, read_text
+from .formats import decode, detect_format, is_tournament, read_text
 from .limits import MAX_FILE_BYTES
 from .notation import Item, PreparedRecord
 from .store import Store
@@ -188,11 +188,25 @@ def ingest_text(store: Store, text: str, source: str, fmt: str = "auto", *,
         return outcomes
 
 
-def expand_paths(paths: list[str]) -> tuple[list[str], list[dict], list[str]]:
+def tournament_file_text(path: str) -> str | None:
+    """The text of ``path`` when it names a tournament file (a ``.json`` file that
+    ``formats.is_tournament``), which ``ingest`` takes as a tournament rather than as
+    records; else None (and an unreadable file is left to the records' reader to report)."""
+    if path == "-" or not path.lower().endswith(".json"):
+        return None
+    try:
+        text = decode(read_source(path))
+    except RecordRejected:
+        return None
+    return text if is_tournament(text) else None
+
+
+def expand_paths(paths: list[str], *, tournaments: bool = False) -> tuple[list[str], list[dict], list[str]]:
     """(files, problems, skipped): files as given, directories walked recursively (sorted,
-    files with a record suffix), an outcome for each folder that cannot be listed, and the
-    files of folders that were skipped (other suffixes, hidden). A path that does not exist
-    is a usage error."""
+    files with a record suffix, and with ``tournaments`` the ``.json`` files that are
+    tournament files), an outcome for each folder that cannot be listed, and the files of
+    folders that were skipped (other suffixes, hidden). A path that does not exist is a
+    usage error."""
     files: list[str] = []
     problems: list[dict] = []
     skipped: list[str] = []
@@ -211,8 +225,10 @@ def expand_paths(paths: list[str]) -> tuple[list[str], list[dict], list[str]]:
             for root, dirs, names in os.walk(p, onerror=unlistable):
                 dirs.sort()
                 for n in sorted(names):
-                    wanted = n.lower().endswith(GAME_FILES) and not n.startswith(".")
-                    (files if wanted else skipped).append(os.path.join(root, n))
+                    path = os.path.join(root, n)
+                    wanted = not n.startswith(".") and (n.lower().endswith(GAME_FILES) or (
+                        tournaments and tournament_file_text(path) is not None))
+                    (files if wanted else skipped).append(path)
         elif os.path.lexists(p):
             files.append(p)
         else:

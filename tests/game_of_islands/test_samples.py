@@ -61,8 +61,13 @@ def test_small_tournament_standings(run_cli):
     assert csv[1] == "1,Ann,2.5,39,0.0,95,2"
 
 
-def test_tournament_records_ingest(run_cli):
-    doc = cli_json(run_cli("ingest", str(shared_file(GOI / "tournament-small")), "--json"))
-    assert doc["summary"]["rejected"] == 0 and doc["summary"]["ingested"] == 5  # 4 triads + match 5
-    standings = cli_json(run_cli("standings", "Small sample round robin", "--json"))
-    assert [r["player"] for r in standings["standings"]][:2] == ["Ann", "Bob"]
+def test_a_tournament_folder_ingests_with_its_tournament_and_ranks_by_event_and_by_folder(run_cli):
+    folder = shared_file(GOI / "tournament-small")
+    doc = cli_json(run_cli("ingest", str(folder), "--json"))
+    # 4 triads of games.pgn, match 5's file, and the tournament's inline match 6
+    assert doc["summary"] == {"ingested": 6, "duplicates": 0, "rejected": 0}
+    assert [(t["event"], t["matches"], t["players"]) for t in doc["tournaments"]] == [("Small sample round robin", 6, 4)]
+    assert doc["skipped"] == [str(folder / "expected-standings.json")]  # JSON, but not a tournament file
+    want = json.loads((folder / "expected-standings.json").read_text())
+    assert cli_json(run_cli("standings", "Small sample round robin", "--json")) == want
+    assert cli_json(run_cli("standings", str(folder), "--json")) == want

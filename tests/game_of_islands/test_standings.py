@@ -9,6 +9,7 @@ import pytest
 from scorebook.analyze.standings import Match, standings, standings_from_file
 from scorebook.engines.game_of_islands.engine import DEFAULT_TIEBREAKS, match_result
 from scorebook.records.errors import UsageError
+from scorebook.records.formats import is_tournament
 from ..conftest import SAMPLES, cli_json
 
 CHAIN = list(DEFAULT_TIEBREAKS)
@@ -125,6 +126,40 @@ def test_a_tournament_that_cannot_be_ranked_is_rejected_whole(run_cli, tmp_path)
     err = doc["records"][0]["errors"][0]
     assert (err["code"], err["line"], err["column"]) == ("bad-tournament", 1, 1) and "nobody" in err["message"]
     assert cli_json(run_cli("list", "--json"))["records"] == []  # none of its records either
+
+
+def test_a_folder_ingests_the_tournament_files_it_holds_and_standings_takes_the_folder(run_cli, tmp_path):
+    doc = cli_json(run_cli("ingest", str(SAMPLES / "game-of-islands"), "--json"))
+    assert doc["summary"]["rejected"] == 0 and doc["summary"]["duplicates"] == 0  # its records once, not twice
+    assert [(t["event"], t["status"]) for t in doc["tournaments"]] == [("Scorebook bot round robin", "ingested")]
+    by_file = cli_json(run_cli("standings", str(ROUND_ROBIN_DIR / "tournament.json"), "--json"))
+    assert cli_json(run_cli("standings", "Scorebook bot round robin", "--json")) == by_file
+    assert cli_json(run_cli("standings", str(ROUND_ROBIN_DIR), "--json")) == by_file
+    forced = cli_json(run_cli("ingest", "--format", "pgn", str(ROUND_ROBIN_DIR), "--json"))
+    assert forced["tournaments"] == [] and forced["skipped"] == [str(ROUND_ROBIN_DIR / "tournament.json")]
+    for name in ("none", "two"):
+        (tmp_path / name).mkdir()
+    for copy in ("a.json", "b.json"):
+        (tmp_path / "two" / copy).write_text((ROUND_ROBIN_DIR / "tournament.json").read_text())
+    for name, why in (("none", "no tournament file"), ("two", "2 tournament files")):
+        result = run_cli("standings", str(tmp_path / name), "--json")
+        assert result.exit_code == 2 and why in cli_json(result)["error"]["message"]
+
+
+def test_only_a_tournament_is_taken_for_one(run_cli, tmp_path):
+    """JSON with records or matches that are not sources (this tool's own outputs) is not a
+    tournament file: a folder skips it."""
+    cli_json(run_cli("ingest", str(ROUND_ROBIN_DIR / "tournament.json"), "--json"))
+    outputs = {"standings.json": run_cli("standings", "Scorebook bot round robin", "--json").stdout,
+               "list.json": run_cli("list", "--json").stdout,
+               "tournament.json": (ROUND_ROBIN_DIR / "tournament.json").read_text()}
+    assert [is_tournament(text) for text in outputs.values()] == [False, False, True]
+    folder = tmp_path / "outputs"
+    folder.mkdir()
+    for name in ("standings.json", "list.json"):
+        (folder / name).write_text(outputs[name])
+    doc = cli_json(run_cli("ingest", str(folder), "--json"))
+    assert doc["tournaments"] == [] and doc["skipped"] == [str(folder / "list.json"), str(folder / "standings.json")]
 
 
 def test_a_tournament_file_read_as_records_says_what_it_is(run_cli):
