@@ -252,9 +252,10 @@ def tournament_file_in(folder: str) -> str:
     except OSError as err:
         raise UsageError(f"cannot list the folder {folder}: {err.strerror or err}") from None
     found = [os.path.join(folder, n) for n in names if tournament_file_text(os.path.join(folder, n)) is not None]
-    if len(found) != 1:
-        raise UsageError(f"{folder}: " + (f"{len(found)} tournament files ({', '.join(found)}): name one"
-                                          if found else "no tournament file (a .json file with matches or records)"))
+    if not found:
+        raise UsageError(f"{folder}: no tournament file directly inside it (a .json file with matches or records)")
+    if len(found) > 1:
+        raise UsageError(f"{folder}: {len(found)} tournament files ({', '.join(found)}): name one")
     return found[0]
 
 

@@ -177,8 +177,9 @@ def ingest(ctx, paths, fmt, strict, lenient, out):
     skipped = [f for f in skipped if os.path.abspath(f) not in in_this_run]  # also named: not skipped
     if skipped:
         shown = ", ".join(skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5 else "")
-        click.echo(f"scorebook: skipped {len(skipped)} file(s) that are not records (folders are read for "
-                   f"{' '.join(GAME_FILES)}{' and tournament .json files' if fmt == 'auto' else ''}): {shown}", err=True)
+        read = " ".join(GAME_FILES) + (" and tournament .json files" if fmt == "auto" else "")
+        click.echo(f"scorebook: skipped {len(skipped)} file(s) that are not records (folders are read for {read}): "
+                   f"{shown}", err=True)
     outcomes: list[dict] = list(problems)
     tournaments: list[dict] = []
     with _Progress(len(files), "ingesting", not out.json and sys.stderr.isatty()) as bar:

@@ -66,7 +66,8 @@ def test_a_tournament_folder_ingests_with_its_tournament_and_ranks_by_event_and_
     doc = cli_json(run_cli("ingest", str(folder), "--json"))
     # 4 triads of games.pgn, match 5's file, and the tournament's inline match 6
     assert doc["summary"] == {"ingested": 6, "duplicates": 0, "rejected": 0}
-    assert [(t["event"], t["matches"], t["players"]) for t in doc["tournaments"]] == [("Small sample round robin", 6, 4)]
+    tournaments = [(t["event"], t["matches"], t["players"]) for t in doc["tournaments"]]
+    assert tournaments == [("Small sample round robin", 6, 4)]
     assert doc["skipped"] == [str(folder / "expected-standings.json")]  # JSON, but not a tournament file
     want = json.loads((folder / "expected-standings.json").read_text())
     assert cli_json(run_cli("standings", "Small sample round robin", "--json")) == want
