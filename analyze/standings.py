@@ -251,7 +251,8 @@ def tournament_file_in(folder: str) -> str:
         names = sorted(n for n in os.listdir(folder) if not n.startswith("."))
     except OSError as err:
         raise UsageError(f"cannot list the folder {folder}: {err.strerror or err}") from None
-    found = [os.path.join(folder, n) for n in names if tournament_file_text(os.path.join(folder, n)) is not None]
+    found = [os.path.join(folder, n) for n in names
+             if tournament_file_text(os.path.join(folder, n), strict=True) is not None]
     if not found:
         raise UsageError(f"{folder}: no tournament file directly inside it (a .json file with matches or records)")
     if len(found) > 1:

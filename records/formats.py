@@ -47,11 +47,12 @@ def detect_format(text: str) -> str | None:
     return None
 
 
-def is_tournament(text: str) -> bool:
+def is_tournament(text: str, *, strict: bool = False) -> bool:
     """A tournament file (shared/data/goi/README.md), which is not a record
-    (``analyze.standings`` reads it): a JSON object whose ``records`` are file names or whose
-    ``matches`` each name a file or hold a ``pgn`` text. Other JSON with those keys, such as
-    the output of ``standings --json`` or ``list --json``, is not one."""
+    (``analyze.standings`` reads it): a JSON object with ``matches`` or ``records``. With
+    ``strict`` (what a ``.json`` file found in a folder must be to be taken for one), its
+    ``records`` are file names and its ``matches`` each name a file or hold a ``pgn`` text,
+    so that other JSON, such as the output of ``standings --json`` or ``list --json``, is not."""
     if not text.lstrip().startswith("{"):
         return False
     try:
@@ -60,6 +61,8 @@ def is_tournament(text: str) -> bool:
         return False
     if not isinstance(doc, dict) or ("records" not in doc and "matches" not in doc):
         return False
+    if not strict:
+        return True
     records, matches = doc.get("records", []), doc.get("matches", [])
     return (isinstance(records, list) and all(isinstance(r, str) for r in records)
             and isinstance(matches, list) and all(isinstance(m, dict) and ("file" in m or "pgn" in m) for m in matches))

@@ -188,17 +188,19 @@ def ingest_text(store: Store, text: str, source: str, fmt: str = "auto", *,
         return outcomes
 
 
-def tournament_file_text(path: str) -> str | None:
+def tournament_file_text(path: str, *, strict: bool = False) -> str | None:
     """The text of ``path`` when it names a tournament file (a ``.json`` file that
-    ``formats.is_tournament``), which ``ingest`` takes as a tournament rather than as
-    records; else None (and an unreadable file is left to the records' reader to report)."""
+    ``formats.is_tournament``, ``strict`` or not), which ``ingest`` takes as a tournament
+    rather than as records; else None (and an unreadable file is left to the records' reader
+    to report). A file named is taken loosely, so that a faulty tournament is told what is
+    wrong with it; a file found in a folder strictly, so that other JSON there is skipped."""
     if path == "-" or not path.lower().endswith(".json"):
         return None
     try:
         text = decode(read_source(path))
     except RecordRejected:
         return None
-    return text if is_tournament(text) else None
+    return text if is_tournament(text, strict=strict) else None
 
 
 def expand_paths(paths: list[str], *, tournaments: bool = False) -> tuple[list[str], list[dict], list[str]]:
@@ -227,7 +229,7 @@ def expand_paths(paths: list[str], *, tournaments: bool = False) -> tuple[list[s
                 for n in sorted(names):
                     path = os.path.join(root, n)
                     wanted = not n.startswith(".") and (n.lower().endswith(GAME_FILES) or (
-                        tournaments and tournament_file_text(path) is not None))
+                        tournaments and tournament_file_text(path, strict=True) is not None))
                     (files if wanted else skipped).append(path)
         elif os.path.lexists(p):
             files.append(p)

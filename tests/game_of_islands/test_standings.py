@@ -153,13 +153,17 @@ def test_only_a_tournament_is_taken_for_one(run_cli, tmp_path):
     outputs = {"standings.json": run_cli("standings", "Scorebook bot round robin", "--json").stdout,
                "list.json": run_cli("list", "--json").stdout,
                "tournament.json": (ROUND_ROBIN_DIR / "tournament.json").read_text()}
-    assert [is_tournament(text) for text in outputs.values()] == [False, False, True]
+    assert [is_tournament(text, strict=True) for text in outputs.values()] == [False, False, True]
     folder = tmp_path / "outputs"
     folder.mkdir()
     for name in ("standings.json", "list.json"):
         (folder / name).write_text(outputs[name])
     doc = cli_json(run_cli("ingest", str(folder), "--json"))
     assert doc["tournaments"] == [] and doc["skipped"] == [str(folder / "list.json"), str(folder / "standings.json")]
+    faulty = tmp_path / "faulty.json"  # named, a tournament is taken loosely: told what is wrong with it
+    faulty.write_text(json.dumps({"event": "x", "matches": [{"players": ["A", "B"]}]}))
+    err = cli_json(run_cli("ingest", str(faulty), "--json"))["records"][0]["errors"][0]
+    assert err["code"] == "bad-tournament"
 
 
 def test_a_tournament_file_read_as_records_says_what_it_is(run_cli):
