@@ -156,9 +156,10 @@ def tournament_of(snapshot: dict, where: str) -> dict:
             "tiebreaks": list(chain), "matches": matches}
 
 
-def load_tournament(path: str) -> dict:
-    """Read a tournament file: {game, event, players, seniority, tiebreaks, matches}."""
-    return tournament_of(read_tournament(path), path)
+def load_tournament(path: str, text: str | None = None) -> dict:
+    """Read a tournament file (its ``text`` when already read): {game, event, players,
+    seniority, tiebreaks, matches}."""
+    return tournament_of(read_tournament(path, text), path)
 
 
 def standings(players: list[str], matches: list[Match], chain: list[str],
@@ -211,8 +212,8 @@ def standings(players: list[str], matches: list[Match], chain: list[str],
                          "margin": m.margin, "result": m.result} for m in matches]}
 
 
-def standings_from_file(path: str) -> dict:
-    t = load_tournament(path)
+def standings_from_file(path: str, text: str | None = None) -> dict:
+    t = load_tournament(path, text)
     return standings(t["players"], t["matches"], t["tiebreaks"], t["seniority"], t["event"])
 
 
@@ -243,20 +244,20 @@ def standings_from_store(store, event: str) -> dict:
     return standings(players, matches, list(chain or tournament.default_tiebreaks), seniority, event)
 
 
-def tournament_file_in(folder: str) -> str:
-    """The one tournament file directly inside ``folder`` (``standings FOLDER``); a UsageError
-    names what was found when there is none or more than one."""
+def tournament_file_in(folder: str) -> tuple[str, str]:
+    """(path, text) of the one tournament file directly inside ``folder`` (``standings
+    FOLDER``); a UsageError names what was found when there is none or more than one."""
     from scorebook.records.ingest import tournament_file_text
     try:
         names = sorted(n for n in os.listdir(folder) if not n.startswith("."))
     except OSError as err:
         raise UsageError(f"cannot list the folder {folder}: {err.strerror or err}") from None
-    found = [os.path.join(folder, n) for n in names
-             if tournament_file_text(os.path.join(folder, n), strict=True) is not None]
+    found = [(path, text) for path in (os.path.join(folder, n) for n in names)
+             if (text := tournament_file_text(path, strict=True)) is not None]
     if not found:
         raise UsageError(f"{folder}: no tournament file directly inside it (a .json file with matches or records)")
     if len(found) > 1:
-        raise UsageError(f"{folder}: {len(found)} tournament files ({', '.join(found)}): name one")
+        raise UsageError(f"{folder}: {len(found)} tournament files ({', '.join(p for p, _ in found)}): name one")
     return found[0]
 
 

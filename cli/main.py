@@ -441,7 +441,7 @@ def standings(ctx, event, html_path, out):
     event name."""
     from scorebook.analyze.standings import standings_from_file, standings_from_store, tournament_file_in
     if os.path.isdir(event):
-        doc = standings_from_file(tournament_file_in(event))
+        doc = standings_from_file(*tournament_file_in(event))
     elif os.path.isfile(event):
         doc = standings_from_file(event)
     else:
