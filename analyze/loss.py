@@ -190,7 +190,9 @@ def analyze_record(game: str, record, players: list[str], *, seed: int = 0, opti
     """The full report of one record: moves, summary, thresholds, bot and settings.
     ``options``: the game's analysis options (defaults from its game.json)."""
     analysis = registry.get_game(game).analysis
-    full = dict(registry.get_game(game).info.analysis.options, **(options or {}))
+    declared = registry.get_game(game).info.analysis
+    with_file = declared.uses is not None and declared.uses in (options or {})
+    full = dict(declared.options_with_file if with_file else declared.options, **(options or {}))
     rows, settings = analysis.evaluate(record, players, seed=seed, options=full, progress=progress)
     for r in rows:
         r.cls = classify(r.loss, game, best=r.rank == 1 and r.loss <= 1e-9)

@@ -11,19 +11,42 @@ from __future__ import annotations
 import os
 
 from scorebook import batch, registry
+from scorebook.records import user_files
 from scorebook.records.errors import STRICT, RecordRejected, UsageError
 
 from .loss import ENGINE_VERSION, analyze_record
 
 
-def resolve(game: str, spec: str | None) -> tuple[str, dict]:
+def analysis_files(given: dict | None, game_ids=None) -> tuple[dict, list[str]]:
+    """The user files the analyses of these games (default: all) use where one is configured
+    (named in ``given``, else the game's environment variable), read and checked:
+    ({game: {name: UserFileRef}}, notes for the games that fall back to their own bot)."""
+    files, notes = {}, []
+    for game in registry.games():
+        a = game.info.analysis
+        if a is None or a.uses is None or (game_ids is not None and game.id not in game_ids):
+            continue
+        path = user_files.configured(game, a.uses, (given or {}).get(a.uses))
+        if path is None:
+            declared = game.info.user_file(a.uses)
+            notes.append(f"{game.id}: no --{a.uses} (or ${declared.env}): moves are judged by Scorebook's own "
+                         f"{a.bot} bot; {declared.help}")
+        else:
+            files[game.id] = {a.uses: user_files.open_file(game, a.uses, path)}
+    return files, notes
+
+
+def resolve(game: str, spec: str | None, files: dict | None = None) -> tuple[str, dict]:
     """A bot spec such as ``rollouts:32`` or ``depth:3,budget:500000`` -> (the bot's stored
-    name, the options given); the options and their defaults are the game's (game.json)."""
+    name, the options given); the options and their defaults are the game's (game.json), or,
+    with the user file its analysis uses (``files``: {name: UserFileRef}), those it declares
+    for judging with that file, the file among the options."""
     g = registry.get_game(game)
     if g.info.analysis is None:
         raise UsageError(f"analysis of {game} records is not available")
-    defaults = g.info.analysis.options
-    options: dict = {}
+    ref = (files or {}).get(g.info.analysis.uses) if g.info.analysis.uses else None
+    defaults = g.info.analysis.options_with_file if ref else g.info.analysis.options
+    options: dict = {g.info.analysis.uses: ref} if ref else {}
     for part in (spec or "").replace(",", " ").split():
         key, _, value = part.partition(":") if ":" in part else part.partition("=")
         if key not in defaults or not value.isdigit() or len(value) > 9 or int(value) < 1:
@@ -42,26 +65,29 @@ def record_of(row: dict):
         raise UsageError(f"stored record {row['id']} no longer reads: {err.describe()}") from None
 
 
-def compute(row: dict, spec: str | None, seed: int, progress=None) -> dict:
+def compute(row: dict, spec: str | None, seed: int, progress=None, files: dict | None = None) -> dict:
     game = row["game"]
-    name, options = resolve(game, spec)
+    name, options = resolve(game, spec, (files or {}).get(game))
     record = record_of(row)
     players = registry.get_game(game).notation.players(record) or ["player"]
-    report = analyze_record(game, record, players, seed=seed, options=options, progress=progress)
+    report = analyze_record(game, record, players, seed=seed, options=user_files.resolved(options),
+                            progress=progress)
     report["bot"] = name
     report["id"] = row["id"]
     report["game"] = game
     return report
 
 
-def analyze_one(store, record_id: str, spec: str | None, seed: int, *, force: bool = False, progress=None) -> dict:
+def analyze_one(store, record_id: str, spec: str | None, seed: int, *, force: bool = False, progress=None,
+                files: dict | None = None) -> dict:
+    """``files``: {game: {name: UserFileRef}} (``analysis_files``)."""
     row = store.get(record_id)
-    name, _ = resolve(row["game"], spec)
+    name, _ = resolve(row["game"], spec, (files or {}).get(row["game"]))
     found = None if force else store.find_analysis(row["id"], name, seed, ENGINE_VERSION)
     if found is not None:
         found.update({"id": row["id"], "game": row["game"]})
         return found
-    report = compute(row, spec, seed, progress)
+    report = compute(row, spec, seed, progress, files)
     store.save_analysis(row["id"], report)
     return report
 
@@ -69,15 +95,16 @@ def analyze_one(store, record_id: str, spec: str | None, seed: int, *, force: bo
 def analysis_task(task: tuple) -> dict:
     """One record, wherever the executor runs it: ``(row, spec, seed)`` -> its report, or
     ``{"id", "game", "error"}`` when its analysis failed (the batch goes on without it)."""
-    row, spec, seed = task
+    row, spec, seed, files = task
     try:
-        return compute(row, spec, seed)
+        return compute(row, spec, seed, files=files)
     except Exception as exc:  # noqa: BLE001 - reported per record, never a traceback
         return {"id": row["id"], "game": row["game"], "error": f"{type(exc).__name__}: {exc}"}
 
 
 def analyze_all(store, spec: str | None, seed: int, *, jobs: int | None = None, executor: str = "local",
-                scheduler: str | None = None, progress=None, force: bool = False) -> list[dict]:
+                scheduler: str | None = None, progress=None, force: bool = False, files: dict | None = None
+                ) -> list[dict]:
     """Every record without an analysis by this bot and seed (``force``: every record), of
     the games whose options ``spec`` names (none: every game), one task a record on the
     executor (``scorebook.batch``: local processes, or a Dask cluster); each report is
@@ -90,20 +117,20 @@ def analyze_all(store, spec: str | None, seed: int, *, jobs: int | None = None, 
         if game.info.analysis is None:
             continue
         try:
-            bots[game.id] = resolve(game.id, spec)[0]
+            bots[game.id] = resolve(game.id, spec, (files or {}).get(game.id))[0]
         except UsageError as exc:
             refusals.append(str(exc))
     if not bots:
         raise UsageError(f"--bot {spec!r} fits no game: " + "; ".join(r.removeprefix("--bot for ") for r in refusals))
     todo = store.unanalysed(bots, seed, ENGINE_VERSION, again=force)
     order = {rid: i for i, rid in enumerate(todo)}
-    tasks = ((store.get(rid), spec, seed) for rid in todo)  # read as the window moves on
+    tasks = ((store.get(rid), spec, seed, files) for rid in todo)  # read as the window moves on
     reports = []
     if progress:
         progress(0, len(todo))
     with batch.executor(executor, jobs=min(jobs or os.cpu_count() or 1, max(1, len(todo))),
                         scheduler=scheduler) as pool:
-        for (row, _, _), report in batch.run_tasks(pool, analysis_task, tasks):
+        for (row, *_), report in batch.run_tasks(pool, analysis_task, tasks):
             if isinstance(report, BaseException):  # the task itself was lost (its cluster gone)
                 report = {"id": row["id"], "game": row["game"], "error": f"{type(report).__name__}: {report}"}
             elif "error" not in report:

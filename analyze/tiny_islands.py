@@ -28,11 +28,16 @@ LAND, WATER = "#cfe8a9", "#a9d3f0"
 class TinyIslandsAnalysis(Analysis):
     game_id = ti.GAME
 
-    def bot_name(self, options: dict[str, int]) -> str:
+    def bot_name(self, options: dict) -> str:
+        if "net" in options:
+            return (f"net futures:{options['futures']} max-futures:{options['max-futures']} "
+                    f"net-sha256:{_sha(options['net'])[:16]}")
         return (f"heuristic rollouts:{options['rollouts']} candidates:{options['candidates']} "
                 f"max-rollouts:{options['max-rollouts']}")
 
-    def evaluate(self, record: ti.TinyIslandsRecord, players, *, seed: int, options: dict[str, int], progress=None):
+    def evaluate(self, record: ti.TinyIslandsRecord, players, *, seed: int, options: dict, progress=None):
+        if "net" in options:
+            return _evaluate_with_net(record, seed, options, progress)
         rollouts, candidates, max_rollouts = options["rollouts"], options["candidates"], options["max-rollouts"]
         result = ti.replay(record)
         wave_rule = 1 if record.rules == "tinybot" else 0
@@ -165,6 +170,107 @@ class TinyIslandsAnalysis(Analysis):
                 if not (0 <= rr < SIZE and 0 <= cc < SIZE) or rr * SIZE + cc not in cells:
                     segments.append(seg)
         return segments
+
+
+def _sha(net) -> str:
+    """The network's SHA-256: of a loaded net, or of the checked file a command names."""
+    return net.sha256
+
+
+def _offers(record: ti.TinyIslandsRecord) -> np.ndarray:
+    offers = np.array([(o.tile1, o.zone1, o.tile2, o.zone2) for o in record.offers], np.int64).reshape(-1, 4)
+    if len(offers) < TURNS:  # an unfinished game: padded, never read before its turn
+        pad = np.zeros((TURNS, 4), np.int64)
+        pad[:len(offers)] = offers
+        offers = pad
+    return offers
+
+
+def _region_text(region: np.ndarray) -> str:
+    return "(" + " ".join(cell_name(int(z)) for z in np.flatnonzero(region)) + ")"
+
+
+def _evaluate_with_net(record: ti.TinyIslandsRecord, seed: int, options: dict, progress):
+    """Values with TinyBot's network: the expected final score when the net plays on from the
+    position after the move (its greedy moves, the last shoreline by the planner), over futures
+    drawn from the cards not seen yet under the record's deck model, the same futures for the
+    net's best move and the move played; the last shoreline is exact. The net's best move is
+    the legal move it rates highest (a shoreline: the one it draws)."""
+    from scorebook.engines.tiny_islands import net_bots, net_play as NP
+    net, futures, cap = options["net"], options["futures"], options["max-futures"]
+    result = ti.replay(record)
+    wave_rule = 1 if record.rules == "tinybot" else 0
+    deck_model = DECK_MODELS.index(result.deck) if result.deck in DECK_MODELS else 0
+    root = NP.Games(1, wave_rule, third_by_net=True)  # the record's own last shoreline is applied, not the planner's
+    root.offers[0] = _offers(record)
+    state = root.arrays()
+    name = lambda move: TILE_LETTERS[move // CELLS] + cell_name(move % CELLS)  # noqa: E731
+    rows = []
+
+    def after(moves: list) -> NP.Games:
+        """One row per candidate: the root with that candidate played (a move, or a region)."""
+        out = NP.Games(len(moves), wave_rule)
+        out.copy_row(root, 0, np.arange(len(moves)))
+        for r, move in enumerate(moves):
+            if isinstance(move, np.ndarray):
+                cells = np.flatnonzero(move)
+                NP.apply_region(r, cells, len(cells), *out.arrays(), wave_rule, False)
+            else:
+                NP.apply_move(r, move, *out.arrays(), wave_rule, False)
+        return out
+
+    def values(cands: NP.Games, seen: int, n: int, key: int) -> np.ndarray:
+        """[candidates, n]: each candidate played out over the n futures of round ``key``."""
+        future = net_bots.sample_futures(root.offers[0], seen, n, deck_model, seed + key)
+        return net_bots.play_outs(cands, net, future).T
+
+    def judge(moves: list, played: int, seen: int, ply: int, label) -> None:
+        cands = after(moves)
+        base = values(cands, seen, futures, 1000 * ply)
+
+        def more(pair, n, k, cands=cands):
+            sub = NP.Games(len(pair), wave_rule)
+            for j, c in enumerate(pair):
+                sub.copy_row(cands, c, [j])
+            return values(sub, seen, n, 1000 * ply + k)
+        b, vb, vp, se, means, used = topped_up(base, played, more, cap)
+        rows.append(MoveRow(ply, 0, label(moves[played]), label(moves[b]), vb, vp, max(0.0, vb - vp), se,
+                            rank(means, played), len(moves), futures=used))
+
+    d = 0
+    for t, p in enumerate(record.placements):
+        NP.look(0, *state, root.local, root.glob)
+        logits = net.policy(root.local[:1], root.glob[:1])[0]
+        best = int(net_bots._ranked_moves(root, 0, logits)[0])
+        played = int(p.tile * CELLS + p.cell)
+        moves = [best] if best == played else [best, played]
+        judge(moves, len(moves) - 1, t, ti.ply_of_turn(t), name)
+        NP.apply_move(0, played, *state, wave_rule, True)
+        if progress:
+            progress()
+        if d < len(record.drawings) and t + 1 == DRAWING_AFTER_TURN[d]:
+            played_region = result.regions[d]
+            if t + 1 >= TURNS:  # the last shoreline: the final score, exact
+                land = (root.land_id[0] > 0)
+                cells, n = bots.last_drawing(root.tiles[0], land, wave_rule, bots.WEIGHTS)
+                planner = np.zeros(CELLS, np.bool_)
+                planner[cells[:n]] = True
+                regions = [planner, played_region] if (planner != played_region).any() else [played_region]
+                cands = after(regions)
+                totals = NP.totals(cands.tiles, cands.land_id, cands.gmeta, wave_rule)
+                b = int(np.argmax(totals))
+                rows.append(MoveRow(ti.ply_of_drawing(d), 0, _region_text(played_region), _region_text(regions[b]),
+                                    float(totals[b]), float(totals[-1]), float(totals[b] - totals[-1]), None,
+                                    rank(totals, len(regions) - 1), len(regions), exact=True, futures=1))
+            else:
+                greedy = net_bots.drawing_candidates(root, net, 0).drawn[0, d]
+                regions = [played_region] if (greedy == played_region).all() else [greedy, played_region]
+                judge(regions, len(regions) - 1, t, ti.ply_of_drawing(d), _region_text)
+            cells = np.flatnonzero(played_region)
+            NP.apply_region(0, cells, len(cells), *state, wave_rule, True)
+            d += 1
+    return rows, {"futures": futures, "max_futures": cap, "target_stderr": TARGET_STDERR,
+                  "deck": DECK_MODELS[deck_model], "net_sha256": _sha(net), "level": "net"}
 
 
 ANALYSIS = TinyIslandsAnalysis()

@@ -321,6 +321,24 @@ def _play_options(fn):
     return fn
 
 
+def user_file_options(fn):
+    """``--NAME PATH`` for every user file a game declares (``--net``: TinyBot's network),
+    gathered into the command's ``files`` argument; the library reads and checks the file."""
+    declared: dict = {}
+    for game in registry.games():
+        for f in game.info.user_files:
+            declared.setdefault(f.name, []).append((game.id, f))
+    for name, uses in reversed(list(declared.items())):
+        help_text = "; ".join(f"{gid}: {f.help} (or ${f.env})" for gid, f in uses)
+        fn = click.option(f"--{name}", f"file_{name}", metavar="PATH", default=None, help=help_text)(fn)
+    return fn
+
+
+def _files(kwargs: dict) -> dict:
+    """The user files named on the command line: {name: path}, taken out of ``kwargs``."""
+    return {key[len("file_"):]: kwargs.pop(key) for key in [k for k in kwargs if k.startswith("file_")]}
+
+
 def executor_options(default_jobs: str):
     """Where a batch's tasks (one a game) run: ``--jobs`` local processes, or the workers of
     a Dask cluster (``--executor dask --scheduler ADDRESS``)."""
@@ -347,6 +365,7 @@ def _bots_help() -> str:
 @click.option("--games", "n_games", default=1, show_default=True, type=click.IntRange(1, 1_000_000))
 @click.option("--seed", default=0, show_default=True, type=int)
 @_play_options
+@user_file_options
 @click.option("--out", "out_dir", metavar="FOLDER", help="Also write each record to this folder.")
 @executor_options("1, one game after another in this process, so a game's seconds are a lone bot's")
 @db_option
@@ -355,6 +374,7 @@ def _bots_help() -> str:
 def play(ctx, game, players, n_games, seed, out_dir, jobs, executor, scheduler, out, **game_options):
     """Let bots play; their records go to the database (each game is committed as it ends)."""
     from scorebook.records.play import play as play_games
+    files = _files(game_options)
     options = {name.replace("_", "-"): value for name, value in game_options.items() if value is not None}
     if out_dir:
         try:
@@ -372,7 +392,7 @@ def play(ctx, game, players, n_games, seed, out_dir, jobs, executor, scheduler, 
 
     click.echo(f"scorebook: playing {game}: {players}", err=True)
     result = play_games(store, game, players.split(","), games=n_games, seed=seed, options=options, out_dir=out_dir,
-                        progress=progress, jobs=jobs or 1, executor=executor, scheduler=scheduler)
+                        progress=progress, jobs=jobs or 1, executor=executor, scheduler=scheduler, files=files)
     games, summary = result["games"], result["summary"]
     names = summary["players"]
     value = "total" if len(names) == 1 else f"margin ({names[0]})" if len(names) == 2 else f"share ({names[0]})"
@@ -467,23 +487,31 @@ ANALYSIS_COLUMNS = [("ply", "ply"), ("player", "player"), ("played", "played"), 
 @click.option("--all", "all_", is_flag=True, help="Analyse every record not analysed yet (in parallel, resumable).")
 @click.option("--bot", "bot", default=None, help="Bot settings, KEY:N separated by commas; " + "; ".join(
               f"{g.id}: " + ", ".join(f"{k} (default {v})" for k, v in g.info.analysis.options.items())
+              + (f"; with --{g.info.analysis.uses}: " + ", ".join(
+                  f"{k} (default {v})" for k, v in g.info.analysis.options_with_file.items())
+                 if g.info.analysis.uses else "")
               for g in registry.games() if g.info.analysis) + ".")
 @click.option("--seed", default=0, show_default=True, type=int)
 @executor_options("the cores")
 @click.option("--force", is_flag=True, help="Analyse again even when a stored analysis exists (with --all: every "
                                             "record of the games the bot fits).")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), help="Write a self-contained HTML report.")
+@user_file_options
 @db_option
 @output_options
 @click.pass_context
-def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, html_path, out):
+def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, html_path, out, **named):
     """Per-move expected-score loss against the bot, stored with the record."""
-    from scorebook.analyze.run import analyze_all, analyze_one
+    from scorebook.analyze.run import analysis_files, analyze_all, analyze_one
     if all_ == bool(record_id):
         raise UsageError("give a record id or --all")
     if all_ and html_path:
         raise UsageError("--html writes the report of one record")
     store = _store(ctx)
+    games = None if all_ else [store.get(record_id)["game"]]
+    files, notes = analysis_files(_files(named), games)
+    for note in notes:
+        click.echo(f"scorebook: {note}", err=True)
     if all_:
         bar = {}
 
@@ -492,7 +520,7 @@ def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, h
                 bar["bar"] = _Progress(total, "analysing", not out.json and sys.stderr.isatty()).__enter__()
             bar["bar"].update(step)
         reports = analyze_all(store, bot, seed, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress,
-                              force=force)
+                              force=force, files=files)
         if "bar" in bar:
             bar["bar"].__exit__(None, None, None)
         failed = [r for r in reports if "error" in r]
@@ -511,7 +539,7 @@ def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, h
         return
     row = store.get(record_id)
     with _Progress(len(store.moves(row["id"])), "analysing", not out.json and sys.stderr.isatty()) as bar:
-        report = analyze_one(store, record_id, bot, seed, force=force, progress=bar.update)
+        report = analyze_one(store, record_id, bot, seed, force=force, progress=bar.update, files=files)
     if html_path:
         from scorebook.analyze.html import render
         _write_file(html_path, render(row, report))

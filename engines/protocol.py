@@ -90,6 +90,13 @@ class Engine(ABC):
     def warm_up(self, bots: list[BotSpec], options: dict) -> None:
         """Load (or compile) the bots' code before any game is timed."""
 
+    def load_user_file(self, name: str, data: bytes):
+        """The user file ``name`` the game declares (a trained network), from its bytes (the
+        layers above read it: engines do no I/O), ready for ``options[name]``; raises
+        ValueError with the reason when the bytes are not what the engine drives, ImportError
+        when a package it needs is not installed."""
+        raise ValueError(f"{self.game_id} takes no file {name!r}")
+
     @abstractmethod
     def play(self, setup, bots: list[BotSpec], seed: int, options: dict) -> Played:
         """A whole game: ``bots[i]`` at seat i (seats rotate between games in the match loop),

@@ -24,6 +24,11 @@ class UnknownGame(UsageError):
         self.planned = planned
 
 
+class UserFileError(ScorebookError):
+    """A file the user supplies to an engine (``--net``) that cannot be used: missing,
+    unreadable, not the model the engine drives, or its package not installed."""
+
+
 class DatabaseError(ScorebookError):
     """The database cannot be used: damaged, not a database, locked past patience."""
 

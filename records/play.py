@@ -24,6 +24,7 @@ import numpy as np
 from scorebook import batch, registry
 from scorebook.engines.protocol import BotSpec
 
+from . import user_files
 from .errors import UsageError
 from .ingest import ingest_text
 from .store import Store
@@ -119,28 +120,41 @@ def play_task(task: tuple) -> dict:
     game = registry.get_game(match.game_id)
     engine, notation = game.engine, game.notation
     key = (match.game_id, match.bots, repr(sorted(match.options.items())))
+    options = user_files.resolved(match.options)  # a user file (a network) loaded once a process
     if key not in _WARM:
-        engine.warm_up(list(match.bots), match.options)  # load (or compile) the bots before any game is timed
+        engine.warm_up(list(match.bots), options)  # load (or compile) the bots before any game is timed
         _WARM.add(key)
     rng = np.random.default_rng([match.seed, g])
     if setup is None:
         setup = engine.new_game(rng, match.options)
     seats = list(zip(seated(list(match.names), g), seated(list(match.bots), g)))
-    played = engine.play(setup, [bot for _, bot in seats], int(rng.integers(2**31)), match.options)
+    played = engine.play(setup, [bot for _, bot in seats], int(rng.integers(2**31)), options)
     text = notation.write_played(setup, played, seats, {"Event": f"scorebook play seed {match.seed}",
                                                         "Round": str(g + 1)},
                                  {"seed": match.seed, "game": g, "options": match.options})
     return {"text": text, "seconds": played.seconds, "info": played.info}
 
 
+def bot_files(game: registry.Game, bots: list[BotSpec], given: dict | None) -> dict:
+    """The user files the bots need (``Bot.needs``), read and checked: {name: UserFileRef}.
+    ``given``: the paths the command names ({name: path or None}); else the environment's."""
+    out = {}
+    for bot in bots:
+        name = game.info.bot(bot.name).needs
+        if name and name not in out:
+            out[name] = user_files.needed(game, name, (given or {}).get(name), f"bot {bot}")
+    return out
+
+
 def play(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: int = 0,
          options: dict | None = None, out_dir: str | None = None, progress=None, jobs: int = 1,
-         executor: str = "local", scheduler: str | None = None) -> dict:
+         executor: str = "local", scheduler: str | None = None, files: dict | None = None) -> dict:
     """Play ``games`` games (or one per game the options give, as Tiny Islands' shuffles),
     one task a game on the executor (``scorebook.batch``; by default here, one after the
     other, so that the seconds a game are a lone process's); store each record as it ends.
     ``progress(outcome, done, total)`` after each game. Returns ``{"games": [outcome, ...],
-    "summary": {...}}``, the games in their order."""
+    "summary": {...}}``, the games in their order. ``files``: the user files named ({name: path}),
+    read where a bot needs one."""
     game = registry.get_game(game_id)
     engine, notation = game.engine, game.notation
     bots = parse_bots(game, specs)
@@ -149,6 +163,7 @@ def play(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: 
     problem = engine.check_play(bots, opts)
     if problem:
         raise UsageError(problem)
+    opts.update(bot_files(game, bots, files))
     setups = notation.fixed_setups(opts)
     count = len(setups) if setups is not None else games
     n = len(bots)

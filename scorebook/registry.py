@@ -53,13 +53,24 @@ class Formats:
 
 @dataclass(frozen=True)
 class Bot:
-    """A bot of ``play``: ``name`` or ``name:N`` when it takes a number (``argument``)."""
+    """A bot of ``play``: ``name`` or ``name:N`` when it takes a number (``argument``);
+    ``needs``: the user file it plays with (``UserFile.name``)."""
     name: str
     about: str
     argument: str | None = None  # what N means, e.g. "rollouts"
     default: int | None = None
     min: int = 1
     max: int | None = None
+    needs: str | None = None
+
+
+@dataclass(frozen=True)
+class UserFile:
+    """A file the user supplies to the game's engine (a trained network), never shipped with
+    Scorebook: ``--NAME PATH`` on ``play`` and ``analyze``, or the environment variable ``env``."""
+    name: str
+    env: str
+    help: str
 
 
 @dataclass(frozen=True)
@@ -84,6 +95,9 @@ class Analysis:
     unit: str
     options: dict[str, int]
     thresholds: dict[str, float]
+    # with this user file configured, the analysis judges with these options instead
+    uses: str | None = None
+    options_with_file: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -102,9 +116,13 @@ class GameInfo:
     identifying_tags: tuple[str, ...] = ()  # container tags that name the game when Game is absent
     aliases: tuple[str, ...] = ()  # other values of the Game tag that name the game (patchwork-solo)
     analysis: Analysis | None = None
+    user_files: tuple[UserFile, ...] = ()
 
     def bot(self, name: str) -> Bot | None:
         return next((b for b in self.bots if b.name == name), None)
+
+    def user_file(self, name: str) -> UserFile | None:
+        return next((f for f in self.user_files if f.name == name), None)
 
 
 KINDS = ("choice", "int", "float", "flag", "file")
@@ -174,6 +192,11 @@ def load_info(facts: dict, where: str) -> GameInfo:
         raise ValueError(f"{where}: every game reads pgn, and writes only formats it reads")
     if set(info.formats.detect) != set(info.formats.read) - {"pgn"}:
         raise ValueError(f"{where}: formats.detect gives a pattern for every foreign format it reads")
+    files = {f.name for f in info.user_files}
+    needed = {b.needs for b in info.bots if b.needs} | ({info.analysis.uses} if info.analysis and info.analysis.uses
+                                                         else set())
+    if not needed <= files:
+        raise ValueError(f"{where}: a bot or the analysis needs a user file the game does not declare")
     return info
 
 
@@ -207,6 +230,11 @@ class Game:
     def analysis(self):
         """Evaluator and boards (``analyze.protocol.Analysis``)."""
         return importlib.import_module(self.analysis_module).ANALYSIS
+
+
+def user_file_names() -> list[str]:
+    """Every user file some game declares (the ``--NAME`` options of play and analyze)."""
+    return list(dict.fromkeys(f.name for g in _GAMES.values() for f in g.info.user_files))
 
 
 _GAMES: dict[str, Game] = {}

@@ -151,13 +151,31 @@ class TinyIslandsEngine(Engine):
 
     # ---- bots
 
-    def _bot_call(self, bot, setup: dict, seed: int):
+    def load_user_file(self, name: str, data: bytes):
+        """``net``: TinyBot's network (``net.load_net``), run on as many threads as numba's
+        play-outs (one in a worker of a process pool), at most 4."""
+        if name != "net":
+            return super().load_user_file(name, data)
+        import numba
+
+        from .net import NetUnavailable, load_net
+        try:
+            return load_net(data, threads=max(1, min(numba.get_num_threads(), 4)))
+        except NetUnavailable as exc:
+            raise ImportError(str(exc)) from None
+
+    def _bot_call(self, bot, setup: dict, seed: int, options: dict):
         from . import bots as B
         from .players import random_game
         wave_rule = RULE_SETS.index(setup["rules"])
         deck_model = DECK_MODELS.index(setup["deck"])
         if bot.name == "random":
             return (*random_game(setup["offers"], seed), False)
+        if bot.name in ("net", "netsearch"):
+            from . import net_bots
+            game = net_bots.play(setup["offers"], options["net"], wave_rule, deck_model,
+                                 bot.number if bot.name == "netsearch" else 0, seed)
+            return (*net_bots.record_of(game), True)
         kind = {"heuristic": B.HEURISTIC, "mc": B.MC, "halving": B.HALVING}[bot.name]
         return (*B.play(setup["offers"], kind, bot.number or 0, seed, wave_rule, deck_model), True)
 
@@ -165,16 +183,16 @@ class TinyIslandsEngine(Engine):
         """Load (or compile) the bot by playing one game; Monte Carlo with one play-out, which is quick."""
         from scorebook.engines.protocol import BotSpec
         bot = bots[0]
-        warm = BotSpec("mc", 1) if bot.name == "mc" else bot
+        warm = BotSpec("mc", 1) if bot.name == "mc" else BotSpec("netsearch", 1) if bot.name == "netsearch" else bot
         deck = options.get("deck") or DECK_MODELS[0]
         self._bot_call(warm, {"offers": offers_for(deck, np.random.default_rng(0)), "deck": deck,
-                              "rules": options.get("rules") or RULE_SETS[0]}, 0)
+                              "rules": options.get("rules") or RULE_SETS[0]}, 0, options)
 
     def play(self, setup: dict, bots, seed: int, options: dict) -> Played:
         """One game by ``bots[0]``: it gets the whole shuffle but reads offers[t] only at turn t
         (see players.py and bots.py), and is told the deck model."""
         start = time.perf_counter()
-        placements, traces, lens, as_regions = self._bot_call(bots[0], setup, seed)
+        placements, traces, lens, as_regions = self._bot_call(bots[0], setup, seed, options)
         return Played((placements, traces, lens, as_regions), time.perf_counter() - start)
 
 
