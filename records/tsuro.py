@@ -14,8 +14,9 @@
 
 A turn is one placement: the player, the tile and its rotation (``@square`` optional and
 checked), the tokens it moved (``>x`` off the edge, ``>*`` a collision), then the events.
-The ``deck`` events are the only ones a replay needs; every other entry is checked.
-``ply`` is the turn number.
+The ``deck`` events are the only ones a replay needs: the short form of a score sheet
+(``18. P3 10r0@f2 | deck 8 22 ...``) leaves out the moves and the other events, and the
+replay fills them in; every entry written is checked. ``ply`` is the turn number.
 
 >>> from scorebook.records.pgn import split_games, read_record
 >>> text = ('[Game "tsuro"]\\n[Players "A B"]\\n[Start "A a1.0, B f6.4"]\\n[Deck "' +
@@ -108,14 +109,16 @@ def replay_events(events: np.ndarray, n: int) -> tuple[list, dict]:
     return moves, by_kind
 
 
-def events_text(by_kind: dict, names: list[str], new_deck: list[int] | None) -> str:
-    """The events of a turn in the order of kinds (spec 4)."""
+def events_text(by_kind: dict, names: list[str], new_deck: list[int] | None, placer: int) -> str:
+    """The events of a turn in the order of kinds (spec 4); several dragon events in the order
+    they happened, several returns the placer's first, then by seat."""
     parts = [f"draw {names[s]} {t}" for s, t in by_kind["draw"]]
     parts += [f"dragon {names[s]}" for s in by_kind["dragon"]]
     returned: dict[int, list[int]] = {}
     for s, t in by_kind["return"]:
         returned.setdefault(s, []).append(t)
-    parts += [f"return {names[s]} [{' '.join(map(str, ts))}]" for s, ts in returned.items()]
+    parts += [f"return {names[s]} [{' '.join(map(str, returned[s]))}]"
+              for s in sorted(returned, key=lambda seat: (seat != placer, seat))]
     if new_deck is not None:
         parts.append("deck " + " ".join(map(str, new_deck)))
     if by_kind["refill"]:
@@ -127,7 +130,7 @@ def events_text(by_kind: dict, names: list[str], new_deck: list[int] | None) -> 
 def turn_text(number: int, names: list[str], turn: Turn) -> str:
     moves = " ".join(f"{names[s]} {R.point_name(a)}>{end_text(b)}" for s, a, b in turn.moves)
     line = f"{number}. {names[turn.seat]} {turn.tile}r{turn.rotation}@{R.square_name(turn.square)} | {moves}"
-    events = events_text(turn.events, names, turn.order)
+    events = events_text(turn.events, names, turn.order, turn.seat)
     return line + (f" | {events}" if events else "")
 
 
@@ -140,9 +143,10 @@ class TsuroVisitor(pgn.Visitor):
         t.pop("Game", None)
         names = (t.pop("Players", None) or "").split()
         if not 2 <= len(names) <= R.MAX_PLAYERS or len(set(names)) != len(names) or \
-                not all(_NAME_RE.fullmatch(n) for n in names):
+                not all(_NAME_RE.fullmatch(n) and n not in KEYWORDS for n in names):
             self._tag_error("bad-tag", "Players", f"[Players] names {2} to {R.MAX_PLAYERS} players in seat order, "
-                                                  "each once, without spaces")
+                                                  "each once, without spaces, none an event keyword ("
+                                                  + ", ".join(KEYWORDS) + ")")
         self.names = names
         self.starts = self._read_start(t.pop("Start", None))
         self.deck = self._read_deck(t.pop("Deck", None))
@@ -218,28 +222,39 @@ class TsuroVisitor(pgn.Visitor):
     def _err(self, token: pgn.Token, code: str, message: str) -> IllegalMove:
         return IllegalMove(code, message, line=token.line, column=token.column, ply=self.ply(), token=token.text)
 
-    def _turn(self, number_token: pgn.Token, number: int, tokens: list[pgn.Token]) -> None:
-        s = self.state
-        if s[R.OVER]:
-            raise self._err(tokens[0] if tokens else number_token, "move-after-end", "the game is over")
+    def _sections(self, number_token: pgn.Token, tokens: list[pgn.Token]):
+        """(placement tokens, move tokens or None, event tokens) of a turn. A section whose
+        first word is an event keyword is the events: the moves may be left out (the short
+        form of a score sheet), and the replay supplies them."""
         parts: list[list[pgn.Token]] = [[]]
         for tok in tokens:
             if tok.text == "|":
                 parts.append([])
             else:
                 parts[-1].append(tok)
-        if len(parts) not in (2, 3) or len(parts[0]) != 2 or not parts[1] or (len(parts) == 3 and not parts[2]):
+        moves_left_out = len(parts) == 1 or (len(parts) == 2 and parts[1] and parts[1][0].text.rstrip(",") in KEYWORDS)
+        if moves_left_out:
+            return parts[0], None, parts[1] if len(parts) == 2 else [], len(parts[0]) != 2
+        bad = len(parts) not in (2, 3) or len(parts[0]) != 2 or not parts[1] or (len(parts) == 3 and not parts[2])
+        return parts[0], parts[1], parts[2] if len(parts) == 3 else [], bad
+
+    def _turn(self, number_token: pgn.Token, number: int, tokens: list[pgn.Token]) -> None:
+        s = self.state
+        if s[R.OVER]:
+            raise self._err(tokens[0] if tokens else number_token, "move-after-end", "the game is over")
+        head, move_tokens, event_tokens, bad = self._sections(number_token, tokens)
+        if bad:
             raise self._err(tokens[0] if tokens else number_token, "bad-token",
-                            "a turn reads \"12. P1 13r0@a1 | P1 a1.0>b1.6 | draw P1 33\"")
-        who, placement = parts[0]
+                            "a turn reads \"12. P1 13r0@a1 | P1 a1.0>b1.6 | draw P1 33\" (or, leaving out what "
+                            "the replay supplies, \"12. P1 13r0@a1\")")
+        who, placement = head
         m = _PLACE_RE.fullmatch(placement.text)
         if who.text not in self.names or not m or int(m.group(1)) >= R.N_TILES:
-            bad = who if who.text not in self.names else placement
-            raise self._err(bad, "bad-token", "a placement is a player's name, then tile r rotation [@square]: "
-                                              "\"P1 13r0@a1\"")
-        said_moves = self._read_moves(parts[1])
-        said_events, deck_token = self._read_events(parts[2] if len(parts) == 3 else [],
-                                                    parts[1][-1] if parts[1] else placement)
+            bad_token = who if who.text not in self.names else placement
+            raise self._err(bad_token, "bad-token", "a placement is a player's name, then tile r rotation [@square]: "
+                                                    "\"P1 13r0@a1\"")
+        said_moves = self._read_moves(move_tokens) if move_tokens is not None else None
+        said_events, deck_token = self._read_events(event_tokens)
         if number != len(self.turns) + 1:
             raise self._err(number_token, "bad-turn-number", f"this is turn {len(self.turns) + 1}")
         seat = self.names.index(who.text)
@@ -266,27 +281,26 @@ class TsuroVisitor(pgn.Visitor):
             else:
                 n_events = int(s[R.N_EVENTS])
             moves, by_kind = replay_events(self.events, n_events)
-        if code in (R.OK, R.MISSING_DECK, R.DECK_MISMATCH) and sorted(said_moves) != sorted(moves):
-            raise self._err(parts[1][0], "move-mismatch", "the replay moves: " + " ".join(
+        if said_moves is not None and code in (R.OK, R.MISSING_DECK, R.DECK_MISMATCH) \
+                and sorted(said_moves) != sorted(moves):
+            raise self._err(move_tokens[0], "move-mismatch", "the replay moves: " + " ".join(
                 f"{self.names[q]} {R.point_name(a)}>{end_text(b)}" for q, a, b in moves))
+        last = (event_tokens or move_tokens or head)[-1]
         if code in (R.MISSING_DECK, R.DECK_MISMATCH):
-            where = deck_token or (parts[2][0] if len(parts) == 3 else parts[1][-1])  # (parts[2] is never empty)
-            raise self._err(where, R.CODE_NAMES[code], "tiles came back: the record must give the new deck order, "
-                                                       "a permutation of the deck and the returned tiles"
-                            if code == R.MISSING_DECK else "the new deck order is not the deck and the returned "
-                                                           "tiles (or no tile came back)")
+            raise self._err(deck_token or (event_tokens[0] if event_tokens else last), R.CODE_NAMES[code],
+                            "tiles came back: the record must give the new deck order, a permutation of the deck "
+                            "and the returned tiles" if code == R.MISSING_DECK else
+                            "the new deck order is not the deck and the returned tiles (or no tile came back)")
         if code != R.OK:
             raise self._err(placement, R.CODE_NAMES.get(code, "bad-token"), "illegal placement")
         turn = Turn(seat, tile, rot, square, list(order) if order is not None else None, moves,
                     {k: v for k, v in by_kind.items() if k != "deck"})
-        # a returned hand is compared as a set: hands keep no order the notation fixes
-        expected = events_text(_sorted_returns(turn.events), self.names, None)
-        said = events_text(_sorted_returns({k: v for k, v in said_events.items() if k != "deck"}), self.names, None)
-        if _event_key(expected) != _event_key(said):
-            first = parts[2][0] if len(parts) == 3 else parts[1][-1]
-            raise self._err(first, "event-mismatch", "the replay's events: " + (expected or "none"))
-        if s[R.OVER] and len(parts) == 3 and parts[2]:
-            raise self._err(parts[2][0], "event-mismatch", "the turn that ends the game has no events")
+        written = {k: v for k, v in said_events.items() if k != "deck"}
+        if s[R.OVER] and event_tokens:
+            raise self._err(event_tokens[0], "event-mismatch", "the turn that ends the game has no events")
+        if not _events_agree(turn.events, written, every=said_moves is not None):
+            raise self._err(event_tokens[0] if event_tokens else last, "event-mismatch",
+                            "the replay's events: " + (events_text(turn.events, self.names, None, seat) or "none"))
         self.turns.append(turn)
 
     def _read_moves(self, tokens: list[pgn.Token]) -> list[tuple[int, int, int]]:
@@ -302,7 +316,7 @@ class TsuroVisitor(pgn.Visitor):
             out.append((self.names.index(who.text), parse_point(m.group(1)), end))
         return out
 
-    def _read_events(self, tokens: list[pgn.Token], fallback: pgn.Token) -> tuple[dict, pgn.Token | None]:
+    def _read_events(self, tokens: list[pgn.Token]) -> tuple[dict, pgn.Token | None]:
         """The events by kind as the replay gives them; the ``deck`` event's token."""
         events: dict = {k: [] for k in KEYWORDS}
         events["deck"] = None
@@ -376,13 +390,26 @@ class TsuroVisitor(pgn.Visitor):
                            self.recorded, self.warnings)
 
 
-def _sorted_returns(by_kind: dict) -> dict:
-    return dict(by_kind, **{"return": sorted(by_kind.get("return", []))})
-
-
-def _event_key(text: str) -> list[str]:
-    """Events compared kind by kind, whatever order the kinds were written in."""
-    return sorted(part for part in re.split(r", (?=(?:draw|dragon|return|deck|refill|pass) )", text) if part)
+def _events_agree(replayed: dict, written: dict, every: bool) -> bool:
+    """Do the events written agree with the replay's, kind by kind (returns as a set, the
+    others in the order they happened)? ``every``: the full form, where the events written
+    are all of them; else the short form, where each entry written is checked and the rest
+    is filled in from the replay."""
+    for kind in KEYWORDS:
+        if kind == "deck":
+            continue
+        mine, said = list(replayed.get(kind, [])), list(written.get(kind, []))
+        if kind == "return":
+            mine, said = sorted(mine), sorted(said)
+        if every:
+            if mine != said:
+                return False
+        else:
+            for entry in said:
+                if entry not in mine:
+                    return False
+                mine.remove(entry)
+    return True
 
 
 # ---------------------------------------------------------------- writing

@@ -86,3 +86,124 @@ class Board:
         self.tiles[square_at(self.tokens[player][0])] = (tile, rotation)
         self.tokens.update(ends)
         return ends
+
+
+class Game:
+    """A whole game written plainly: seats, hands, the deck (top first), the dragon and both
+    refill rules (spec 2 steps 5-7 and 4), on a :class:`Board`. A shuffle's new order is
+    given (a record's ``deck`` event, or the engine's), so two implementations can be run
+    side by side. ``turn`` returns what happened besides the moves, as the records write it:
+    ``("draw", seat, tile)``, ``("dragon", seat)``, ``("return", seat, tile)``,
+    ``("deck", order)``, ``("refill", seat, tile)``, ``("pass", seat)``.
+
+    The spec's example game, its first turn:
+
+    >>> deck = [13, 5, 17, 3, 9, 19, 30, 16, 6, 33, 4, 2, 1, 24, 21, 12, 18, 15, 22, 25, 10, 28, 32, 31, 20, 11,
+    ...         23, 34, 29, 7, 27, 14, 26, 0, 8]
+    >>> g = Game(["P1", "P2", "P3"], [("a1", 0), ("a5", 6), ("e6", 5)], deck, "round_robin")
+    >>> g.turn(13, 0), g.hands["P1"], g.board.tokens["P1"]
+    ([('draw', 0, 33)], [3, 30, 33], ('b1', 6))
+    """
+
+    def __init__(self, names: list[str], starts: list[tuple[str, int]], deck: list[int], refill: str):
+        self.names = names
+        self.board = Board(dict(zip(names, starts)))
+        self.deck = list(deck)
+        self.hands: dict[str, list[int]] = {n: [] for n in names}
+        for _ in range(3):
+            for n in names:
+                self.hands[n].append(self.deck.pop(0))
+        self.refill_rule = refill
+        self.dragon: int | None = None
+        self.to_move = 0
+        self.placed = 0
+        self.over = False
+        self.eliminated_on: dict[int, int] = {}
+
+    def live(self, seat: int) -> bool:
+        return isinstance(self.board.tokens[self.names[seat]], tuple)
+
+    def short(self, seat: int) -> bool:
+        return self.live(seat) and len(self.hands[self.names[seat]]) < 3
+
+    def turn(self, tile: int, rotation: int, new_order: list[int] | None = None) -> list:
+        seat = self.to_move
+        name = self.names[seat]
+        self.hands[name].remove(tile)
+        ends = self.board.place(name, tile, rotation)
+        self.placed += 1
+        gone = sorted(self.names.index(p) for p, end in ends.items() if not isinstance(end, tuple))
+        for q in gone:
+            self.eliminated_on[q] = self.placed
+        n = len(self.names)
+        if sum(self.live(q) for q in range(n)) <= 1 or self.placed == 35:
+            self.over = True
+            return []
+        events = []
+        back = 0
+        for q in gone:  # step 5: hands back to the deck
+            for t in self.hands[self.names[q]]:
+                self.deck.append(t)
+                events.append(("return", q, t))
+                back += 1
+            self.hands[self.names[q]] = []
+        if self.dragon in gone:  # to the next live seat short of tiles, or set aside
+            holder, self.dragon = self.dragon, None
+            for i in range(1, n):
+                if self.short((holder + i) % n):
+                    self.dragon = (holder + i) % n
+                    events.append(("dragon", self.dragon))
+                    break
+        if back:
+            assert sorted(new_order) == sorted(self.deck), "a new order is a permutation of the deck"
+            self.deck = list(new_order)
+            events.append(("deck", list(new_order)))
+        if self.dragon is not None and self.deck:  # step 6: the dragon's holder leads a refill
+            events += self._refill()
+        elif self.live(seat):
+            if self.deck:
+                events.append(("draw", seat, self._draw(seat)))
+            elif self.dragon is None:
+                self.dragon = seat
+                events.append(("dragon", seat))
+        q = seat  # step 7: the next live seat; one with an empty hand passes
+        for _ in range(n + 1):
+            q = (q + 1) % n
+            if not self.live(q):
+                continue
+            if self.hands[self.names[q]]:
+                break
+            events.append(("pass", q))
+        self.to_move = q
+        return events
+
+    def _draw(self, seat: int) -> int:
+        t = self.deck.pop(0)
+        self.hands[self.names[seat]].append(t)
+        return t
+
+    def _refill(self) -> list:
+        n = len(self.names)
+        holder, out = self.dragon, []
+        order = [(holder + i) % n for i in range(n)]  # the drawing order: the holder, then by seat
+        if self.refill_rule == "holder_first":
+            while self.short(holder) and self.deck:
+                out.append(("refill", holder, self._draw(holder)))
+            if not self.deck and self.short(holder):
+                out.append(("dragon", holder))  # it takes the dragon again; nobody else draws
+                return out
+            order = order[1:]
+        self.dragon = None  # given back when the holder draws (round robin) or is full (holder first)
+        last = holder
+        while self.deck and any(self.short(q) for q in order):
+            for q in order:
+                if self.deck and self.short(q):
+                    out.append(("refill", q, self._draw(q)))
+                    last = q
+        if not self.deck:  # ran dry: to the first short seat after the last who drew, in drawing order
+            for i in range(1, n + 1):
+                if self.short((last + i) % n):
+                    self.dragon = (last + i) % n
+                    out.append(("dragon", self.dragon))
+                    break
+        return out

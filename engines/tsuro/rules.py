@@ -376,15 +376,18 @@ def _turn(s, p, slot, tile, rot, order, events) -> np.int64:
 
 @njit(cache=True)
 def _refill(s, n, events) -> np.int64:
-    """Dragon-led draws (spec 2 step 6, both rules)."""
+    """Dragon-led draws (spec 2 step 6 and 4, both rules). Every time the dragon goes to a
+    player is a ``DRAGON_TAKEN`` event; its holder always has fewer than 3 tiles."""
     holder = s[DRAGON]
     players = s[N]
     last = holder
-    if s[REFILL] == 1:  # holder_first: the holder fills up, keeping the dragon if it empties the deck
+    if s[REFILL] == 1:  # holder_first: the holder fills up first
         while hand_count(s, holder) < HAND and s[DECK_N] > 0:
             n = _log(events, n, REFILL_DRAW, holder, _draw(s, holder))
-        if s[DECK_N] == 0:
-            return n
+        if s[DECK_N] == 0 and hand_count(s, holder) < HAND:  # still short: it takes the dragon again
+            return _log(events, n, DRAGON_TAKEN, holder, 0)
+        # full (even with the deck's last tile): the dragon goes back; the others draw in turn,
+        # and if the deck is dry already it goes to the first short player after the holder
         s[DRAGON] = -1
         start = 1
     else:

@@ -93,6 +93,95 @@ def test_random_games_agree_with_the_reference(players, seed, refill):
     assert R.score(s, names)["winners"] == (live or R.winners(s))
 
 
+def _engine_events(events: np.ndarray, n: int) -> list:
+    """The engine's events of a turn in the reference's shape (moves left out, the new deck
+    order as one event)."""
+    out, order = [], None
+    for kind, seat, value in (tuple(int(v) for v in row) for row in events[:n]):
+        if kind == R.SHUFFLE:
+            order = (order or []) + [value]
+        elif kind != R.MOVE:
+            name = {R.DRAW: "draw", R.DRAGON_TAKEN: "dragon", R.RETURN: "return", R.REFILL_DRAW: "refill",
+                    R.PASS: "pass"}[kind]
+            out.append((name, seat) if name in ("dragon", "pass") else (name, seat, value))
+    return out + ([("deck", order)] if order is not None else [])
+
+
+def _by_kind(events: list) -> dict:
+    """Events compared kind by kind: in the order they happened, returns as a set."""
+    kinds = {}
+    for e in events:
+        kinds.setdefault(e[0], []).append(e[1:])
+    if "return" in kinds:
+        kinds["return"] = sorted(kinds["return"])
+    return kinds
+
+
+def _cross_check(players: int, seed: int, refill: str) -> tuple[int, int]:
+    """One random game through the engine and the plain-Python reference game, compared after
+    every turn: tokens, hands, the deck, the dragon and every event. Returns (turns, turns on
+    which the dragon was held)."""
+    rng = random.Random(seed)
+    edge = [sq * 8 + p for sq in range(R.SQUARES) for p in range(8) if R.is_edge_point(sq, p)]
+    starts = rng.sample(edge, players)
+    deck = rng.sample(range(R.N_TILES), R.N_TILES)
+    s = R.new_state(players, np.array(starts), np.array(deck), R.REFILLS.index(refill), seed)
+    names = [f"p{i}" for i in range(players)]
+    game = REF.Game(names, [(R.square_name(p // 8), p % 8) for p in starts], deck, refill)
+    events = np.zeros((256, 3), np.int64)
+    turns = held = 0
+    while not s[R.OVER]:
+        assert int(s[R.TO_MOVE]) == game.to_move and not game.over
+        legal = B.options_of(s)
+        tile, rot = (int(v) for v in legal[rng.randrange(len(legal))])
+        assert R.turn(s, tile, rot, R.NO_ORDER, events) == R.OK
+        mine = _engine_events(events, int(s[R.N_EVENTS]))
+        order = next((e[1] for e in mine if e[0] == "deck"), None)
+        theirs = game.turn(tile, rot, order)
+        assert _by_kind(mine) == _by_kind(theirs), (turns, mine, theirs)
+        turns += 1
+        if s[R.OVER]:
+            break
+        for q in range(players):
+            assert R.hand(s, q) == game.hands[names[q]]
+            where = game.board.tokens[names[q]]
+            assert (R.point_name(int(s[R.POS + q])) == f"{where[0]}.{where[1]}" if isinstance(where, tuple)
+                    else s[R.POS + q] < 0)
+        assert R.deck(s) == game.deck
+        holder = int(s[R.DRAGON])
+        assert (holder if holder >= 0 else None) == game.dragon
+        if holder >= 0:  # the dragon's holder is always short of tiles, and the deck empty
+            held += 1
+            assert len(R.hand(s, holder)) < 3 and R.deck(s) == [] and R.live(s, holder)
+    assert game.over
+    return turns, held
+
+
+@pytest.mark.parametrize("refill", R.REFILLS)
+def test_random_games_agree_with_the_reference_game_under_both_refill_rules(refill):
+    """300 random games of 2 to 8 players under each refill rule, engine against reference."""
+    turns = held = 0
+    for g in range(300):
+        t, h = _cross_check(2 + g % 7, 1000 * R.REFILLS.index(refill) + g, refill)
+        turns, held = turns + t, held + h
+    assert held > 100  # the dragon was in play: the rules under test were exercised
+
+
+def test_a_holder_who_fills_up_with_the_last_tile_gives_the_dragon_on():
+    """holder_first (spec 4): the holder that reaches 3 tiles, even with the deck's last
+    tile, no longer holds the dragon: the first player short of tiles after it does."""
+    game = REF.Game(["A", "B", "C"], [("a1", 0), ("c1", 0), ("f6", 4)], list(range(35)), "holder_first")
+    game.deck = [30]
+    game.hands = {"A": [10, 11], "B": [12], "C": [13, 14, 15]}
+    game.dragon = 0
+    assert game._refill() == [("refill", 0, 30), ("dragon", 1)]
+    assert game.dragon == 1 and game.hands["A"] == [10, 11, 30]
+    game.deck, game.hands["B"], game.dragon = [], [12], 1  # short when the deck runs out: takes it again
+    game.deck = [31]
+    game.hands["B"] = []
+    assert game._refill() == [("refill", 1, 31), ("dragon", 1)]
+
+
 def test_simple_ai_prefers_kills_then_the_rim_then_slot_and_rotation():
     s = R.new_state(2, np.array([0 * 8 + 0, 24 * 8 + 6]), np.array(SPEC_DECK), 0, 1)
     tile, rot = B.simple_choice(s)

@@ -66,7 +66,7 @@ def test_bad_token_and_bad_turn_number():
     assert (err["code"], err["line"], err["ply"]) == ("bad-token", line_no(TWO, "2. "), 2)
     text = replace_line(TWO, 2, "3." + line[2:])
     at(error(text), "bad-turn-number", line_no(TWO, "2. "), 1, 2, "3.")
-    text = replace_line(TWO, 2, line.split(" | ")[0])
+    text = replace_line(TWO, 2, line.split(" | ")[0] + " |")  # an empty section
     assert error(text)["code"] == "bad-token"
 
 

@@ -17,8 +17,8 @@ GOLDEN = [  # file, id, winners, eliminated turn, cause
     ("tsuro/tsuro-random-1-simple-2-random-3-simple-4-random-5-s2-0001.pgn", "79f6c37126f3bf67", [4],
      [31, 33, 4, 23, None], ["edge", "edge", "edge", "edge", None]),
     ("tsuro/tsuro-random-1-random-2-random-3-random-4-random-5-random-6-random-7-random-8-holder_first-s2-0001.pgn",
-     "33b1cba224afd17f", [3], [35, 24, 32, None, 32, 16, 34, 31],
-     ["edge", "edge", "collision", None, "collision", "edge", "edge", "edge"]),
+     "11a7cb8edea82585", [2, 5, 7], [27, 28, 33, 29, 32, 33, 10, 33],
+     ["edge", "edge", "edge", "edge", "edge", "edge", "edge", "edge"]),
 ]
 
 
