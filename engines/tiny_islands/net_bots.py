@@ -8,8 +8,8 @@
   its closest alternatives (at each of the ``VARIANTS`` steps where the net's first and second
   choices are nearest, the second choice, then greedy) are each played out by ``net`` over the
   same N futures drawn from the cards not seen yet, under the game's deck model; the best mean
-  is drawn. Play-outs at the placements gained nothing measurable (BENCHMARKS.md), so the
-  budget goes to the shorelines.
+  is drawn when it leads the net's own by ``SWITCH_Z`` standard errors. Play-outs at the
+  placements gained nothing measurable (BENCHMARKS.md), so the budget goes to the shorelines.
 
 A bot reads an offer only when it is drawn: the game's shuffle is in ``Games.offers``, but a
 decision reads the offers up to the current turn, and the futures replace the rest.
@@ -25,6 +25,7 @@ from .metadata import CELLS, TURNS
 from . import net_play as NP
 
 VARIANTS = 8  # alternative shorelines weighed beside the greedy one
+SWITCH_Z = 1.0  # an alternative replaces the net's own shoreline when it leads by this many standard errors
 
 
 @njit(cache=True)
@@ -120,7 +121,8 @@ def _chosen(totals: np.ndarray, z: float) -> int:
     return best if diff.mean() > z * se else 0
 
 
-def play(offers: np.ndarray, net, wave_rule: int, deck_model: int, futures: int, seed: int, z: float = 0.0) -> NP.Games:
+def play(offers: np.ndarray, net, wave_rule: int, deck_model: int, futures: int, seed: int,
+         z: float = SWITCH_Z) -> NP.Games:
     """A whole game on this shuffle: ``net`` when ``futures`` is 0, else ``netsearch:futures``.
     Returns the finished game (row 0: its placements, regions and state)."""
     game = NP.Games(1, wave_rule)
