@@ -19,7 +19,7 @@ from scorebook.engines.tiny_islands.metadata import (CELLS, COLUMN_NAMES, DECK_M
 from scorebook.records import tiny_islands as ti
 
 from . import svg
-from .loss import TARGET_STDERR, MoveRow, rank, topped_up
+from .loss import TARGET_STDERR, MoveRow, rank, topped_up, verdict
 from .protocol import Analysis
 
 LAND, WATER = "#cfe8a9", "#a9d3f0"
@@ -195,7 +195,12 @@ def _evaluate_with_net(record: ti.TinyIslandsRecord, seed: int, options: dict, p
     position after the move (its greedy moves, the last shoreline by the planner), over futures
     drawn from the cards not seen yet under the record's deck model, the same futures for the
     net's best move and the move played; the last shoreline is exact. The net's best move is
-    the legal move it rates highest (a shoreline: the one it draws)."""
+    the legal move it rates highest (a shoreline: the one it draws).
+
+    ``futures`` play-outs stand behind each value; where the move played is not the net's and
+    the standard error of the loss is above ``TARGET_STDERR``, both get more, up to
+    ``max-futures``. The play-outs of every move run together, in two rounds (the net runs
+    large batches fast)."""
     from scorebook.engines.tiny_islands import net_bots, net_play as NP
     net, futures, cap = options["net"], options["futures"], options["max-futures"]
     result = ti.replay(record)
@@ -205,7 +210,6 @@ def _evaluate_with_net(record: ti.TinyIslandsRecord, seed: int, options: dict, p
     root.offers[0] = _offers(record)
     state = root.arrays()
     name = lambda move: TILE_LETTERS[move // CELLS] + cell_name(move % CELLS)  # noqa: E731
-    rows = []
 
     def after(moves: list) -> NP.Games:
         """One row per candidate: the root with that candidate played (a move, or a region)."""
@@ -219,24 +223,8 @@ def _evaluate_with_net(record: ti.TinyIslandsRecord, seed: int, options: dict, p
                 NP.apply_move(r, move, *out.arrays(), wave_rule, False)
         return out
 
-    def values(cands: NP.Games, seen: int, n: int, key: int) -> np.ndarray:
-        """[candidates, n]: each candidate played out over the n futures of round ``key``."""
-        future = net_bots.sample_futures(root.offers[0], seen, n, deck_model, seed + key)
-        return net_bots.play_outs(cands, net, future).T
-
-    def judge(moves: list, played: int, seen: int, ply: int, label) -> None:
-        cands = after(moves)
-        base = values(cands, seen, futures, 1000 * ply)
-
-        def more(pair, n, k, cands=cands):
-            sub = NP.Games(len(pair), wave_rule)
-            for j, c in enumerate(pair):
-                sub.copy_row(cands, c, [j])
-            return values(sub, seen, n, 1000 * ply + k)
-        b, vb, vp, se, means, used = topped_up(base, played, more, cap)
-        rows.append(MoveRow(ply, 0, label(moves[played]), label(moves[b]), vb, vp, max(0.0, vb - vp), se,
-                            rank(means, played), len(moves), futures=used))
-
+    judged = []  # per move: ply, labels of the candidates (best first, played last), their rows, offers seen
+    exact = {}  # the last shoreline's row: ply -> its MoveRow
     d = 0
     for t, p in enumerate(record.placements):
         NP.look(0, *state, root.local, root.glob)
@@ -244,10 +232,8 @@ def _evaluate_with_net(record: ti.TinyIslandsRecord, seed: int, options: dict, p
         best = int(net_bots._ranked_moves(root, 0, logits)[0])
         played = int(p.tile * CELLS + p.cell)
         moves = [best] if best == played else [best, played]
-        judge(moves, len(moves) - 1, t, ti.ply_of_turn(t), name)
+        judged.append((ti.ply_of_turn(t), [name(m) for m in moves], after(moves), t))
         NP.apply_move(0, played, *state, wave_rule, True)
-        if progress:
-            progress()
         if d < len(record.drawings) and t + 1 == DRAWING_AFTER_TURN[d]:
             played_region = result.regions[d]
             if t + 1 >= TURNS:  # the last shoreline: the final score, exact
@@ -259,16 +245,51 @@ def _evaluate_with_net(record: ti.TinyIslandsRecord, seed: int, options: dict, p
                 cands = after(regions)
                 totals = NP.totals(cands.tiles, cands.land_id, cands.gmeta, wave_rule)
                 b = int(np.argmax(totals))
-                rows.append(MoveRow(ti.ply_of_drawing(d), 0, _region_text(played_region), _region_text(regions[b]),
-                                    float(totals[b]), float(totals[-1]), float(totals[b] - totals[-1]), None,
-                                    rank(totals, len(regions) - 1), len(regions), exact=True, futures=1))
+                exact[ti.ply_of_drawing(d)] = MoveRow(
+                    ti.ply_of_drawing(d), 0, _region_text(played_region), _region_text(regions[b]), float(totals[b]),
+                    float(totals[-1]), float(totals[b] - totals[-1]), None, rank(totals, len(regions) - 1),
+                    len(regions), exact=True, futures=1)
             else:
                 greedy = net_bots.drawing_candidates(root, net, 0).drawn[0, d]
                 regions = [played_region] if (greedy == played_region).all() else [greedy, played_region]
-                judge(regions, len(regions) - 1, t, ti.ply_of_drawing(d), _region_text)
+                judged.append((ti.ply_of_drawing(d), [_region_text(r) for r in regions], after(regions), t))
             cells = np.flatnonzero(played_region)
             NP.apply_region(0, cells, len(cells), *state, wave_rule, True)
             d += 1
+
+    def run_round(wanted: list) -> list:
+        """[candidates, n] values for each (move, n, round) wanted, every play-out in one batch."""
+        jobs, shapes = [], []
+        for m, n, k in wanted:
+            ply, _, cands, seen = judged[m]
+            shuffles = net_bots.sample_futures(root.offers[0], seen, n, deck_model, seed + 1000 * ply + k)
+            jobs += [(cands, c, shuffles[f]) for c in range(cands.n) for f in range(n)]
+            shapes.append((cands.n, n))
+        totals = net_bots.play_outs_of(jobs, net, wave_rule) if jobs else np.zeros(0)
+        out, at = [], 0
+        for k, n in shapes:
+            out.append(totals[at:at + k * n].reshape(k, n))
+            at += k * n
+        return out
+
+    values = run_round([(m, futures, 0) for m in range(len(judged))])
+    if progress:
+        for _ in record.placements:
+            progress()
+    more = []
+    for m, v in enumerate(values):
+        if v.shape[0] == 2 and futures < cap:
+            diff = v[0] - v[1]
+            if diff.std(ddof=1) / np.sqrt(len(diff)) > TARGET_STDERR:
+                more.append(m)
+    for m, extra in zip(more, run_round([(m, cap - futures, 1) for m in more])):
+        values[m] = np.hstack([values[m], extra])
+    rows = []
+    for (ply, labels, _, _), v in zip(judged, values):
+        played = v.shape[0] - 1
+        b, vb, vp, loss, se, r = verdict(v, played)
+        rows.append(MoveRow(ply, 0, labels[played], labels[b], vb, vp, loss, se, r, v.shape[0], futures=v.shape[1]))
+    rows = sorted(rows + list(exact.values()), key=lambda row: row.ply)
     return rows, {"futures": futures, "max_futures": cap, "target_stderr": TARGET_STDERR,
                   "deck": DECK_MODELS[deck_model], "net_sha256": _sha(net), "level": "net"}
 

@@ -121,6 +121,17 @@ def _chosen(totals: np.ndarray, z: float) -> int:
     return best if diff.mean() > z * se else 0
 
 
+def play_outs_of(jobs: list, net, wave_rule: int) -> np.ndarray:
+    """Final totals of many play-outs at once, one a job ``(games, row, shuffle)``: row ``row``
+    of ``games`` played out by the net on that shuffle (big batches: the net runs them together)."""
+    games = NP.Games(len(jobs), wave_rule)
+    for j, (src, row, shuffle) in enumerate(jobs):
+        games.copy_row(src, row, [j])
+        games.offers[j] = shuffle
+    NP.run(games, net)
+    return NP.totals(games.tiles, games.land_id, games.gmeta, wave_rule)
+
+
 def play(offers: np.ndarray, net, wave_rule: int, deck_model: int, futures: int, seed: int,
          z: float = SWITCH_Z) -> NP.Games:
     """A whole game on this shuffle: ``net`` when ``futures`` is 0, else ``netsearch:futures``.
