@@ -202,7 +202,41 @@ def render_standings(doc: dict) -> str:
             for q in players) + "</tr>" for i, p in enumerate(players))
     title = f"Standings: {event}"
     css = CSS + "\n.self{background:#eee}#crosstable td{text-align:center}"
+    rated = ""
+    if doc.get("ratings"):
+        rated = ("<h2>Ratings</h2><p>From this event's stored games, in the order played (rating = mu - 3 sigma, "
+                 "openskill's Plackett-Luce; <code>scorebook ratings --event</code>).</p>" + ratings_table(doc["ratings"]))
     return page(title, f"<p>Ranked by {', then '.join(html.escape(TIEBREAK_NAMES.get(c, c)) for c in chain)}; players still tied "
             f"share a rank.</p><table id='standings'><tr><th>rank</th><th>player</th>{head}</tr>{rows}</table>"
             f"<h2>Crosstable</h2><p>Each cell: the row player's margin in every match against the column player, "
-            f"and the match point it scored.</p><table id='crosstable'><tr><th></th>{cross_head}</tr>{cross}</table>", css)
+            f"and the match point it scored.</p><table id='crosstable'><tr><th></th>{cross_head}</tr>{cross}</table>"
+            + rated, css)
+
+
+RATING_HEAD = ("rank", "player", "rating", "mu", "±", "games", "won", "shared", "lost")
+
+
+def ratings_table(rows: list[dict]) -> str:
+    """Rating rows (``analyze.ratings``) as an HTML table, every name escaped."""
+    keys = ("rank", "player", "rating", "mu", "sigma", "games", "wins", "shared", "losses")
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(r[k]))}</td>" for k in keys) + "</tr>" for r in rows)
+    return ("<table class='ratings'><tr>" + "".join(f"<th>{h}</th>" for h in RATING_HEAD) + f"</tr>{body}</table>")
+
+
+def render_ratings(doc: dict) -> str:
+    """Every game's ratings and solo summaries as one page (the Datasette plugin's ratings view)."""
+    parts = []
+    for game in sorted({r["game"] for r in doc["ratings"]} | {r["game"] for r in doc["solo"]}):
+        parts.append(f"<h2>{html.escape(game)}</h2>")
+        mine = [r for r in doc["ratings"] if r["game"] == game]
+        if mine:
+            parts.append(ratings_table(mine))
+        solo = [r for r in doc["solo"] if r["game"] == game]
+        if solo:
+            parts.append("<table class='solo'><tr><th>rank</th><th>player</th><th>mean</th><th>s.e.</th><th>best</th>"
+                         "<th>games</th></tr>" + "".join(
+                             "<tr>" + "".join(f"<td>{html.escape('-' if r[k] is None else str(r[k]))}</td>"
+                                              for k in ("rank", "player", "mean", "stderr", "best", "games")) + "</tr>"
+                             for r in solo) + "</table>")
+    return page("Ratings", f"<p>{doc['games']} finished games, rated in the order played: rating = mu - 3 sigma "
+                f"(openskill's Plackett-Luce), ± sigma; solo games, each player's totals.</p>" + "".join(parts))

@@ -40,9 +40,30 @@ async def _record_view(request, datasette):
     return Response.html(page)
 
 
+RATINGS_ROUTE = "/-/scorebook/ratings"
+
+
+def ratings_page(path: str, game: str | None) -> str:
+    """Every player's rating from the stored games (``scorebook ratings``), as one page."""
+    from .ratings import ratings
+    with Store(path, write=False) as store:
+        return report_html.render_ratings(ratings(store, game))
+
+
+async def _ratings_view(request, datasette):
+    database = datasette.get_database()
+    game = request.args.get("game") or None
+    try:
+        page = await database.execute_fn(lambda conn: ratings_page(database.path, game))
+    except ScorebookError as err:
+        return Response.html(f"<p>{html.escape(str(err))}</p>", status=404)
+    return Response.html(page)
+
+
 @hookimpl
 def register_routes():
-    return [(ROUTE.replace("/", r"\/") + r"(?P<id>[0-9a-f]{1,64})$", _record_view)]
+    return [(ROUTE.replace("/", r"\/") + r"(?P<id>[0-9a-f]{1,64})$", _record_view),
+            (RATINGS_ROUTE.replace("/", r"\/") + "$", _ratings_view)]
 
 
 @hookimpl

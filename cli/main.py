@@ -361,7 +361,10 @@ def _bots_help() -> str:
 
 @main.command()
 @click.argument("game", type=GAME)
-@click.option("--players", required=True, help=_bots_help())
+@click.option("--players", help=_bots_help())
+@click.option("--ladder", metavar="BOT,BOT,...", help="A seat-rotated round robin of these bots (every pair, or all "
+              "together where the game seats them all; each bot alone in a solo game), --games games a match, then "
+              "their ratings from those games.")
 @click.option("--games", "n_games", default=1, show_default=True, type=click.IntRange(1, 1_000_000))
 @click.option("--seed", default=0, show_default=True, type=int)
 @_play_options
@@ -371,9 +374,13 @@ def _bots_help() -> str:
 @db_option
 @output_options
 @click.pass_context
-def play(ctx, game, players, n_games, seed, out_dir, jobs, executor, scheduler, out, **game_options):
-    """Let bots play; their records go to the database (each game is committed as it ends)."""
+def play(ctx, game, players, ladder, n_games, seed, out_dir, jobs, executor, scheduler, out, **game_options):
+    """Let bots play; their records go to the database (each game is committed as it ends).
+
+    Example: scorebook play tsuro --players mc:16,simple --games 100 --seed 1"""
     from scorebook.records.play import play as play_games
+    if bool(players) == bool(ladder):
+        raise UsageError("give --players or --ladder")
     files = _files(game_options)
     options = {name.replace("_", "-"): value for name, value in game_options.items() if value is not None}
     if out_dir:
@@ -390,6 +397,23 @@ def play(ctx, game, players, n_games, seed, out_dir, jobs, executor, scheduler, 
         click.echo(f"game {done}/{total}: {' / '.join(outcome['players'])}, {outcome['status']}, score "
                    f"{score_text(outcome.get('score'))}, {outcome['seconds']:.1f} s", err=True)
 
+    if ladder:
+        from scorebook.records.play import ladder as play_ladder
+        click.echo(f"scorebook: ladder of {game}: {ladder}", err=True)
+        done = play_ladder(store, game, ladder.split(","), games=n_games, seed=seed, options=options,
+                           out_dir=out_dir, progress=progress, jobs=jobs or 1, executor=executor,
+                           scheduler=scheduler, files=files)
+        doc = done["ratings"]
+        if out.json:
+            out.rows([], [], done)
+        else:
+            if doc["ratings"]:
+                out.rows(RATING_COLUMNS, doc["ratings"])
+            if doc["solo"]:
+                out.rows(SOLO_COLUMNS, doc["solo"])
+            if out.human:
+                click.echo(f"{done['games']} games, event {done['event']!r}")
+        return
     click.echo(f"scorebook: playing {game}: {players}", err=True)
     result = play_games(store, game, players.split(","), games=n_games, seed=seed, options=options, out_dir=out_dir,
                         progress=progress, jobs=jobs or 1, executor=executor, scheduler=scheduler, files=files)
@@ -465,14 +489,58 @@ def standings(ctx, event, html_path, out):
     elif os.path.isfile(event):
         doc = standings_from_file(event)
     else:
-        doc = standings_from_store(_store(ctx, write=False), event)
+        store = _store(ctx, write=False)
+        doc = standings_from_store(store, event)
     if html_path:
         from scorebook.analyze.html import render_standings
-        _write_file(html_path, render_standings(doc))
+        page = doc
+        if not os.path.exists(event):  # a stored event: its players' ratings from its games, on the page
+            from scorebook.analyze.ratings import ratings as rate_archive
+            page = dict(doc, ratings=rate_archive(store, event=event)["ratings"])
+        _write_file(html_path, render_standings(page))
     if out.human:
         click.echo(f"{doc['event']}  (tiebreaks: {', '.join(doc['tiebreaks'])})")
     columns = [(k, k) for k in ["rank", "player"] + doc["tiebreaks"]]
     out.rows(columns, doc["standings"], doc)
+
+
+# ------------------------------------------------------------------ ratings
+
+RATING_COLUMNS = [("game", "game"), ("rank", "rank"), ("player", "player"), ("rating", "rating"), ("mu", "mu"),
+                  ("sigma", "±"), ("games", "games"), ("wins", "won"), ("shared", "shared"), ("losses", "lost")]
+SOLO_COLUMNS = [("game", "game"), ("rank", "rank"), ("player", "player"), ("mean", "mean"), ("stderr", "s.e."),
+                ("best", "best"), ("games", "games")]
+
+
+@main.command()
+@click.option("--game", type=GAME, help="Only this game's records.")
+@click.option("--event", help="Only this event's records (its Event tag).")
+@click.option("--since", metavar="DATE", help="Only games played on or after this day, YYYY-MM-DD.")
+@db_option
+@output_options
+@click.pass_context
+def ratings(ctx, game, event, since, out):
+    """Ratings of every player (bots too, by their spec) from the stored games, in the order
+    they were played: rating = mu - 3 sigma (openskill's Plackett-Luce), ± sigma; solo games
+    get a summary of each player's totals instead. CSV, TSV and --nl print one list, each row
+    with its kind (rating or solo).
+
+    Example: scorebook ratings --game tsuro --since 2026-01-01"""
+    from scorebook.analyze.ratings import ratings as rate_archive
+    doc = rate_archive(_store(ctx, write=False), game, event, since)
+    if out.json:
+        out.rows([], [], doc)
+    elif out.human:
+        if doc["ratings"] or not doc["solo"]:
+            out.rows(RATING_COLUMNS, doc["ratings"])
+        if doc["solo"]:
+            if doc["ratings"]:
+                click.echo("")
+            out.rows(SOLO_COLUMNS, doc["solo"])
+        click.echo(f"{doc['games']} games rated")
+    else:
+        columns = [("kind", "kind")] + RATING_COLUMNS + [c for c in SOLO_COLUMNS if c not in RATING_COLUMNS]
+        out.rows(columns, [dict(r, kind="rating") for r in doc["ratings"]] + [dict(r, kind="solo") for r in doc["solo"]])
 
 
 # ------------------------------------------------------------------ analyze

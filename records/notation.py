@@ -146,6 +146,18 @@ class Notation(ABC):
         best = max(points)
         return ["loss" if v < best else "shared" if points.count(best) > 1 else "win" for v in points]
 
+    def seat_ranks(self, score: dict) -> list[int] | None:
+        """Each seat's finishing place in a finished game (1 best; seats that tie share a place),
+        what ratings are computed from; None for a game of one seat. By default the outcomes
+        (two seats), else the most points."""
+        points = self.seat_points(score)
+        if len(points) < 2:
+            return None
+        if len(points) == 2:
+            outcomes = self.seat_outcomes(score)
+            return [2 if o == "loss" else 1 for o in outcomes]
+        return [1 + sum(other > mine for other in points) for mine in points]
+
     def file_label(self, options: dict) -> str:
         """What a bot game's file name says beside the players (``triad``, a grid size)."""
         return ""

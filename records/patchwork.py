@@ -418,6 +418,12 @@ class PatchworkNotation(Notation):
             return [float(f) for f in score["final"]]
         return [float(score["total"])]
 
+    def seat_outcomes(self, score: dict) -> list[str | None]:
+        """Two players: the replay's winner (a tie of points goes to who reached the end first)."""
+        if score.get("variant") == P.VARIANTS[P.TWO_PLAYER] and score.get("winner") is not None:
+            return ["win" if seat == score["winner"] else "loss" for seat in range(2)]
+        return super().seat_outcomes(score)
+
     def file_label(self, options: dict) -> str:
         return options.get("variant") or ""
 

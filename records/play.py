@@ -96,6 +96,7 @@ class Match:
     names: tuple
     options: dict
     seed: int
+    event: str = ""  # the records' Event tag (default: "scorebook play seed S")
 
 
 _WARM: set = set()  # the matches whose bots this process has loaded
@@ -129,7 +130,7 @@ def play_task(task: tuple) -> dict:
         setup = engine.new_game(rng, match.options)
     seats = list(zip(seated(list(match.names), g), seated(list(match.bots), g)))
     played = engine.play(setup, [bot for _, bot in seats], int(rng.integers(2**31)), options)
-    text = notation.write_played(setup, played, seats, {"Event": f"scorebook play seed {match.seed}",
+    text = notation.write_played(setup, played, seats, {"Event": match.event or f"scorebook play seed {match.seed}",
                                                         "Round": str(g + 1)},
                                  {"seed": match.seed, "game": g, "options": match.options})
     return {"text": text, "seconds": played.seconds, "info": played.info}
@@ -148,7 +149,8 @@ def bot_files(game: registry.Game, bots: list[BotSpec], given: dict | None) -> d
 
 def play(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: int = 0,
          options: dict | None = None, out_dir: str | None = None, progress=None, jobs: int = 1,
-         executor: str = "local", scheduler: str | None = None, files: dict | None = None) -> dict:
+         executor: str = "local", scheduler: str | None = None, files: dict | None = None,
+         event: str = "") -> dict:
     """Play ``games`` games (or one per game the options give, as Tiny Islands' shuffles),
     one task a game on the executor (``scorebook.batch``; by default here, one after the
     other, so that the seconds a game are a lone process's); store each record as it ends.
@@ -167,7 +169,7 @@ def play(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: 
     setups = notation.fixed_setups(opts)
     count = len(setups) if setups is not None else games
     n = len(bots)
-    match = Match(game.id, tuple(bots), tuple(names), opts, seed)
+    match = Match(game.id, tuple(bots), tuple(names), opts, seed, event)
     label = notation.file_label(opts)
     tasks = ((match, g, setups[g] if setups is not None else None) for g in range(count))
     outcomes = []
@@ -221,3 +223,37 @@ def summarize(outcomes: list[dict], names: list[str]) -> dict:
     seconds = [o["seconds"] for o in outcomes]
     out["mean_seconds"] = sum(seconds) / len(seconds) if seconds else None
     return out
+
+
+def ladder_matches(game: registry.Game, specs: list[str], options: dict | None = None) -> list[list[str]]:
+    """The matches of a ladder: every bot alone (a solo game, under these options), all of them
+    together (a game that seats them all, of more than two), else every pair."""
+    specs = [s.strip() for s in specs]
+    if len(set(specs)) != len(specs) or len(specs) < 2:
+        raise UsageError("--ladder names two or more different bots, comma separated")
+    players = game.info.players
+    opts = play_options(game, options or {})
+    if players.min == 1 and game.engine.check_play(parse_bots(game, specs[:1]), opts) is None:
+        return [[s] for s in specs]
+    if len(specs) > 2 and players.min <= len(specs) <= players.max:
+        return [specs]
+    return [[a, b] for i, a in enumerate(specs) for b in specs[i + 1:]]
+
+
+def ladder(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: int = 0, progress=None,
+           **play_args) -> dict:
+    """A bot ladder: the matches of ``ladder_matches``, each ``games`` games with seats rotating
+    (every match on the same seeds), stored under the Event "scorebook ladder seed S", then
+    rated from those games alone. Returns ``{"matches": [summary, ...], "ratings": ...}``."""
+    from scorebook.analyze.ratings import rate, results
+    game = registry.get_game(game_id)
+    for spec in specs:
+        parse_bots(game, [spec] * game.info.players.min)  # every bot checked before a game is played
+    event = f"scorebook ladder seed {seed}"
+    summaries, ids = [], set()
+    for players in ladder_matches(game, specs, play_args.get("options")):
+        done = play(store, game_id, players, games=games, seed=seed, progress=progress, event=event, **play_args)
+        summaries.append(done["summary"])
+        ids.update(g["id"] for g in done["games"] if g.get("id"))
+    chosen = [r for r in results(store, game.id, event) if r.id in ids]
+    return {"matches": summaries, "ratings": rate(chosen), "games": len(chosen), "event": event}

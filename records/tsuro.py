@@ -493,6 +493,13 @@ class TsuroNotation(Notation):
         k = len(score["winners"])
         return [1.0 / k if p in score["winners"] else 0.0 for p in range(len(score["players"]))]
 
+    def seat_ranks(self, score: dict) -> list[int]:
+        """The winners first (sharing the place), then the others by the turn they were
+        eliminated, the later the better; eliminated on one turn, they share a place."""
+        winners, turns = set(score["winners"]), score["eliminated_turn"]
+        key = [(1, 0) if p in winners else (0, turns[p] or 0) for p in range(len(turns))]
+        return [1 + sum(other > mine for other in key) for mine in key]
+
     def file_label(self, options: dict) -> str:
         return "" if (options.get("refill") or R.REFILLS[0]) == R.REFILLS[0] else options["refill"]
 

@@ -1,0 +1,156 @@
+"""Ratings from the archive (``scorebook ratings``) and bot ladders (``play --ladder``), on
+constructed archives."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from scorebook import registry
+from scorebook.analyze.ratings import Result, rate, ratings
+from scorebook.records.ingest import ingest_text
+
+from .conftest import SAMPLES, cli_json
+
+
+def _games(results: list[tuple], game: str = "iwoki") -> list[Result]:
+    """(players, places) per game, each on its own day in the order given."""
+    return [Result(game, f"r{i:04d}", f"2026-01-{1 + i // 40:02d}", list(players), list(places))
+            for i, (players, places) in enumerate(results)]
+
+
+def _by_player(doc: dict) -> dict:
+    return {r["player"]: r for r in doc["ratings"]}
+
+
+def test_a_player_who_beats_everyone_ranks_first():
+    rng = random.Random(1)
+    names = ["champ", "b", "c", "d", "e"]
+    results = []
+    for _ in range(60):
+        a, b = rng.sample(names, 2)
+        winner = "champ" if "champ" in (a, b) else rng.choice([a, b])
+        results.append(([a, b], [1 if a == winner else 2, 1 if b == winner else 2]))
+    doc = rate(_games(results))
+    assert doc["ratings"][0]["player"] == "champ" and doc["ratings"][0]["rank"] == 1
+    champ = _by_player(doc)["champ"]
+    assert champ["losses"] == 0 and champ["wins"] == champ["games"] > 0
+
+
+def test_uncertainty_shrinks_with_games():
+    sigmas = [_by_player(rate(_games([(["a", "b"], [1 + (i % 2), 2 - (i % 2)]) for i in range(n)])))["a"]["sigma"]
+              for n in (1, 4, 16, 64)]
+    assert sigmas == sorted(sigmas, reverse=True) and sigmas[-1] < sigmas[0] / 2
+
+
+def test_ties_and_shared_wins():
+    """Two who share a place are moved alike; a shared win counts as shared, not as a win."""
+    doc = rate(_games([(["a", "b", "c"], [1, 1, 3])] * 5, "tsuro"))
+    a, b, c = (_by_player(doc)[n] for n in "abc")
+    assert a["mu"] == b["mu"] > c["mu"] and a["shared"] == 5 and a["wins"] == 0 and c["losses"] == 5
+    draws = rate(_games([(["x", "y"], [1, 1])] * 4))
+    x, y = (_by_player(draws)[n] for n in "xy")
+    assert x["mu"] == y["mu"] and x["shared"] == 4
+
+
+def test_tsuro_places_are_the_winners_then_the_elimination_turns():
+    tsuro = registry.get_game("tsuro").notation
+    score = {"players": ["a", "b", "c", "d"], "winners": [2], "eliminated_turn": [9, 20, None, 9]}
+    assert tsuro.seat_ranks(score) == [3, 2, 1, 3]
+    shared = {"players": ["a", "b", "c"], "winners": [0, 2], "eliminated_turn": [35, 12, 35]}
+    assert tsuro.seat_ranks(shared) == [1, 3, 1]
+
+
+def test_a_drawn_triad_is_a_shared_place():
+    goi = registry.get_game("game-of-islands").notation
+    assert goi.seat_ranks({"totals": [17, 16], "margin": 1, "result": "1/2-1/2"}) == [1, 1]
+    assert goi.seat_ranks({"totals": [15, 17], "margin": -2, "result": "0-1"}) == [2, 1]
+
+
+def test_solo_games_get_a_summary_not_a_rating():
+    games = [Result("tiny-islands", f"t{i}", "2026-01-01", ["p"], None, float(t)) for i, t in enumerate((60, 64, 68))]
+    doc = rate(games)
+    assert doc["ratings"] == []
+    assert doc["solo"] == [{"game": "tiny-islands", "player": "p", "mean": 64.0, "stderr": 2.31, "best": 68.0,
+                            "games": 3, "rank": 1}]
+
+
+def _records() -> list[str]:
+    """Texts of the bundled two-player and multi-player samples."""
+    texts = []
+    for folder in ("tsuro", "iwoki", "game-of-islands"):
+        texts += [p.read_text() for p in sorted((SAMPLES / folder).glob("*.pgn"))]
+    return texts
+
+
+def test_the_same_archive_in_another_order_of_ingest_rates_the_same(tmp_path):
+    from scorebook.records.store import Store
+    texts = _records()
+    docs = []
+    for k, order in enumerate((texts, texts[::-1])):
+        store = Store(str(tmp_path / f"{k}.db"))
+        for t in order:
+            ingest_text(store, t, "t.pgn", "pgn")
+        docs.append(ratings(store))
+    assert docs[0]["ratings"] == docs[1]["ratings"] and docs[0]["games"] == docs[1]["games"] > 5
+
+
+def test_games_are_rated_in_the_order_played_by_their_date_tag(tmp_path):
+    """Two records of one pairing, dated: ingested in either order, the later one counts last."""
+    from scorebook.records.store import Store
+    sample = (SAMPLES / "tsuro" / "tsuro-simple-random-s5-0001.pgn").read_text()
+    first = sample.replace('[Game "tsuro"]', '[Game "tsuro"]\n[Date "2026.03.01"]')
+    second = (SAMPLES / "tsuro" / "tsuro-simple-random-s5-0002.pgn").read_text().replace(
+        '[Game "tsuro"]', '[Game "tsuro"]\n[Date "2026.01.01"]')
+    docs = []
+    for k, order in enumerate(((first, second), (second, first))):
+        store = Store(str(tmp_path / f"{k}.db"))
+        for t in order:
+            ingest_text(store, t, "t.pgn", "pgn")
+        docs.append(ratings(store, since="2026-01-01"))
+    assert docs[0] == docs[1]
+    assert ratings(Store(str(tmp_path / "0.db")), since="2026-02-01")["games"] == 1
+
+
+def test_ratings_command_in_every_format(run_cli):
+    cli_json(run_cli("ingest", str(SAMPLES), "--json"))
+    doc = cli_json(run_cli("ratings", "--json"))
+    assert {r["game"] for r in doc["ratings"]} >= {"tsuro", "iwoki", "game-of-islands"}
+    assert {r["game"] for r in doc["solo"]} >= {"tiny-islands"}
+    table = run_cli("ratings", "--game", "tsuro")
+    assert table.exit_code == 0 and "rating" in table.stdout and "games rated" in table.stdout
+    csv_lines = run_cli("ratings", "--csv").stdout.splitlines()
+    assert csv_lines[0].startswith("kind,game,rank,player,rating")
+    assert {line.split(",")[0] for line in csv_lines[1:]} == {"rating", "solo"}
+    assert all(json.loads(line)["kind"] in ("rating", "solo") for line in run_cli("ratings", "--nl").stdout.splitlines())
+    assert run_cli("ratings", "--since", "last week").exit_code == 2
+
+
+def test_a_ladder_plays_every_pair_with_seats_rotating_and_rates_them(run_cli):
+    doc = cli_json(run_cli("play", "iwoki", "--ladder", "random,greedy,minimax:1", "--games", "2", "--json"))
+    assert len(doc["matches"]) == 3 and doc["games"] == 6  # three pairs, two games each
+    rows = doc["ratings"]["ratings"]
+    assert sorted(r["player"] for r in rows) == ["greedy", "minimax:1", "random"] and all(r["games"] == 4 for r in rows)
+
+
+def test_a_ladder_seats_everyone_together_where_the_game_allows_and_plays_solo_games_alone(run_cli):
+    doc = cli_json(run_cli("play", "tsuro", "--ladder", "random,simple,mc:2", "--games", "3", "--json"))
+    assert len(doc["matches"]) == 1 and all(r["games"] == 3 for r in doc["ratings"]["ratings"])
+    solo = cli_json(run_cli("play", "tiny-islands", "--ladder", "random,heuristic", "--games", "2", "--json"))
+    assert [r["player"] for r in solo["ratings"]["solo"]] == ["heuristic", "random"]
+    assert run_cli("play", "tsuro", "--ladder", "simple,simple").exit_code == 2
+    assert run_cli("play", "tsuro", "--ladder", "simple,mc:2", "--players", "simple").exit_code == 2
+
+
+def test_the_ratings_page_escapes_names_and_the_standings_page_has_a_ratings_section(run_cli, tmp_path):
+    from scorebook.analyze.html import render_standings
+    from scorebook.analyze.web import ratings_page
+    text = (SAMPLES / "iwoki" / "iwoki-minimax2-greedy-s5-0001.pgn").read_text()
+    hostile = text.replace("minimax:2", "<script>alert(1)</script>", 1)
+    cli_json(run_cli("ingest", "-", "--json", input=hostile))
+    page = ratings_page(run_cli.db, None)
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;" in page and "<h2>iwoki</h2>" in page
+    doc = {"event": "e", "tiebreaks": ["points"], "standings": [{"rank": 1, "player": "a", "points": 1}],
+           "ratings": rate(_games([(["a", "b"], [1, 2])]))["ratings"]}
+    assert "<h2>Ratings</h2>" in render_standings(doc)
