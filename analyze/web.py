@@ -1,12 +1,26 @@
 """Scorebook inside Datasette: a plugin (registered by the ``datasette`` entry point) that
 gives every record a page, ``/-/scorebook/record/<id>``, with its board before every move in
 SVG and, where the record has been analysed, the analysis chart and classes: the HTML of
-``analyze --html``, drawn by the same code. Record ids in any table link to their page. No
-HTML is stored in the database. ``scorebook serve`` starts Datasette with it.
+``analyze --html``, drawn by the same code; and the ratings, ``/-/scorebook/ratings``. Record
+ids in any table link to their page. No HTML is stored in the database.
+
+``serve`` runs Datasette in this process (``scorebook serve``), read-only and guarded: no
+arbitrary SQL unless asked for, no CSV streaming of whole tables, SQLite's string and blob
+length capped on every connection the plugin's Datasette opens, record pages cached, and
+behind a check of the Host header while it listens on a loopback address (a page from
+another site cannot reach it by DNS rebinding).
 """
 from __future__ import annotations
 
+import asyncio
+import functools
 import html
+import ipaddress
+import json
+import socket
+import sqlite3
+
+import os
 
 from datasette import Response, hookimpl
 from markupsafe import Markup
@@ -19,14 +33,31 @@ from . import html as report_html
 ROUTE = "/-/scorebook/record/"
 
 
+MAX_LENGTH = 16 * 1024 * 1024  # SQLite's longest string or blob on a served connection (a record is far less)
+PAGES_CACHED = 64
+
+
 def record_page(path: str, record_id: str) -> str:
-    """The page of one record: its latest stored analysis as the report, or its boards alone."""
+    """The page of one record: its latest stored analysis as the report, or its boards alone.
+    Pages are drawn once and cached (a record's text never changes; a new analysis is a new
+    page)."""
     with Store(path, write=False) as store:  # one short-lived connection a request
         row = store.get(record_id)
-        latest = store.db.execute("SELECT a.bot, a.seed, a.engine_version FROM analyses a JOIN records r ON "
+        latest = store.db.execute("SELECT a.id, a.bot, a.seed, a.engine_version FROM analyses a JOIN records r ON "
                                   "r.key = a.record_key WHERE r.id = ? ORDER BY a.id DESC LIMIT 1",
                                   [row["id"]]).fetchone()
-        report = store.find_analysis(row["id"], *latest) if latest is not None else None
+    return _drawn(path, row["id"], latest[0] if latest else None)
+
+
+@functools.lru_cache(maxsize=PAGES_CACHED)
+def _drawn(path: str, record_id: str, analysis_id: int | None) -> str:
+    with Store(path, write=False) as store:
+        row = store.get(record_id)
+        report = None
+        if analysis_id is not None:
+            bot, seed, version = store.db.execute("SELECT bot, seed, engine_version FROM analyses WHERE id = ?",
+                                                  [analysis_id]).fetchone()
+            report = store.find_analysis(row["id"], bot, seed, version)
     return report_html.render(row, report) if report is not None else report_html.render_boards(row)
 
 
@@ -73,3 +104,82 @@ def render_cell(value, column, table, database, datasette):
             and isinstance(value, str):
         return Markup(f'<a href="{ROUTE}{html.escape(value)}">{html.escape(value)}</a>')
     return None
+
+
+@hookimpl
+def prepare_connection(conn):
+    """Every connection Datasette opens: one SQLite call cannot build a huge string."""
+    conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_LENGTH)
+
+
+# ---------------------------------------------------------------- serve
+
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class HostCheck:
+    """ASGI middleware: while the server listens on a loopback address only requests naming a
+    loopback host are served (a page from another site, its name rebound to 127.0.0.1, names
+    its own host)."""
+
+    def __init__(self, app, port: int):
+        self.app = app
+        self.allowed = {name.encode() for name in LOOPBACK_NAMES} | {f"{n}:{port}".encode() for n in LOOPBACK_NAMES}
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            host = dict(scope.get("headers") or []).get(b"host", b"")
+            if host.lower() not in self.allowed:
+                await send({"type": "http.response.start", "status": 421,
+                            "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
+                await send({"type": "http.response.body", "body": b"misdirected request: this server answers "
+                            b"for the local machine's own names only\n"})
+                return
+        await self.app(scope, receive, send)
+
+
+def metadata(path: str, allow_sql: bool) -> dict:
+    """Scorebook's Datasette metadata for the database at ``path`` (kept in memory, no file)."""
+    from importlib import resources
+    meta = json.loads(resources.files("scorebook.records").joinpath("metadata.json").read_text())
+    name = os.path.splitext(os.path.basename(path))[0]
+    meta["databases"] = {name: meta["databases"]["scorebook"]}
+    if not allow_sql:
+        meta["allow_sql"] = False
+    return meta
+
+
+def port_free(host: str, port: int) -> bool:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as s:
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def serve(path: str, host: str, port: int, *, allow_sql: bool = False, on_start=None) -> None:
+    """Serve the database read-only until the process is stopped (``on_start(url)`` first)."""
+    import uvicorn
+    from datasette.app import Datasette
+    settings = {"truncate_cells_html": 120, "allow_csv_stream": False, "allow_download": False,
+                "sql_time_limit_ms": 1000, "max_returned_rows": 1000}
+    ds = Datasette([path], metadata=metadata(path, allow_sql), settings=settings)
+    asyncio.run(ds.invoke_startup())
+    app = ds.app()
+    if is_loopback(host):
+        app = HostCheck(app, port)
+    if on_start:
+        on_start(f"http://{host if ':' not in host else f'[{host}]'}:{port}/")
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off")
+    uvicorn.Server(config).run()

@@ -439,36 +439,42 @@ def play(ctx, game, players, ladder, n_games, seed, out_dir, jobs, executor, sch
 # ------------------------------------------------------------------ serve
 
 @main.command()
-@click.option("--port", type=click.IntRange(0, 65535), default=8001, show_default=True)
+@click.option("--port", type=click.IntRange(1, 65535), default=8001, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Listen here (127.0.0.1: this machine only).")
+@click.option("--public", is_flag=True, help="Needed to listen on an address other machines reach: everyone who "
+                                             "reaches it reads the whole archive.")
+@click.option("--sql", "allow_sql", is_flag=True, help="Let visitors run their own SQL queries (off by default).")
+@click.option("--upgrade", is_flag=True, help="Bring an older database's schema up to date first (the one write "
+                                              "serve may make).")
 @db_option
 @click.pass_context
-def serve(ctx, port, host):
-    """Browse the archive in Datasette: views, search, and every record's boards and analysis
-    (pip install 'scorebook[web]')."""
+def serve(ctx, port, host, public, allow_sql, upgrade):
+    """Browse the archive in Datasette, read-only: views, search, every record's boards and
+    analysis, the ratings (pip install 'scorebook[web]'). Runs until stopped (Ctrl-C, SIGTERM).
+
+    Example: scorebook serve --port 8001"""
     import importlib.util
-    import json as json_
-    import subprocess
-    import tempfile
-    from importlib import resources
     if importlib.util.find_spec("datasette") is None:
         raise UsageError("serve needs Datasette: pip install 'scorebook[web]'")
-    _store(ctx, write=False)  # a database that exists (serve never creates one)
-    path = _store(ctx, write=True).path  # brings its schema up to date (the views, the search index)
-    meta = json_.loads(resources.files("scorebook.records").joinpath("metadata.json").read_text())
-    name = os.path.splitext(os.path.basename(path))[0]
-    meta["databases"] = {name: meta["databases"]["scorebook"]}
-    # one file a database name, written anew each time: Ctrl-C ends the process at once, so a
-    # fresh temporary file a run would be left behind every time
-    metadata = os.path.join(tempfile.gettempdir(), f"scorebook-datasette-{name}.json")
-    with open(metadata, "w") as f:
-        json_.dump(meta, f)
-    click.echo(f"scorebook: serving {path} at http://{host}:{port}/ (Ctrl-C stops)", err=True)
-    # long cells (a record's whole text) cut to a line in tables: rows stay one line tall
-    done = subprocess.run([sys.executable, "-m", "datasette", "serve", path, "--metadata", metadata, "--host", host,
-                           "--port", str(port), "--setting", "truncate_cells_html", "120"])
-    if done.returncode not in (0, -2, 130):
-        raise UsageError(f"datasette stopped with exit status {done.returncode}")
+    from scorebook.analyze.web import is_loopback, port_free, serve as run_server
+    from scorebook.records.errors import Unavailable
+    from scorebook.records.store import MIGRATIONS
+    if not is_loopback(host) and not public:
+        raise UsageError(f"--host {host} serves the archive to other machines: add --public to mean it")
+    store = _store(ctx, write=upgrade)
+    if store.schema_version < len(MIGRATIONS):
+        raise UsageError(f"{store.path} has an older schema ({store.schema_version}, this Scorebook's is "
+                         f"{len(MIGRATIONS)}): serve --upgrade brings it up to date (serve writes nothing else)")
+    path = store.path
+    store.close()
+    if not port_free(host, port):
+        raise Unavailable(f"port {port} on {host} is in use: choose another with --port")
+    if not is_loopback(host):
+        click.echo(f"scorebook: warning: serving to the network on {host}:{port}: anyone who reaches it reads "
+                   "the whole archive", err=True)
+    run_server(path, host, port, allow_sql=allow_sql,
+               on_start=lambda url: click.echo(f"scorebook: serving {path} read-only at {url} (Ctrl-C stops)",
+                                               err=True))
 
 
 # ------------------------------------------------------------------ standings

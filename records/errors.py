@@ -29,6 +29,10 @@ class UserFileError(ScorebookError):
     unreadable, not the model the engine drives, or its package not installed."""
 
 
+class Unavailable(ScorebookError):
+    """Something a command needs from the machine is not available (a port in use)."""
+
+
 class DatabaseError(ScorebookError):
     """The database cannot be used: damaged, not a database, locked past patience."""
 

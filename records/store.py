@@ -14,6 +14,7 @@ import json
 import os
 import re
 import sqlite3
+import urllib.parse
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from itertools import chain
@@ -217,7 +218,11 @@ class Store:
         if not write and path != ":memory:" and not os.path.exists(path):
             raise UsageError(f"no database at {path} (ingest or play create one)")
         try:
-            conn = sqlite3.connect(path, timeout=LOCK_STEP)
+            if write or path == ":memory:":
+                conn = sqlite3.connect(path, timeout=LOCK_STEP)
+            else:  # a reader changes nothing, not even a checkpoint of the log on close
+                conn = sqlite3.connect(f"file:{urllib.parse.quote(os.path.abspath(path))}?mode=ro", uri=True,
+                                       timeout=LOCK_STEP)
             self.db = sqlite_utils.Database(conn)
             self.db.execute("PRAGMA foreign_keys = ON")
             version = self.schema_version

@@ -3,6 +3,7 @@ installed outside the checkout, imports as ``scorebook`` and runs every game."""
 from __future__ import annotations
 
 import os
+import site
 import subprocess
 import sys
 import venv
@@ -46,7 +47,13 @@ def test_the_wheel_holds_every_module_and_data_file(wheel):
 
 def test_installed_outside_the_checkout_runs_every_game(wheel, tmp_path):
     env_dir = tmp_path / "venv"
-    venv.create(env_dir, system_site_packages=True, with_pip=True)  # the dependencies come from this environment
+    venv.create(env_dir, with_pip=True)
+    # the dependencies come from the environment running the tests (a virtualenv or the system's):
+    # its site-packages are on the new one's path, their .pth files not read, so that an editable
+    # install of the checkout there is not seen
+    outer = [p for p in site.getsitepackages() + [site.getusersitepackages()] if os.path.isdir(p)]
+    inner = next(env_dir.glob("lib/python*/site-packages"))
+    (inner / "outer-environment.pth").write_text("\n".join(outer) + "\n")
     python = str(env_dir / "bin" / "python")
     done = subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", str(wheel)], capture_output=True,
                           text=True, timeout=600)

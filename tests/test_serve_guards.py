@@ -1,0 +1,123 @@
+"""``scorebook serve`` guarded: read-only (the file unchanged), no arbitrary SQL unless asked,
+no CSV stream of a whole table, SQLite lengths capped, the Host header checked on loopback,
+a non-loopback address only with --public, a busy port one line; stopped by SIGTERM (what a
+service manager sends) it leaves no process behind."""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from .conftest import SAMPLES, cli_json
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("datasette") is None,
+                                reason="Datasette is not installed (pip install -e '.[test]' installs it)")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(url: str, host: str | None = None) -> tuple[int, str]:
+    request = urllib.request.Request(url, headers={"Host": host} if host else {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read().decode()
+
+
+def _processes_naming(text: str) -> list[int]:
+    """Live processes whose command line names ``text`` (from /proc)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if text in cmdline and int(entry.name) != os.getpid():
+                out.append(int(entry.name))
+    return out
+
+
+@pytest.fixture
+def served(run_cli):
+    """A server on the samples' database, yielded as (base url, the server process, db path);
+    stopped with SIGTERM after the test, which then checks that nothing it started is left."""
+    cli_json(run_cli("ingest", str(SAMPLES), "--json"))
+    port = free_port()
+    before = hashlib.sha256(Path(run_cli.db).read_bytes()).hexdigest()
+    server = subprocess.Popen([sys.executable, "-m", "scorebook", "--db", run_cli.db, "serve", "--port", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(150):
+        try:
+            urllib.request.urlopen(base + "/", timeout=2).read()
+            break
+        except OSError:
+            time.sleep(0.2)
+    yield base, server, run_cli.db
+    server.send_signal(signal.SIGTERM)
+    server.wait(timeout=20)
+    assert server.returncode == 130 and "interrupted" in server.stderr.read()
+    time.sleep(0.3)
+    assert _processes_naming(run_cli.db) == []  # no server child left serving the database
+    assert hashlib.sha256(Path(run_cli.db).read_bytes()).hexdigest() == before  # nothing written
+
+
+def test_served_read_only_and_guarded(served):
+    base, _, db = served
+    name = Path(db).stem
+    status, page = _get(base + f"/{name}/records")
+    assert status == 200 and "records" in page
+    assert _get(base + f"/{name}.json?sql=select+1")[0] == 403  # no arbitrary SQL
+    assert _get(base + f"/{name}/moves.csv?_stream=on")[0] != 200 or "_stream" not in page  # no whole-table stream
+    assert _get(base + "/", host="attacker.example")[0] == 421  # DNS rebinding: another site's name
+    assert _get(base + "/-/scorebook/ratings")[0] == 200
+
+
+def test_sql_only_when_asked_and_lengths_capped(run_cli):
+    cli_json(run_cli("ingest", str(SAMPLES / "tsuro"), "--json"))
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "scorebook", "--db", run_cli.db, "serve", "--port", str(port),
+                               "--sql"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}/{Path(run_cli.db).stem}.json?sql="
+    try:
+        for _ in range(150):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2).read()
+                break
+            except OSError:
+                time.sleep(0.2)
+        status, body = _get(base + "select+count(*)+from+records")
+        assert status == 200 and '"rows"' in body
+        status, body = _get(base + "select+length(printf('%25.*c',+90000000,+'x'))")
+        assert status != 200 or '"rows": [[null]]' in body  # past SQLite's length cap: no 90 MB string kept
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=20)
+
+
+def test_a_busy_port_a_remote_address_and_a_missing_database(run_cli):
+    cli_json(run_cli("ingest", str(SAMPLES / "tsuro"), "--json"))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        busy = run_cli("serve", "--port", str(s.getsockname()[1]))
+    assert busy.exit_code == 1 and busy.stderr.strip().count("\n") == 0 and "in use" in busy.stderr
+    remote = run_cli("serve", "--host", "0.0.0.0", "--port", str(free_port()))
+    assert remote.exit_code == 2 and "--public" in remote.stderr
+    assert run_cli("--db", "nowhere.db", "serve").exit_code == 2
