@@ -633,10 +633,36 @@ def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, h
 
 # ------------------------------------------------------------------ the process
 
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started (worker pools, a forked ingest), and theirs, from /proc;
+    elsewhere the multiprocessing children this process knows of."""
+    try:
+        found = []
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit():
+                try:
+                    with open(f"/proc/{entry.name}/stat", "rb") as f:
+                        stat = f.read().rsplit(b")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(stat[1]) == pid:
+                    found.append(int(entry.name))
+        return found + [g for c in found for g in _children(c)]
+    except OSError:
+        import multiprocessing
+        return [p.pid for p in multiprocessing.active_children()]
+
+
 def _interrupted(signum, frame) -> None:
-    """SIGINT or SIGTERM: one line and exit 130, at once. Whatever was being written is rolled
-    back by SQLite (a file or a game is committed whole or not at all); jitted code need not
-    be unwound, so this is safe at any moment."""
+    """SIGINT or SIGTERM: one line and exit 130, at once, the workers this process started
+    stopped first (none is left running, nor writing to the pipe of a parent gone). Whatever
+    was being written is rolled back by SQLite (a file or a game is committed whole or not at
+    all); jitted code need not be unwound, so this is safe at any moment."""
+    for child in _children(os.getpid()):
+        try:
+            os.kill(child, signal.SIGKILL)
+        except OSError:
+            pass
     os.write(2, b"scorebook: interrupted\n")
     os._exit(130)
 

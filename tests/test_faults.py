@@ -135,3 +135,38 @@ def test_ids_are_matched_exactly_and_schemas_checked(tmp_path, run_cli):
         con.execute("PRAGMA user_version = -1")
     done = scorebook(db, "list")
     assert done.returncode == 2 and "not a Scorebook database" in done.stderr
+
+
+def _living(marker: str) -> list[int]:
+    """Processes whose command line holds ``marker`` (from /proc)."""
+    out = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                with open(f"/proc/{entry.name}/cmdline", "rb") as f:
+                    if marker.encode() in f.read():
+                        out.append(int(entry.name))
+            except OSError:
+                continue
+    return out
+
+
+@pytest.mark.parametrize("signum", [2, 15])  # SIGINT (Ctrl-C) and SIGTERM
+def test_an_interrupted_batch_leaves_no_worker_behind(tmp_path, signum):
+    """play --jobs 2 (a pool of worker processes) stopped mid-game: one line, exit 130, and
+    every worker gone with it (none left running with parent 1)."""
+    db = tmp_path / f"stopped-{signum}.db"
+    proc = subprocess.Popen([sys.executable, "-m", "scorebook", "--db", str(db), "play", "tiny-islands", "--players",
+                             "halving:64", "--games", "6", "--jobs", "2"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    for _ in range(300):  # until both workers run
+        time.sleep(0.1)
+        if len(_living(str(db))) >= 3:
+            break
+    assert len(_living(str(db))) >= 3, "the pool's workers did not start"
+    proc.send_signal(signum)
+    err = proc.communicate(timeout=60)[1]
+    assert proc.returncode == 130 and err.strip().splitlines()[-1] == "scorebook: interrupted"
+    assert "Traceback" not in err
+    time.sleep(0.5)
+    assert _living(str(db)) == []
