@@ -131,6 +131,11 @@ def render_boards(row: dict) -> str:
                 f"<div class='boards'>{''.join(cards)}</div>")
 
 
+def _e(value) -> str:
+    """Any value a report holds, escaped for HTML: a database from elsewhere may hold anything."""
+    return html.escape(str(value))
+
+
 def render(row: dict, report: dict) -> str:
     game = registry.get_game(row["game"])
     moves = report["moves"]
@@ -141,28 +146,29 @@ def render(row: dict, report: dict) -> str:
         if m is None:
             continue
         board = game.analysis.svg_board(p.before, m["played"], m["best"])
-        se = "" if m.get("stderr") is None else f" ± {m['stderr']}"
-        where = f"game {m['game']}, " if "game" in m else ""
-        cards.append(f'<div class="move {m["class"]}" id="{_anchor(m)}" data-ply="{m["ply"]}">'
-                     f'<h3>{where}ply {m["ply"]}: {html.escape(p.move)} ({m["class"]})</h3>{board}'
-                     f'<p>played {html.escape(m["played"])}: {m["value_played"]}; best {html.escape(m["best"])}: '
-                     f'{m["value_best"]}; loss {m["loss"]}{se}</p></div>')
+        se = "" if m.get("stderr") is None else f" ± {_e(m['stderr'])}"
+        where = f"game {_e(m['game'])}, " if "game" in m else ""
+        cards.append(f'<div class="move {_e(m["class"])}" id="{_e(_anchor(m))}" data-ply="{_e(m["ply"])}">'
+                     f'<h3>{where}ply {_e(m["ply"])}: {_e(p.move)} ({_e(m["class"])})</h3>{board}'
+                     f'<p>played {_e(m["played"])}: {_e(m["value_played"])}; best {_e(m["best"])}: '
+                     f'{_e(m["value_best"])}; loss {_e(m["loss"])}{se}</p></div>')
     listing = "".join(
-        f'<tr class="{m["class"]}"><td><a href="#{_anchor(m)}">{m.get("game", 1)}.{m["ply"]}</a></td>'
-        f'<td>{m["player"]}</td><td>{html.escape(m["played"])[:60]}</td><td>{html.escape(m["best"])[:60]}</td>'
-        f'<td>{m["loss"]}</td><td>{m["class"]}</td></tr>' for m in moves)
+        f'<tr class="{_e(m["class"])}"><td><a href="#{_e(_anchor(m))}">{_e(m.get("game", 1))}.{_e(m["ply"])}</a></td>'
+        f'<td>{_e(m["player"])}</td><td>{_e(m["played"][:60])}</td><td>{_e(m["best"][:60])}</td>'
+        f'<td>{_e(m["loss"])}</td><td>{_e(m["class"])}</td></tr>' for m in moves)
     summary_rows = "".join(
-        f"<tr><td>{html.escape(name)}</td><td>{s['moves']}</td><td>{s['total_loss']}</td><td>{s['mean_loss']}</td>"
-        f"<td>{s['accuracy']}%</td><td>{s['best_move_rate']}%</td><td>"
-        + ", ".join(f"{k} {v}" for k, v in s["classes"].items()) + "</td></tr>"
+        f"<tr><td>{_e(name)}</td><td>{_e(s['moves'])}</td><td>{_e(s['total_loss'])}</td><td>{_e(s['mean_loss'])}</td>"
+        f"<td>{_e(s['accuracy'])}%</td><td>{_e(s['best_move_rate'])}%</td><td>"
+        + _e(", ".join(f"{k} {v}" for k, v in s["classes"].items())) + "</td></tr>"
         for name, s in report["summary"].items())
     info = game.info.analysis
     title = f"Scorebook analysis of {row['id']} ({game.info.name})"
-    thresholds = ", ".join(f"{name} ≥ {t:g}" for name, t in report["thresholds"])
-    return page(title, f"<p>Bot {html.escape(report['bot'])}, seed {report['seed']}, engine {report['engine_version']}. "
-            f"A value is the {html.escape(info.value)} in {html.escape(info.unit)}, from the mover's side; "
+    thresholds = ", ".join(f"{name} ≥ {t:g}" if isinstance(t, (int, float)) else f"{name} ≥ {t}"
+                           for name, t in report["thresholds"])
+    return page(title, f"<p>Bot {_e(report['bot'])}, seed {_e(report['seed'])}, engine {_e(report['engine_version'])}. "
+            f"A value is the {_e(info.value)} in {_e(info.unit)}, from the mover's side; "
             f"the loss is the best move's value less the move played's. Classes: best (the bot's own move), "
-            f"then by loss: {html.escape(thresholds)}.</p>"
+            f"then by loss: {_e(thresholds)}.</p>"
             f"<table id='summary'><tr><th>player</th><th>moves</th><th>total loss</th><th>mean loss</th>"
             f"<th>accuracy</th><th>best move</th><th>classes</th></tr>{summary_rows}</table>"
             f"{chart(moves, report['thresholds'])}"

@@ -20,7 +20,7 @@ from scorebook import registry
 from scorebook.records.errors import ScorebookError, UnknownGame, UsageError
 from scorebook.records.notation import score_text
 
-from .output import emit_json, json_option, output_options
+from .output import emit_json, json_option, output_options, safe
 
 
 class GameType(click.ParamType):
@@ -262,11 +262,11 @@ def show(ctx, record_id, as_json):
                    "moves": [{k: s[k] for k in ("game", "ply", "move", "annotation", "state") if k in s}
                              for s in states]})
         return
-    click.echo("  ".join([row["id"], row["game"]] + [f"{k} {row[k]}" for k in ("rules", "deck") if row[k]]))
+    click.echo(safe("  ".join([row["id"], row["game"]] + [f"{k} {row[k]}" for k in ("rules", "deck") if row[k]])))
     for k, v in row["tags"].items():
-        click.echo(f"  {k}: {v}")
+        click.echo(safe(f"  {k}: {v}"))
     for s in states:
-        click.echo(f"\n{s['heading']}ply {s['ply']}: {s['move']}")
+        click.echo(safe(f"\n{s['heading']}ply {s['ply']}: {s['move']}"))
         click.echo(s["board"])
     click.echo("\nscore: " + ", ".join(f"{k} {v}" for k, v in row["score"].items()))
 

@@ -23,6 +23,14 @@ WIDTH = 100
 MODES = ("table", "csv", "tsv", "nl", "json")
 
 
+def safe(text: str) -> str:
+    """A text for the terminal: control characters and bidirectional overrides (which no new
+    record holds, ``records.formats.CONTROL``; an older database might) shown as escapes, so
+    that a stored text cannot drive the reader's terminal."""
+    from scorebook.records.formats import CONTROL
+    return CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def emit_json(doc) -> None:
     click.echo(json.dumps(doc, ensure_ascii=False))
 
@@ -90,8 +98,8 @@ class Output:
 
 def _cell(value):
     if isinstance(value, (list, dict)):
-        return json.dumps(value, ensure_ascii=False)
-    return value
+        return safe(json.dumps(value, ensure_ascii=False))
+    return safe(value) if isinstance(value, str) else value
 
 
 def output_options(fn):

@@ -29,6 +29,10 @@ class UserFileError(ScorebookError):
     unreadable, not the model the engine drives, or its package not installed."""
 
 
+class NotFound(ScorebookError):
+    """What a command names is not there: no record with that id (exit 1, as a failed check)."""
+
+
 class Unavailable(ScorebookError):
     """Something a command needs from the machine is not available (a port in use)."""
 

@@ -13,6 +13,7 @@ file, the game named by its ``Game`` tag) and each game's foreign formats (``tin
 from __future__ import annotations
 
 import json
+import re
 
 from scorebook import registry
 
@@ -21,13 +22,27 @@ from .errors import STRICT, ErrorPolicy, ParseError, RecordRejected, UnknownGame
 from .notation import Item, pgn_groups
 
 
+# characters no record holds, which would drive a reader's terminal or reorder what it shows:
+# C0 and C1 controls but tab and line ends, DEL, and the bidirectional overrides and marks
+CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
 def decode(data: bytes) -> str:
-    """UTF-8, with or without a byte-order mark; CRLF and CR line ends become LF."""
+    """UTF-8, with or without a byte-order mark; CRLF and CR line ends become LF. A control
+    character (other than tab and line ends) or a bidirectional override is refused where it
+    stands (``bad-encoding``)."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ParseError("bad-encoding", f"not UTF-8 text (byte {exc.start})", line=1, column=1) from None
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    bad = CONTROL.search(text)
+    if bad:
+        line = text.count("\n", 0, bad.start()) + 1
+        column = bad.start() - text.rfind("\n", 0, bad.start())
+        raise ParseError("bad-encoding", f"a control character, U+{ord(bad.group()):04X}, which no record holds",
+                         line=line, column=column)
+    return text
 
 
 def detect_format(text: str) -> str | None:

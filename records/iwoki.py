@@ -24,6 +24,7 @@ An action is ``TILE FACE ROTATION @ GAP`` (small faces ``+ -``, hex faces ``A B`
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -270,12 +271,21 @@ def _bounded_int(text: str) -> int:
     return value
 
 
+def _bounded_float(text: str) -> float:
+    """A decimal of at most MAX_DIGITS digits that is a finite number (``1e999`` is not)."""
+    digits = sum(ch.isdigit() for ch in text)
+    value = float(text)
+    if digits > 2 * MAX_DIGITS or not math.isfinite(value):
+        raise ValueError(f"{text[:20]} is not a number a log holds")
+    return value
+
+
 def load_json(text: str):
     """A JSON text, read within bounds: nesting, numbers of at most MAX_DIGITS digits, no
     NaN or Infinity; ValueError (RecursionError too) otherwise."""
     if json_depth(text) > MAX_JSON_DEPTH:
         raise ValueError(f"nested deeper than {MAX_JSON_DEPTH}")
-    return json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+    return json.loads(text, parse_int=_bounded_int, parse_float=_bounded_float, parse_constant=_no_constant)
 
 
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}")

@@ -10,10 +10,12 @@ True
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
 import sqlite3
+import time
 import urllib.parse
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -23,7 +25,7 @@ import sqlite_utils
 
 from scorebook import registry
 
-from .errors import DatabaseError, UnknownGame, UsageError
+from .errors import DatabaseError, NotFound, UnknownGame, UsageError
 from .notation import score_text
 
 MIGRATIONS: list[str] = [
@@ -194,6 +196,26 @@ LOCK_STEP = 2.0
 LOCK_PATIENCE = 1800.0
 
 
+EMPTY_FILE_PATIENCE = 3.0  # seconds a 0-byte file may take to become a database (another process creating it)
+
+
+def _refuse_an_empty_file(path: str) -> None:
+    """A file of 0 bytes is not a Scorebook database, and is never made one: unless another
+    process is creating it at this moment (it is written within moments), it is refused."""
+    waited = 0.0
+    while True:
+        try:
+            if os.path.getsize(path) > 0:
+                return
+        except OSError:
+            return  # no file: a new database is created
+        if waited >= EMPTY_FILE_PATIENCE:
+            raise DatabaseError(f"{path} is an empty file, not a Scorebook database (remove it, or choose another "
+                                "path, to start a new one)")
+        time.sleep(0.1)
+        waited += 0.1
+
+
 def _split_statements(script: str) -> list[str]:
     """A migration script as single statements (a trigger's body stays whole)."""
     out, buf = [], ""
@@ -217,6 +239,8 @@ class Store:
         self.on_wait = on_wait  # called once, with a message, when a write waits for another process
         if not write and path != ":memory:" and not os.path.exists(path):
             raise UsageError(f"no database at {path} (ingest or play create one)")
+        if path != ":memory:":
+            _refuse_an_empty_file(path)
         try:
             if write or path == ":memory:":
                 conn = sqlite3.connect(path, timeout=LOCK_STEP)
@@ -407,15 +431,22 @@ class Store:
 
     def get(self, ref: str) -> dict:
         """A record by id or unique id prefix (hexadecimal: nothing else is any record's)."""
+        shown = ref[:40] + ("…" if len(ref) > 40 else "")
         if not re.fullmatch(r"[0-9a-f]{1,64}", ref):
-            raise UsageError(f"no record with id {ref}")
+            raise NotFound(f"no record with id {shown!r} (ids are hexadecimal)")
         # a range on the id index ('g' follows every hexadecimal digit): no scan of the table
         rows = list(self.db.query("SELECT * FROM records WHERE id >= ? AND id < ? LIMIT 2", [ref, ref + "g"]))
         if not rows:
-            raise UsageError(f"no record with id {ref}")
+            raise NotFound(f"no record with id {shown}")
         if len(rows) > 1:
             raise UsageError(f"id prefix {ref} matches several records; give more characters")
-        return _decode(rows[0])
+        row = rows[0]
+        # the text proves itself: its hash is the record's identity
+        if not isinstance(row["text"], str) or hashlib.sha256(row["text"].encode()).hexdigest() != row["hash"] \
+                or row["hash"][:len(row["id"])] != row["id"]:
+            raise DatabaseError(f"record {row['id']} in {self.path} is damaged: its text no longer matches its id; "
+                                "restore the database from a backup, or ingest the record again")
+        return _decode(row)
 
     def list(self, game: str | None = None, player: str | None = None) -> list[dict]:
         sql = "SELECT r.* FROM records r"
@@ -562,5 +593,9 @@ def _decode(row: dict) -> dict:
     out = dict(row)
     for key in ("tags", "score", "recorded", "warnings"):
         if out.get(key) is not None:
-            out[key] = json.loads(out[key])
+            try:
+                out[key] = json.loads(out[key])
+            except (TypeError, ValueError):
+                raise DatabaseError(f"record {str(row.get('id'))[:16]} is damaged: its {key} column is not JSON; "
+                                    "restore the database from a backup, or ingest the record again") from None
     return out

@@ -46,9 +46,18 @@ def test_rejections_exit_1_with_position_and_no_traceback(run_cli, tmp_path):
 def test_usage_errors_exit_2(run_cli):
     result = run_cli("ingest", "/no/such/file")
     assert result.exit_code == 2 and "no such file" in result.stderr and "Traceback" not in result.output
-    assert run_cli("show", "ffffffff").exit_code == 2
     assert run_cli("ingest").exit_code == 2
     assert run_cli("play", "tiny-islands", "--players", "nobody").exit_code == 2
+
+
+def test_a_record_not_there_is_a_failed_check_exit_1(run_cli):
+    """cli.md: 1 for a check that failed, 2 for usage; an id that names no record is the first."""
+    cli_json(run_cli("ingest", "-", "--json", input=random_tinybot_line(3) + "\n"))
+    for command in (("show", "ffffffff"), ("export", "ffffffff"), ("analyze", "ffffffff")):
+        result = run_cli(*command)
+        assert result.exit_code == 1 and result.stderr.strip() == "scorebook: no record with id ffffffff"
+    long = run_cli("show", "9" * 5000)
+    assert long.exit_code == 1 and len(long.stderr) < 200  # the token cut to a bound
 
 
 def test_list_show_export(run_cli, tmp_path):

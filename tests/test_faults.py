@@ -3,6 +3,7 @@ a damaged database, a FIFO, a device, an unlistable folder, an oversized input a
 each give one clean line (a rejection or an error), never a traceback or a hang."""
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -129,7 +130,7 @@ def test_ids_are_matched_exactly_and_schemas_checked(tmp_path, run_cli):
     cli_json(run_cli("ingest", "-", "--json", input=random_tinybot_line(2) + "\n"))
     for ref in ("%", "_", "' OR 1=1 --"):
         result = run_cli("show", ref)
-        assert result.exit_code == 2 and "no record with id" in result.output
+        assert result.exit_code == 1 and "no record with id" in result.output  # a failed check (cli.md)
     db = tmp_path / "odd.db"
     with sqlite3.connect(db) as con:
         con.execute("PRAGMA user_version = -1")
@@ -170,3 +171,52 @@ def test_an_interrupted_batch_leaves_no_worker_behind(tmp_path, signum):
     assert "Traceback" not in err
     time.sleep(0.5)
     assert _living(str(db)) == []
+
+
+def test_a_record_whose_text_was_altered_is_refused_by_its_id(tmp_path):
+    """One flipped byte in a stored text: quick_check passes, but show, export and analyze
+    refuse the record (its text no longer hashes to its id) instead of serving another game."""
+    db = tmp_path / "flipped.db"
+    out = scorebook(db, "ingest", "-", "--json", input=random_tinybot_line(11) + "\n")
+    rid = json.loads(out.stdout)["records"][0]["id"]
+    with sqlite3.connect(db) as con:
+        text = con.execute("SELECT text FROM records").fetchone()[0]
+        con.execute("UPDATE records SET text = ?", [text.replace("[Result", "[Resulu", 1)])
+    for command in (("show", rid), ("export", rid, "--format", "pgn"), ("analyze", rid)):
+        done = scorebook(db, *command)
+        assert done.returncode == 1 and f"record {rid} in" in done.stderr and "damaged" in done.stderr
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_an_empty_file_is_not_made_a_database(tmp_path):
+    db = tmp_path / "empty.db"
+    db.touch()
+    done = scorebook(db, "ingest", "-", input=random_tinybot_line(12) + "\n")
+    assert done.returncode == 1 and "empty file, not a Scorebook database" in done.stderr
+    assert db.stat().st_size == 0
+
+
+def test_an_undecodable_column_is_one_short_line(tmp_path):
+    db = tmp_path / "garbled.db"
+    out = scorebook(db, "ingest", "-", "--json", input=random_tinybot_line(13) + "\n")
+    rid = json.loads(out.stdout)["records"][0]["id"]
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE records SET tags = '{not json'")
+    done = scorebook(db, "show", rid)
+    assert done.returncode == 1 and done.stderr.count("\n") == 1 and len(done.stderr) < 300
+
+
+def test_hostile_analysis_fields_from_another_database_are_inert_in_the_report(tmp_path):
+    """A database from elsewhere whose stored analysis holds markup in every field: the record
+    page escapes all of it."""
+    from scorebook.analyze.web import record_page
+    db = tmp_path / "hostile.db"
+    out = scorebook(db, "ingest", "-", "--json", input=random_tinybot_line(14) + "\n")
+    rid = json.loads(out.stdout)["records"][0]["id"]
+    assert scorebook(db, "analyze", rid, "--bot", "rollouts:1,candidates:1,max-rollouts:1").returncode == 0
+    payload = "<script>alert(1)</script>"
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE analysis_moves SET class = ?, played = ?, best = ?", [payload] * 3)
+        con.execute("UPDATE analyses SET engine_version = ?, seed = ?", [payload, payload])
+    page = record_page(str(db), rid)
+    assert payload not in page and "&lt;script&gt;" in page

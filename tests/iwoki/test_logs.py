@@ -149,3 +149,11 @@ def test_missing_end_and_bad_json():
     assert rejection("\n".join(lines[:-1]) + "\n").code == "missing-end"
     assert rejection(text.replace('"kind":"action"', '"kind":"action', 1)).code == "bad-json"
     assert rejection(edit(text, 2, seat=0)).code == "wrong-seat"
+
+
+def test_an_infinite_number_in_a_log_is_refused():
+    from scorebook.records.iwoki import load_json
+    for text in ('{"a": 1e999}', '{"a": -1e999}', '{"a": NaN}', '{"a": Infinity}'):
+        with pytest.raises(ValueError):
+            load_json(text)
+    assert load_json('{"a": 0.25}') == {"a": 0.25}
