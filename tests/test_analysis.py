@@ -97,11 +97,11 @@ def test_a_failing_record_does_not_stop_the_batch(store, monkeypatch):
     real = run.compute
     calls = []
 
-    def flaky(row, spec, seed, progress=None):
+    def flaky(row, spec, seed, progress=None, **kwargs):
         calls.append(row["id"])
         if len(calls) == 1:
             raise RuntimeError("boom")
-        return real(row, spec, seed, progress)
+        return real(row, spec, seed, progress, **kwargs)
     monkeypatch.setattr(run, "compute", flaky)
     out = analyze_all(store, None, 0, jobs=1)
     assert [("error" in r) for r in out] == [True, False]
