@@ -131,14 +131,15 @@ class HostCheck:
     loopback host are served (a page from another site, its name rebound to 127.0.0.1, names
     its own host)."""
 
-    def __init__(self, app, port: int):
+    def __init__(self, app):
         self.app = app
-        self.allowed = {name.encode() for name in LOOPBACK_NAMES} | {f"{n}:{port}".encode() for n in LOOPBACK_NAMES}
+        self.allowed = {name.encode() for name in LOOPBACK_NAMES}
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http":
-            host = dict(scope.get("headers") or []).get(b"host", b"")
-            if host.lower() not in self.allowed:
+            host = dict(scope.get("headers") or []).get(b"host", b"").lower()
+            name = host.split(b"]")[0] + b"]" if host.startswith(b"[") else host.split(b":")[0]  # the port off
+            if name not in self.allowed:
                 await send({"type": "http.response.start", "status": 421,
                             "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
                 await send({"type": "http.response.body", "body": b"misdirected request: this server answers "
@@ -178,7 +179,7 @@ def serve(path: str, host: str, port: int, *, allow_sql: bool = False, on_start=
     asyncio.run(ds.invoke_startup())
     app = ds.app()
     if is_loopback(host):
-        app = HostCheck(app, port)
+        app = HostCheck(app)
     if on_start:
         on_start(f"http://{host if ':' not in host else f'[{host}]'}:{port}/")
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off")

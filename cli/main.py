@@ -439,7 +439,7 @@ def play(ctx, game, players, ladder, n_games, seed, out_dir, jobs, executor, sch
 # ------------------------------------------------------------------ serve
 
 @main.command()
-@click.option("--port", type=click.IntRange(1, 65535), default=8001, show_default=True)
+@click.option("--port", type=click.IntRange(0, 65535), default=8001, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Listen here (127.0.0.1: this machine only).")
 @click.option("--public", is_flag=True, help="Needed to listen on an address other machines reach: everyone who "
                                              "reaches it reads the whole archive.")

@@ -31,3 +31,10 @@ def test_a_missing_file_is_started(report):
     report.write_section("### A", "### A\n\na\n")
     text = report.BENCHMARKS.read_text()
     assert text.startswith("# Benchmarks\n") and text.endswith("\n\n### A\n\na\n")
+
+
+def test_a_section_ends_at_a_group_heading_too(report):
+    report.BENCHMARKS.write_text("# Benchmarks\n\n## Group\n\n### A (old)\n\nold a\n\n## Next group\n\n### B\n\nb\n")
+    report.write_section("### A", "### A (new)\n\nnew a")
+    assert report.BENCHMARKS.read_text() == ("# Benchmarks\n\n## Group\n\n### A (new)\n\nnew a\n\n## Next group\n\n"
+                                             "### B\n\nb\n")
