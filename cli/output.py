@@ -1,8 +1,9 @@
 """Output the way sqlite-utils does it: one ``output_options`` decorator on every command that
 prints rows, and one printer. ``--table`` (the default), ``--csv``, ``--tsv``, ``--nl`` (one
 JSON object a line), ``--json`` (the command's JSON document of the contract,
-shared/specs/cli.md) and ``--no-headers``. Tables fit 100 columns: the widest cells are
-shortened with an ellipsis (a path keeps its end).
+shared/specs/cli.md), ``--no-headers`` and ``--wide``. Tables fit the terminal (100 columns
+without one): the widest cells are shortened with an ellipsis (a path keeps its end), the
+columns that carry the answer (players, result, played, best...) wrapped instead.
 
 >>> print(table(["id", "source"], [["ab12", "short.txt"], ["cd34", "a/very/long/path/" * 8 + "x.txt"]], width=40))
 id    source
@@ -41,34 +42,66 @@ def _shorten(text: str, width: int, keep_end: bool) -> str:
     return "…" + text[len(text) - width + 1:] if keep_end else text[:width - 1] + "…"
 
 
-def table(headers: list[str], rows: list[list], *, width: int = WIDTH, headers_shown: bool = True,
-          keep_end: tuple[str, ...] = ("source",), whole: tuple[str, ...] = ("id", "game", "status")) -> str:
-    """Rows as aligned text within ``width`` columns: while too wide, the widest column gives
-    up a character (cells shortened with an ellipsis; columns named in ``keep_end`` keep the
-    end of their text, as a path's file name; those in ``whole`` are never shortened)."""
+def _wrap(text: str, width: int) -> list[str]:
+    """A cell broken into lines of at most ``width`` characters, at spaces where it can."""
+    lines = []
+    while len(text) > width:
+        cut = text.rfind(" ", 1, width + 1)
+        cut = cut if cut > 0 else width
+        lines.append(text[:cut].rstrip())
+        text = text[cut:].lstrip()
+    return lines + [text]
+
+
+# the columns that carry a command's answer: wrapped onto more lines, never cut
+ANSWERS = ("players", "player", "score", "result", "played", "best", "won")
+ANSWER_FLOOR = 12
+
+
+def terminal_width() -> int:
+    """The terminal's width (``$COLUMNS`` first), WIDTH when there is no terminal."""
+    import shutil
+    return shutil.get_terminal_size((WIDTH, 24)).columns
+
+
+def table(headers: list[str], rows: list[list], *, width: int | None = WIDTH, headers_shown: bool = True,
+          keep_end: tuple[str, ...] = ("source",), whole: tuple[str, ...] = ("id", "game", "status"),
+          answers: tuple[str, ...] = ANSWERS) -> str:
+    """Rows as aligned text within ``width`` columns (None: as wide as the cells). While too
+    wide, the widest column gives up a character: its cells shortened with an ellipsis
+    (columns named in ``keep_end`` keep the end of their text, as a path's file name), or, for
+    the columns in ``answers``, wrapped onto more lines, so the answer is never cut; those in
+    ``whole`` keep their width."""
     cells = [[str(h) for h in headers]] + [["-" if c is None else str(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
     floor = [widths[i] if h in whole else min(len(h), 8) for i, h in enumerate(headers)]
-    while sum(widths) + 2 * (len(widths) - 1) > width:
-        widest = max(range(len(widths)), key=lambda i: widths[i] - floor[i])
-        if widths[widest] <= max(floor[widest], 4):
-            break
-        widths[widest] -= 1
-    lines = ["  ".join(_shorten(c, w, headers[i] in keep_end).ljust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
-             for r in cells]
-    if headers_shown:
-        lines.insert(1, "  ".join("-" * w for w in widths))
-    else:
-        lines = lines[1:]
+    # the other columns give way first; the answer's keep at least ANSWER_FLOOR characters
+    for stage in (0, 1, 2):  # the others to their floor, the answer's to ANSWER_FLOOR, then as needed
+        while width is not None and sum(widths) + 2 * (len(widths) - 1) > width:
+            movable = [i for i, h in enumerate(headers) if (h in answers) == (stage > 0)
+                       and widths[i] > max(floor[i], ANSWER_FLOOR if h in answers and stage == 1 else 4)]
+            if not movable:
+                break
+            widest = max(movable, key=lambda i: widths[i] - floor[i])
+            widths[widest] -= 1
+    lines = []
+    for n, r in enumerate(cells if headers_shown else cells[1:]):
+        parts = [_wrap(c, w) if headers[i] in answers and headers[i] not in keep_end else
+                 [_shorten(c, w, headers[i] in keep_end)] for i, (c, w) in enumerate(zip(r, widths))]
+        for k in range(max(len(p) for p in parts)):
+            lines.append("  ".join((p[k] if k < len(p) else "").ljust(w) for p, w in zip(parts, widths)).rstrip())
+        if headers_shown and n == 0:
+            lines.append("  ".join("-" * w for w in widths))
     return "\n".join(lines)
 
 
 class Output:
     """How a command prints: ``mode`` and ``headers``."""
 
-    def __init__(self, mode: str, headers: bool):
+    def __init__(self, mode: str, headers: bool, wide: bool = False):
         self.mode = mode
         self.headers = headers
+        self.wide = wide
 
     @property
     def json(self) -> bool:
@@ -93,7 +126,7 @@ class Output:
             writer.writerows([["" if r.get(k) is None else _cell(r.get(k)) for k, _ in columns] for r in rows])
         elif rows or self.headers:
             click.echo(table([h for _, h in columns], [[_cell(r.get(k)) for k, _ in columns] for r in rows],
-                             headers_shown=self.headers))
+                             headers_shown=self.headers, width=None if self.wide else terminal_width()))
 
 
 def _cell(value):
@@ -110,9 +143,10 @@ def output_options(fn):
     @click.option("--nl", "mode", flag_value="nl", help="One JSON object a line.")
     @click.option("--json", "mode", flag_value="json", help="One JSON document (the contract's).")
     @click.option("--no-headers", is_flag=True, help="Without the heading row (table, csv, tsv).")
+    @click.option("--wide", is_flag=True, help="A table as wide as its cells, nothing cut or wrapped.")
     @functools.wraps(fn)
-    def wrapper(*args, mode, no_headers, **kwargs):
-        return fn(*args, out=Output(mode or "table", not no_headers), **kwargs)
+    def wrapper(*args, mode, no_headers, wide, **kwargs):
+        return fn(*args, out=Output(mode or "table", not no_headers, wide), **kwargs)
     return wrapper
 
 

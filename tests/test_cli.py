@@ -116,3 +116,23 @@ def test_db_from_environment(tmp_path, monkeypatch):
     assert result.exit_code == 2 and "no database at" in result.stderr and not (tmp_path / "env.db").exists()
     CliRunner().invoke(main, ["ingest", "-"], input=random_tinybot_line(3) + "\n")
     assert len(json.loads(CliRunner().invoke(main, ["list", "--json"]).stdout)["records"]) == 1
+
+
+def test_tables_fit_the_terminal_and_never_cut_the_answer(run_cli, monkeypatch):
+    """The default table is as wide as the terminal ($COLUMNS), 100 without one; the columns
+    that carry the answer wrap instead of being cut; --wide never cuts."""
+    cli_json(run_cli("play", "tsuro", "--players", "random,random,random,random,random,random,random,random",
+                     "--seed", "2", "--json"))
+    monkeypatch.setenv("COLUMNS", "80")
+    narrow = run_cli("list")
+    assert max(len(line) for line in narrow.stdout.splitlines()) <= 80
+    assert "…" not in "".join(line.split("  ")[2] if len(line.split("  ")) > 2 else "" for line in
+                              narrow.stdout.splitlines()[2:])
+    players = "".join(narrow.stdout.split())
+    for n in range(1, 9):
+        assert f"random-{n}" in players  # every player shown, wrapped, none cut
+    monkeypatch.setenv("COLUMNS", "200")
+    assert max(len(line) for line in run_cli("list").stdout.splitlines()) > 100
+    monkeypatch.setenv("COLUMNS", "40")
+    wide = run_cli("list", "--wide")
+    assert "…" not in wide.stdout and max(len(line) for line in wide.stdout.splitlines()) > 40
