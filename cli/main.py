@@ -8,6 +8,7 @@ error; 130 interrupted. No tracebacks for bad input. ``--db`` goes before or aft
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import signal
 import sqlite3
@@ -32,7 +33,7 @@ class GameType(click.ParamType):
         try:
             return registry.get_game(value).id
         except UnknownGame as err:
-            self.fail(str(err), param, ctx)
+            raise click.UsageError(str(err), ctx) from None
 
     def get_metavar(self, param, ctx=None):
         return "[" + "|".join(registry.game_ids()) + "]"
@@ -70,10 +71,9 @@ class _Group(click.Group):
         except click.exceptions.NoArgsIsHelpError as exc:
             click.echo(exc.ctx.get_help())
             sys.exit(2)
-        except click.UsageError as exc:
-            if exc.ctx is not None:
-                click.echo(exc.ctx.get_usage(), err=True)
-            _fail(exc, 2)
+        except click.UsageError as exc:  # one line, with where to read more
+            command = exc.ctx.command_path.replace("main", "scorebook", 1) if exc.ctx is not None else "scorebook"
+            _fail(click.UsageError(f"{exc.format_message()} (see {command} --help)"), 2)
         except click.ClickException as exc:
             _fail(exc, exc.exit_code)
         except click.exceptions.Exit as exc:
@@ -154,6 +154,15 @@ class _Progress:
 
 # ------------------------------------------------------------------ ingest
 
+def _kept_code(warnings) -> str | None:
+    """A record stored with a warning (--lenient): the code it was kept despite."""
+    for w in warnings or []:
+        m = re.search(r"(?:^|: )([a-z]+(?:-[a-z]+)+): ", w)
+        if m:
+            return f"{m.group(1)} (kept)"
+    return None
+
+
 INGEST_COLUMNS = [("source", "source"), ("index", "record"), ("status", "status"), ("game", "game"), ("id", "id"),
                   ("score", "score"), ("code", "code")]
 
@@ -205,7 +214,7 @@ def ingest(ctx, paths, fmt, strict, lenient, out):
             click.echo(f"{o['source']}: record {o['index']}: warning: {w}", err=True)
     rows = [{"source": o["source"], "index": o["index"], "status": o["status"], "game": o.get("game"),
              "id": o.get("id"), "score": score_text(o.get("score")) if o.get("score") else None,
-             "code": o["errors"][0]["code"] if o.get("errors") else None} for o in outcomes]
+             "code": o["errors"][0]["code"] if o.get("errors") else _kept_code(o.get("warnings"))} for o in outcomes]
     if out.human and len(rows) > 40:  # a long run: the records that were not simply ingested
         rows = [r for r in rows if r["status"] != "ingested"][:40]
     out.rows(INGEST_COLUMNS, rows, {"summary": summary, "records": outcomes, "skipped": skipped,
@@ -414,6 +423,8 @@ def play(ctx, game, players, ladder, n_games, seed, out_dir, jobs, executor, sch
             if out.human:
                 click.echo(f"{done['games']} games, event {done['event']!r}")
         return
+    from scorebook.records.play import parse_bots
+    parse_bots(registry.get_game(game), players.split(","))  # a typo is refused before anything is said
     click.echo(f"scorebook: playing {game}: {players}", err=True)
     result = play_games(store, game, players.split(","), games=n_games, seed=seed, options=options, out_dir=out_dir,
                         progress=progress, jobs=jobs or 1, executor=executor, scheduler=scheduler, files=files)

@@ -7,6 +7,9 @@
 from __future__ import annotations
 
 
+MAX_SHOWN = 40  # characters of a token a rejection shows
+
+
 class ScorebookError(Exception):
     """Base of every error Scorebook reports to a user as one line."""
 
@@ -52,7 +55,8 @@ class RecordRejected(ScorebookError):
         self.line = line
         self.column = column
         self.ply = ply
-        self.token = token
+        # a token is shown within a bound: a 5,000-digit number is not echoed whole
+        self.token = token if token is None or len(token) <= MAX_SHOWN else token[:MAX_SHOWN - 1] + "…"
         self.move = move
         super().__init__(self.describe())
 

@@ -19,6 +19,7 @@ from scorebook import registry
 
 from . import pgn
 from .errors import STRICT, ErrorPolicy, ParseError, RecordRejected, UnknownGame, UsageError
+from .limits import MAX_JSON_DEPTH, json_depth
 from .notation import Item, pgn_groups
 
 
@@ -83,6 +84,19 @@ def is_tournament(text: str, *, strict: bool = False) -> bool:
             and isinstance(matches, list) and all(isinstance(m, dict) and ("file" in m or "pgn" in m) for m in matches))
 
 
+def _one_json_document(text: str) -> bool:
+    """Is the whole text one JSON object or array spread over several lines (not a log's
+    object a line)? Read within the limits' nesting bound."""
+    head = text.lstrip()[:1]
+    if head not in "{[" or "\n" not in text.strip() or json_depth(text) > MAX_JSON_DEPTH:
+        return False
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
 def read_text(text: str, source: str, fmt: str = "auto", *, policy: ErrorPolicy = STRICT) -> list[Item]:
     """Split a text into records; never raises for bad content (errors go into the items)."""
     if not text.strip():
@@ -95,6 +109,10 @@ def read_text(text: str, source: str, fmt: str = "auto", *, policy: ErrorPolicy 
                 "(its records and the tournament), or rank it with scorebook standings FILE",
                 line=1, column=1, token="{"))]
         fmt = detect_format(text)
+        if fmt != "iwoki-log" and _one_json_document(text):  # a JSON file that is not a record (game data, a report)
+            return [Item(1, "unknown", None, line=1, error=ParseError(
+                "not-a-record", "a JSON document, not a record: Scorebook reads JSON as Iwoki logs (one "
+                "object a line) and as tournament files", line=1, column=1, token=text.lstrip()[:1]))]
         if fmt is None:
             lines = text.split("\n")
             first = next(i for i, l in enumerate(lines, 1) if l.strip())

@@ -88,6 +88,38 @@ def _parse_drawing(text: str) -> tuple[list[int], list[str | None]] | None:
     return cells, visits
 
 
+_ENTRY_RE = re.compile(r"[0-9]{1,9}:[0-9]{1,9}")
+_CELLS_RE = re.compile(r"(?:[a-i][1-9])+")
+
+
+def _bad_part(text: str, column: int, kind: str) -> tuple[str, int]:
+    """The first wrong part of a placement or drawing token, and its column: a visit list
+    left open, an entry of one that is not ``move:visits``, or what stands beside the lists
+    (a placement's tile and cell, a drawing's cells)."""
+    i = 0
+    while i < len(text):
+        if text[i] == "{":
+            end = text.find("}", i)
+            if end < 0:
+                return text[i:], column + i
+            for piece in re.finditer(r"[^,]*,|[^,]+$", text[i + 1:end]):  # "move:visits," each
+                entry = piece.group().rstrip(",")
+                if not piece.group().endswith(",") or not _ENTRY_RE.fullmatch(entry):
+                    return entry or ",", column + i + 1 + piece.start()
+            i = end + 1
+            continue
+        nxt = text.find("{", i)
+        run = text[i:nxt if nxt >= 0 else len(text)]
+        good = _PLACEMENT_TAIL_RE.fullmatch(run) and nxt < 0 if kind == "placement" else _CELLS_RE.fullmatch(run)
+        if not good:
+            return run, column + i
+        i += len(run)
+    return text, column
+
+
+_PLACEMENT_TAIL_RE = re.compile(r"[fhswMCB][a-i][1-9]")
+
+
 def _columns(line: str) -> list[tuple[str, int]]:
     return [(m.group(0), m.start() + 1) for m in _TOKEN_RE.finditer(line)]
 
@@ -219,17 +251,17 @@ def _parse_tokens(line: str, line_no: int) -> TinyIslandsRecord:
         elif kind == "placement":
             m = _PLACE_RE.fullmatch(text)
             if not m:
-                col = positions.get((kind, index))[1]
-                raise ParseError("bad-token", "expected a placement: [visit list] tile letter, cell",
-                                 line=line_no, column=col, ply=ply_of_turn(index), token=text)
+                part, col = _bad_part(text, positions.get((kind, index))[1], kind)
+                raise ParseError("bad-token", "expected a placement: [visit list {move:visits,...}] tile letter, cell",
+                                 line=line_no, column=col, ply=ply_of_turn(index), token=part)
             placements.append(Placement(TILE_INDEX[text[-3]], CELL_INDEX[text[-2:]], _dist(m.group(1))))
         else:
             parsed = _parse_drawing(text)
             if parsed is None:
-                col = positions.get((kind, index))[1]
+                part, col = _bad_part(text, positions.get((kind, index))[1], kind)
                 raise ParseError("bad-token", "expected a drawing: cells such as e5, each optionally after a "
                                  "visit list {move:visits,...}", line=line_no, column=col,
-                                 ply=ply_of_drawing(index), token=text)
+                                 ply=ply_of_drawing(index), token=part)
             cells, visits = parsed
             drawings.append(Drawing(trace=cells, visits=None if visits.count(None) == len(visits) else visits))
     recorded = None

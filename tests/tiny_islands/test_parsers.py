@@ -53,21 +53,29 @@ def test_unknown_letters():
 
 
 def test_bad_visit_list():
+    """The rejection names the wrong part of the token, at its column, not the whole list."""
     parts = random_tinybot_line(3).split(" ")
     parts[1] = "{12:3,4}" + parts[1]
     err = only_error(" ".join(parts))
-    assert (err.code, err.ply, err.column) == ("bad-token", 1, len(parts[0]) + 2)
+    assert (err.code, err.ply, err.token, err.column) == ("bad-token", 1, "4", len(parts[0]) + 2 + len("{12:3,"))
+    parts = random_tinybot_line(3).split(" ")
+    placement = parts[1]
+    parts[1] = "{12:3,}" + "z" + placement[1:]
+    err = only_error(" ".join(parts))
+    assert (err.token, err.column) == ("z" + placement[1:], len(parts[0]) + 2 + len("{12:3,}"))
 
 
-@pytest.mark.parametrize("visits", ["{12:3,4}", "{1::2,}", "{1:2:3,}", "{:2,}", "{1:,}", "{,}", "{1:2}",
-                                    "{\u0663:2,}"])
-def test_malformed_visit_lists_are_refused_by_both_readers(visits):
+@pytest.mark.parametrize("visits, part", [("{12:3,4}", "4"), ("{1::2,}", "1::2"), ("{1:2:3,}", "1:2:3"),
+                                          ("{:2,}", ":2"), ("{1:,}", "1:"), ("{,}", ","), ("{1:2}", "1:2"),
+                                          ("{\u0663:2,}", "\u0663:2")])
+def test_malformed_visit_lists_are_refused_by_both_readers(visits, part):
     parts = random_tinybot_line(5).split(" ")
     parts[3] = visits + parts[3]
     line = " ".join(parts)
     assert not tinybot._LINE_RE.fullmatch(line)
     err = only_error(line)
-    assert (err.code, err.ply, err.token) == ("bad-token", 2, parts[3])
+    assert (err.code, err.ply, err.token) == ("bad-token", 2, part)
+    assert err.column == len(" ".join(parts[:3])) + 2 + visits.index(part)
 
 
 def test_bad_score_fields():
