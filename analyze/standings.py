@@ -212,6 +212,19 @@ def standings(players: list[str], matches: list[Match], chain: list[str],
                          "margin": m.margin, "result": m.result} for m in matches]}
 
 
+def match_results(doc: dict) -> dict:
+    """Each player's matches played, won, drawn and lost, from a standings document's matches
+    (the document itself stays as the contract gives it)."""
+    results = {r["player"]: {"games": 0, "won": 0, "drawn": 0, "lost": 0} for r in doc["standings"]}
+    for m in doc.get("matches", []):
+        for seat, p in enumerate(m["players"]):
+            r = results.setdefault(p, {"games": 0, "won": 0, "drawn": 0, "lost": 0})
+            r["games"] += 1
+            won = {"1-0": 0, "0-1": 1}.get(m["result"])
+            r["drawn" if won is None else "won" if won == seat else "lost"] += 1
+    return results
+
+
 def standings_from_file(path: str, text: str | None = None) -> dict:
     t = load_tournament(path, text)
     return standings(t["players"], t["matches"], t["tiebreaks"], t["seniority"], t["event"])

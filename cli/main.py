@@ -101,7 +101,7 @@ def _set_db(ctx, param, value):
 
 def db_option(fn):
     """``--db`` after the command as well as before it."""
-    return click.option("--db", expose_value=False, callback=_set_db, is_eager=True,
+    return click.option("--db", expose_value=False, callback=_set_db, is_eager=True, metavar="PATH",
                         help="SQLite database (as before the command).")(fn)
 
 
@@ -123,11 +123,14 @@ def _write_file(path: str, text: str) -> None:
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", default=lambda: os.environ.get("SCOREBOOK_DB", "scorebook.db"), show_default="./scorebook.db",
-              help="SQLite database (or $SCOREBOOK_DB).")
+              metavar="PATH", help="SQLite database (or $SCOREBOOK_DB).")
 @click.version_option(package_name="scorebook")
 @click.pass_context
 def main(ctx, db):
-    """Scorebook: game records, move-by-move validation, storage and analysis."""
+    """Scorebook: game records, move-by-move validation, storage and analysis for Tiny Islands,
+    The Game of Islands, Iwoki, Patchwork and Tsuro.
+
+    Example: scorebook ingest samples/ && scorebook list"""
     ctx.obj = {"db": db}
 
 
@@ -167,7 +170,7 @@ INGEST_COLUMNS = [("source", "source"), ("index", "record"), ("status", "status"
                   ("score", "score"), ("code", "code")]
 
 
-@main.command()
+@main.command(short_help="Read, validate by replay, and store records.")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--format", "fmt", default="auto", type=click.Choice(["auto", *registry.formats()]),
               help="Force a format instead of detecting it from content.")
@@ -177,7 +180,11 @@ INGEST_COLUMNS = [("source", "source"), ("index", "record"), ("status", "status"
 @output_options
 @click.pass_context
 def ingest(ctx, paths, fmt, strict, lenient, out):
-    """Read, validate by replay, and store records from files, directories or - (stdin)."""
+    """Read, validate by replay, and store records from files, folders (recursively) or - (stdin),
+    in any format a game reads (detected from the content). A file is stored whole or not at all;
+    a record already stored is reported as a duplicate; a rejected one is one line on stderr.
+
+    Example: scorebook ingest games.txt tournament/ -"""
     from scorebook.analyze.standings import ingest_tournament
     from scorebook.records.ingest import GAME_FILES, expand_paths, ingest_file, tournament_file_text
     store = _store(ctx)
@@ -233,35 +240,63 @@ def ingest(ctx, paths, fmt, strict, lenient, out):
 
 # ------------------------------------------------------------------ list, show, export
 
-@main.command("list")
+@main.command("list", short_help="List stored records.")
 @click.option("--game", type=GAME, help="Only records of this game.")
 @click.option("--player", help="Only records with this player (any case; * matches any text).")
+@click.option("--where", "where_sql", metavar="SQL", help="An SQL condition over the columns id, game, date, event, "
+              "players, result, total, rules, deck, finished, source: \"event = 'Autumn Open'\".")
+@click.option("--order", metavar="SQL", help="Order by these columns: \"date desc, id\" (default: as ingested).")
+@click.option("--limit", type=click.IntRange(0), help="At most this many records.")
+@click.option("--offset", type=click.IntRange(0), help="Skip this many records first.")
 @db_option
 @output_options
 @click.pass_context
-def list_(ctx, game, player, out):
-    """List stored records."""
-    stored = _store(ctx, write=False).list(game, player)
+def list_(ctx, game, player, where_sql, order, limit, offset, out):
+    """List stored records, oldest first, with sqlite-utils' row controls.
+
+    Example: scorebook list --game tsuro --where "date >= '2026.01.01'" --order "date desc" --limit 20"""
+    stored = _store(ctx, write=False).list(game, player, where_sql=where_sql, order=order, limit=limit,
+                                           offset=offset)
     records = [{"id": r["id"], "game": r["game"], "players": r["players"].split(" / ") if r["players"] else [],
                 "score": r["score"], "recorded": r["recorded"], "rules": r["rules"], "deck": r["deck"],
                 "finished": bool(r["finished"]), "source": r["source"], "index": r["source_index"], "tags": r["tags"]}
                for r in stored]
     # the table shows the label columns the store keeps (the browsing views show the same)
-    rows = [{"id": r["id"], "game": r["game"], "players": r["players"], "score": r["result"], "rules": r["rules"],
-             "deck": r["deck"], "source": f"{r['source']}#{r['source_index']}"} for r in stored]
-    out.rows([("id", "id"), ("game", "game"), ("players", "players"), ("score", "score"), ("rules", "rules"),
-              ("deck", "deck"), ("source", "source")], rows, {"records": records})
+    rows = [{"id": r["id"], "game": r["game"], "date": r["tags"].get("Date"), "event": r["event"],
+             "players": r["players"], "score": r["result"], "rules": r["rules"], "deck": r["deck"],
+             "source": f"{r['source']}#{r['source_index']}"} for r in stored]
+    out.rows([("id", "id"), ("game", "game"), ("date", "date"), ("event", "event"), ("players", "players"),
+              ("score", "score"), ("rules", "rules"), ("deck", "deck"), ("source", "source")], rows,
+             {"records": records})
     if out.human:
         click.echo(f"{len(rows)} records")
 
 
-@main.command()
+@main.command(short_help="List the events of the stored records.")
+@db_option
+@output_options
+@click.pass_context
+def events(ctx, out):
+    """The events of the stored records (their Event tag), with their games, records and players,
+    and whether a tournament file is kept for the event (what standings EVENT ranks).
+
+    Example: scorebook events --csv"""
+    rows = _store(ctx, write=False).events()
+    out.rows([("event", "event"), ("game", "game"), ("records", "records"), ("players", "players"),
+              ("first", "first date"), ("last", "last date"), ("tournament", "tournament")], rows, {"events": rows})
+    if out.human:
+        click.echo(f"{len(rows)} events")
+
+
+@main.command(short_help="Show a record with a text board after each move.")
 @click.argument("record_id")
 @db_option
 @json_option
 @click.pass_context
 def show(ctx, record_id, as_json):
-    """Show a record with a text board after each move."""
+    """Show a record: its tags, a text board after each move, its score.
+
+    Example: scorebook show 3f2a --json"""
     from scorebook.analyze.boards import record_states
     row = _store(ctx, write=False).get(record_id)
     states = record_states(row)
@@ -280,17 +315,19 @@ def show(ctx, record_id, as_json):
     click.echo("\nscore: " + ", ".join(f"{k} {v}" for k, v in row["score"].items()))
 
 
-@main.command()
+@main.command(short_help="Export a stored record in a format its game writes.")
 @click.argument("record_id")
-@click.option("--format", "fmt", default="pgn", show_default=True,
-              help="pgn, or a format of the record's game: " + ", ".join(registry.formats()[1:]) + ".")
+@click.option("--format", "fmt", default="pgn", show_default=True, type=click.Choice(registry.formats()),
+              help="pgn, or a format of the record's game.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
 @db_option
 @json_option
 @click.pass_context
 def export(ctx, record_id, fmt, out_path, as_json):
     """Export a stored record in any format its game writes. A format that cannot carry all of
-    the record says on stderr what it dropped (the export then reads back as another record)."""
+    the record says on stderr what it dropped (the export then reads back as another record).
+
+    Example: scorebook export 3f2a --format tinybot --out game.txt"""
     from scorebook.records.export import export_record
     row = _store(ctx, write=False).get(record_id)
     text, dropped = export_record(row, fmt)
@@ -368,14 +405,16 @@ def _bots_help() -> str:
         for g in registry.games()) + "."
 
 
-@main.command()
+@main.command(short_help="Let bots play; their records are stored.")
 @click.argument("game", type=GAME)
 @click.option("--players", help=_bots_help())
 @click.option("--ladder", metavar="BOT,BOT,...", help="A seat-rotated round robin of these bots (every pair, or all "
               "together where the game seats them all; each bot alone in a solo game), --games games a match, then "
               "their ratings from those games.")
-@click.option("--games", "n_games", default=1, show_default=True, type=click.IntRange(1, 1_000_000))
-@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--games", "n_games", default=1, show_default=True, type=click.IntRange(1, 1_000_000),
+              help="Games to play (a ladder: games a match); seats rotate from game to game.")
+@click.option("--seed", default=0, show_default=True, type=int,
+              help="Random seed: game g draws from [seed, g], so the same seed plays the same games.")
 @_play_options
 @user_file_options
 @click.option("--out", "out_dir", metavar="FOLDER", help="Also write each record to this folder.")
@@ -449,7 +488,7 @@ def play(ctx, game, players, ladder, n_games, seed, out_dir, jobs, executor, sch
 
 # ------------------------------------------------------------------ serve
 
-@main.command()
+@main.command(short_help="Browse the archive in Datasette, read-only.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8001, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Listen here (127.0.0.1: this machine only).")
 @click.option("--public", is_flag=True, help="Needed to listen on an address other machines reach: everyone who "
@@ -490,7 +529,7 @@ def serve(ctx, port, host, public, allow_sql, upgrade):
 
 # ------------------------------------------------------------------ standings
 
-@main.command()
+@main.command(short_help="Tournament standings of a file, folder or stored event.")
 @click.argument("event")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False),
               help="Also write the standings as one self-contained page (ranking, tiebreaks, crosstable).")
@@ -499,7 +538,10 @@ def serve(ctx, port, host, public, allow_sql, upgrade):
 @click.pass_context
 def standings(ctx, event, html_path, out):
     """Tournament standings from a tournament file (or the folder that holds one) or a stored
-    event name."""
+    event name (scorebook events lists them): match points and the tiebreaks, each player's
+    matches won, drawn and lost, and the matches.
+
+    Example: scorebook standings 'Autumn Open' --html standings.html"""
     from scorebook.analyze.standings import standings_from_file, standings_from_store, tournament_file_in
     if os.path.isdir(event):
         doc = standings_from_file(*tournament_file_in(event))
@@ -517,8 +559,34 @@ def standings(ctx, event, html_path, out):
         _write_file(html_path, render_standings(page))
     if out.human:
         click.echo(f"{doc['event']}  (tiebreaks: {', '.join(doc['tiebreaks'])})")
-    columns = [(k, k) for k in ["rank", "player"] + doc["tiebreaks"]]
-    out.rows(columns, doc["standings"], doc)
+    from scorebook.analyze.standings import match_results
+    results = match_results(doc)
+    rows = [dict(r, **results.get(r["player"], {}), matches="; ".join(_match_text(r["player"], m)
+                                                                     for m in doc.get("matches", [])
+                                                                     if r["player"] in m["players"]))
+            for r in doc["standings"]]
+    columns = ([(k, k) for k in ["rank", "player"] + doc["tiebreaks"]]
+               + [("games", "games"), ("won", "W"), ("drawn", "D"), ("lost", "L")])
+    if out.json:
+        out.rows(columns, rows, doc)
+    elif out.human:
+        out.rows(columns, rows)
+        if doc.get("matches"):
+            click.echo("\nmatches:")
+            for m in doc["matches"]:
+                click.echo(safe(f"  {m['match'] or '-'}: {m['players'][0]} {m['totals'][0]}-{m['totals'][1]} "
+                                f"{m['players'][1]}, margin {m['margin']:+d}, {m['result']}"))
+    else:
+        out.rows(columns + [("matches", "matches")], rows)
+
+
+def _match_text(player: str, m: dict) -> str:
+    """One match from a player's side: ``vs Bob +3 (1-0)``."""
+    seat = m["players"].index(player)
+    other = m["players"][1 - seat]
+    margin = m["margin"] if seat == 0 else -m["margin"]
+    points = {"1-0": ("1", "0"), "0-1": ("0", "1")}.get(m["result"], ("1/2", "1/2"))[seat]
+    return f"vs {other} {margin:+d} ({points})"
 
 
 # ------------------------------------------------------------------ ratings
@@ -529,7 +597,7 @@ SOLO_COLUMNS = [("game", "game"), ("rank", "rank"), ("player", "player"), ("mean
                 ("best", "best"), ("games", "games")]
 
 
-@main.command()
+@main.command(short_help="Ratings of every player from the stored games.")
 @click.option("--game", type=GAME, help="Only this game's records.")
 @click.option("--event", help="Only this event's records (its Event tag).")
 @click.option("--since", metavar="DATE", help="Only games played on or after this day, YYYY-MM-DD.")
@@ -567,7 +635,7 @@ ANALYSIS_COLUMNS = [("ply", "ply"), ("player", "player"), ("played", "played"), 
                     ("stderr", "stderr"), ("class", "class")]
 
 
-@main.command()
+@main.command(short_help="Per-move loss against the bot, stored with the record.")
 @click.argument("record_id", required=False)
 @click.option("--all", "all_", is_flag=True, help="Analyse every record not analysed yet (in parallel, resumable).")
 @click.option("--bot", "bot", default=None, help="Bot settings, KEY:N separated by commas; " + "; ".join(
@@ -586,7 +654,10 @@ ANALYSIS_COLUMNS = [("ply", "ply"), ("player", "player"), ("played", "played"), 
 @output_options
 @click.pass_context
 def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, html_path, out, **named):
-    """Per-move expected-score loss against the bot, stored with the record."""
+    """Per-move expected-score loss against the bot, stored with the record: for every move the
+    value of the bot's best move and of the move played, the loss and its class.
+
+    Example: scorebook analyze 3f2a --html report.html"""
     from scorebook.analyze.run import analysis_files, analyze_all, analyze_one
     if all_ == bool(record_id):
         raise UsageError("give a record id or --all")

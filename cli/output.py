@@ -54,7 +54,7 @@ def _wrap(text: str, width: int) -> list[str]:
 
 
 # the columns that carry a command's answer: wrapped onto more lines, never cut
-ANSWERS = ("players", "player", "score", "result", "played", "best", "won")
+ANSWERS = ("players", "player", "score", "result", "played", "best", "won", "event")
 ANSWER_FLOOR = 12
 
 

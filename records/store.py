@@ -448,7 +448,14 @@ class Store:
                                 "restore the database from a backup, or ingest the record again")
         return _decode(row)
 
-    def list(self, game: str | None = None, player: str | None = None) -> list[dict]:
+    LIST_COLUMNS = ("id", "game", "date", "event", "players", "result", "total", "rules", "deck", "finished", "source")
+
+    def list(self, game: str | None = None, player: str | None = None, *, where_sql: str | None = None,
+             order: str | None = None, limit: int | None = None, offset: int | None = None) -> list[dict]:
+        """Records, oldest first; ``where_sql`` and ``order`` are SQL over ``LIST_COLUMNS``
+        (sqlite-utils' row controls; the connection of a reader is read-only)."""
+        if where_sql or order:
+            return self._list_where(game, player, where_sql, order, limit, offset)
         sql = "SELECT r.* FROM records r"
         where, args = [], []
         if game:
@@ -462,7 +469,53 @@ class Store:
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY r.key"
+        if limit is not None or offset is not None:
+            sql += " LIMIT ? OFFSET ?"
+            args += [-1 if limit is None else limit, offset or 0]
         return [_decode(r) for r in self.db.query(sql, args)]
+
+    def _list_where(self, game, player, where_sql, order, limit, offset) -> list[dict]:
+        keys = [r["id"] for r in self.list(game, player)] if (game or player) else None
+        inner = ("SELECT r.key AS _key, r.id, r.game, json_extract(r.tags, '$.Date') AS date, r.event, r.players, "
+                 "r.result, r.total, r.rules, r.deck, r.finished, r.source FROM records r")
+        sql = f"SELECT _key FROM ({inner})"
+        if where_sql:
+            sql += f" WHERE ({where_sql})"
+        sql += f" ORDER BY {order}" if order else " ORDER BY _key"
+        sql += " LIMIT ? OFFSET ?"
+        try:
+            found = [row[0] for row in self.db.execute(sql, [-1 if limit is None else limit, offset or 0])]
+        except sqlite3.Error as exc:
+            raise UsageError(f"--where/--order: {exc}") from None
+        wanted = set(keys) if keys is not None else None
+        rows = []
+        for key in found:
+            row = _decode(next(self.db.query("SELECT * FROM records WHERE key = ?", [key])))
+            if wanted is None or row["id"] in wanted:
+                rows.append(row)
+        return rows
+
+    def events(self) -> list[dict]:
+        """Every event: its game(s), records, players, first and last date, and whether a
+        tournament is kept for it; last, the records with no event (``event`` None)."""
+        rows = self.db.execute(
+            "SELECT e.name, group_concat(DISTINCT r.game), count(r.key), "
+            "min(json_extract(r.tags, '$.Date')), max(json_extract(r.tags, '$.Date')), "
+            "(SELECT count(DISTINCT rp.player_id) FROM record_players rp JOIN records r2 ON r2.key = rp.record_key "
+            " WHERE r2.event_id = e.id), "
+            "EXISTS (SELECT 1 FROM tournaments t WHERE t.event_id = e.id) "
+            "FROM events e LEFT JOIN records r ON r.event_id = e.id GROUP BY e.id ORDER BY e.name").fetchall()
+        out = [{"event": name, "game": game, "records": n, "first": first, "last": last, "players": players,
+                "tournament": bool(kept)} for name, game, n, first, last, players, kept in rows]
+        none = self.db.execute(
+            "SELECT group_concat(DISTINCT r.game), count(r.key), min(json_extract(r.tags, '$.Date')), "
+            "max(json_extract(r.tags, '$.Date')), (SELECT count(DISTINCT rp.player_id) FROM record_players rp "
+            "JOIN records r2 ON r2.key = rp.record_key WHERE r2.event_id IS NULL) "
+            "FROM records r WHERE r.event_id IS NULL").fetchone()
+        if none[1]:  # the records with no event, last
+            out.append({"event": None, "game": none[0], "records": none[1], "first": none[2], "last": none[3],
+                        "players": none[4], "tournament": False})
+        return out
 
     def moves(self, record_id: str) -> list[dict]:
         return list(self.db.query("SELECT m.game, ply, player, m.text, annotation FROM moves m JOIN records r "

@@ -5,7 +5,7 @@ import json
 
 from scorebook.records import tinybot
 
-from .conftest import cli_json
+from .conftest import SAMPLES, cli_json
 from .tiny_islands.conftest import random_record, random_tinybot_line
 
 
@@ -136,3 +136,28 @@ def test_tables_fit_the_terminal_and_never_cut_the_answer(run_cli, monkeypatch):
     monkeypatch.setenv("COLUMNS", "40")
     wide = run_cli("list", "--wide")
     assert "…" not in wide.stdout and max(len(line) for line in wide.stdout.splitlines()) > 40
+
+
+def test_list_takes_row_controls_and_events_are_listed(run_cli):
+    cli_json(run_cli("ingest", str(SAMPLES / "tsuro"), str(SAMPLES / "iwoki"), "--json"))
+    every = cli_json(run_cli("list", "--json"))["records"]
+    tsuro = [r["id"] for r in every if r["game"] == "tsuro"]
+    assert [r["id"] for r in cli_json(run_cli("list", "--where", "game = 'tsuro'", "--json"))["records"]] == tsuro
+    desc = [r["id"] for r in cli_json(run_cli("list", "--order", "id desc", "--json"))["records"]]
+    assert desc == sorted(desc, reverse=True)
+    assert [r["id"] for r in cli_json(run_cli("list", "--limit", "2", "--offset", "1", "--json"))["records"]] == \
+        [r["id"] for r in every[1:3]]
+    assert run_cli("list", "--where", "nonsense(").exit_code == 2
+    events = cli_json(run_cli("events", "--json"))["events"]
+    assert sum(e["records"] for e in events) == len(every) and [e["event"] for e in events].count(None) <= 1
+
+
+def test_standings_show_won_drawn_lost_and_the_matches_in_every_format(run_cli):
+    from .conftest import SHARED, shared_file
+    path = str(shared_file(SHARED / "data" / "goi" / "tournament-small" / "tournament.json"))
+    table = run_cli("standings", path).stdout
+    assert " W " in table.splitlines()[1] and "matches:" in table
+    rows = run_cli("standings", path, "--csv").stdout.splitlines()
+    assert rows[0].endswith("games,won,drawn,lost,matches") and "vs " in rows[1]
+    rows = [json.loads(line) for line in run_cli("standings", path, "--nl").stdout.splitlines()]
+    assert all(r["games"] == r["won"] + r["drawn"] + r["lost"] > 0 for r in rows)

@@ -150,7 +150,7 @@ def test_output_options(run_cli):
     csv_rows = run_cli("list", "--csv").stdout.splitlines()
     tsv_rows = run_cli("list", "--tsv", "--no-headers").stdout.splitlines()
     nl_rows = [json.loads(line) for line in run_cli("list", "--nl").stdout.splitlines()]
-    assert csv_rows[0] == "id,game,players,score,rules,deck,source" and len(csv_rows) == len(records) + 1
+    assert csv_rows[0] == "id,game,date,event,players,score,rules,deck,source" and len(csv_rows) == len(records) + 1
     assert len(tsv_rows) == len(records) and tsv_rows[0].split("\t")[0] == records[0]["id"]
     assert [r["id"] for r in nl_rows] == [r["id"] for r in records]
     table = run_cli("list").stdout.splitlines()

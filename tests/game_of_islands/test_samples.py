@@ -57,8 +57,8 @@ def test_small_tournament_standings(run_cli):
     want = json.loads((GOI / "tournament-small" / "expected-standings.json").read_text())
     assert cli_json(run_cli("standings", str(path), "--json")) == want
     csv = run_cli("standings", str(path), "--csv").output.splitlines()
-    assert csv[0] == "rank,player,points,omb,p_zero,g_score,seniority"
-    assert csv[1] == "1,Ann,2.5,39,0.0,95,2"
+    assert csv[0] == "rank,player,points,omb,p_zero,g_score,seniority,games,won,drawn,lost,matches"
+    assert csv[1].startswith("1,Ann,2.5,39,0.0,95,2,3,2,1,0,")
 
 
 def test_a_tournament_folder_ingests_with_its_tournament_and_ranks_by_event_and_by_folder(run_cli):
