@@ -21,6 +21,8 @@ distributed = pytest.importorskip("distributed", reason="Dask is not installed (
 
 BOT = "depth:3,budget:1000"  # about a second a record: long enough to be caught mid-task
 
+pytestmark = pytest.mark.cluster
+
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):

@@ -39,6 +39,7 @@ def overlapping_files(tmp_path_factory):
     return paths, 50
 
 
+@pytest.mark.slow
 def test_concurrent_writers_store_every_record_once(tmp_path, overlapping_files):
     paths, distinct = overlapping_files
     for round_ in range(3):
@@ -52,6 +53,7 @@ def test_concurrent_writers_store_every_record_once(tmp_path, overlapping_files)
             assert con.execute("SELECT count(*), count(DISTINCT hash) FROM records").fetchone() == (distinct, distinct)
 
 
+@pytest.mark.slow
 def test_a_writer_waits_for_a_long_held_lock(tmp_path):
     db = tmp_path / "busy.db"
     Store(str(db))
@@ -152,6 +154,7 @@ def _living(marker: str) -> list[int]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [2, 15])  # SIGINT (Ctrl-C) and SIGTERM
 def test_an_interrupted_batch_leaves_no_worker_behind(tmp_path, signum):
     """play --jobs 2 (a pool of worker processes) stopped mid-game: one line, exit 130, and
@@ -188,6 +191,7 @@ def test_a_record_whose_text_was_altered_is_refused_by_its_id(tmp_path):
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_an_empty_file_is_not_made_a_database(tmp_path):
     db = tmp_path / "empty.db"
     db.touch()

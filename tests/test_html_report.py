@@ -27,6 +27,7 @@ REPORTS = {  # a sample of each game, analysed cheaply: the page, not the number
 UNMARKED = re.compile(r"pass|--|time|draw.*|(\d:)?(S\d+|A|B\d+|L-)")  # moves that cover no square
 
 
+@pytest.mark.browser
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (bash .ci/run installs it)")
 @pytest.mark.parametrize("game", sorted(REPORTS))
 def test_the_report_of_every_game_renders_in_chromium(game, run_cli, tmp_path):
@@ -56,6 +57,7 @@ def test_the_report_of_every_game_renders_in_chromium(game, run_cli, tmp_path):
     assert 'id="summary"' in dom
 
 
+@pytest.mark.browser
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (bash .ci/run installs it)")
 def test_the_standings_page_equals_the_json_rank_by_rank(run_cli, tmp_path):
     from .conftest import SHARED, shared_file

@@ -18,6 +18,8 @@ from .conftest import ROOT, SAMPLES
 
 LAYERS = ("cli", "records", "engines", "analyze")
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:

@@ -17,7 +17,7 @@ import pytest
 from .conftest import SAMPLES, cli_json
 from .test_html_report import CHROMIUM, FLAGS
 
-pytestmark = [pytest.mark.skipif(importlib.util.find_spec("datasette") is None,
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(importlib.util.find_spec("datasette") is None,
                                  reason="Datasette is not installed (pip install -e '.[test]' installs it)"),
               pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (bash .ci/run installs it)")]
 

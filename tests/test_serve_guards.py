@@ -20,8 +20,8 @@ import pytest
 
 from .conftest import SAMPLES, cli_json
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("datasette") is None,
-                                reason="Datasette is not installed (pip install -e '.[test]' installs it)")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(importlib.util.find_spec("datasette") is None,
+                                                   reason="Datasette is not installed (pip install -e '.[test]' installs it)")]
 
 
 def free_port() -> int:

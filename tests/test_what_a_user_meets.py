@@ -12,6 +12,7 @@ import threading
 import time
 
 import numpy as np
+import pytest
 
 from scorebook.engines.tiny_islands import bots
 from scorebook.engines.tiny_islands.deck import two_deck_offers
@@ -47,6 +48,7 @@ def interrupt_when(proc, ready: str | None, after: float, timeout: float = 400) 
     return proc.returncode, "".join(lines), took
 
 
+@pytest.mark.slow
 def test_1_an_interrupted_bot_game_or_analysis_is_one_line_and_exit_130(tmp_path):
     offers = two_deck_offers(np.random.default_rng(0))
     bots.play(offers, bots.HALVING, 1, 0, 0, bots.TWO_DECK)  # the compiled bot is cached for the child
