@@ -464,6 +464,7 @@ def play(ctx, game, players, ladder, n_games, seed, out_dir, jobs, executor, sch
         return
     from scorebook.records.play import parse_bots
     parse_bots(registry.get_game(game), players.split(","))  # a typo is refused before anything is said
+    _compile_notice([game])
     click.echo(f"scorebook: playing {game}: {players}", err=True)
     result = play_games(store, game, players.split(","), games=n_games, seed=seed, options=options, out_dir=out_dir,
                         progress=progress, jobs=jobs or 1, executor=executor, scheduler=scheduler, files=files)
@@ -589,6 +590,32 @@ def _match_text(player: str, m: dict) -> str:
     return f"vs {other} {margin:+d} ({points})"
 
 
+def _compile_notice(game_ids) -> None:
+    """Say once, before the work, that a game's engine is compiled on this first use."""
+    from scorebook.analyze.warm import notice
+    text = notice(game_ids)
+    if text:
+        click.echo(f"scorebook: {text}", err=True)
+
+
+@main.command("warm-up", short_help="Compile the engines ahead of their first use.")
+@click.argument("game", type=GAME, required=False)
+@db_option
+@output_options
+def warm_up_command(game, out):
+    """Compile every game's engine (or GAME's) ahead of its first use: a game of each bot,
+    stored and analysed in a database in memory; numba caches the code for every later start.
+
+    Example: scorebook warm-up tiny-islands"""
+    from scorebook.analyze.warm import warm_up
+    rows = []
+    for g in [game] if game else registry.game_ids():
+        click.echo(f"scorebook: compiling {g}…", err=True)
+        done = warm_up(g)
+        rows.append({"game": done["game"], "bots": " ".join(done["bots"]), "seconds": done["seconds"]})
+    out.rows([("game", "game"), ("bots", "bots"), ("seconds", "seconds")], rows, {"games": rows})
+
+
 # ------------------------------------------------------------------ ratings
 
 RATING_COLUMNS = [("game", "game"), ("rank", "rank"), ("player", "player"), ("rating", "rating"), ("mu", "mu"),
@@ -668,6 +695,7 @@ def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, h
     files, notes = analysis_files(_files(named), games)
     for note in notes:
         click.echo(f"scorebook: {note}", err=True)
+    _compile_notice(games or [g.id for g in registry.games() if g.info.analysis])
     if all_:
         bar = {}
 

@@ -122,8 +122,9 @@ def play_task(task: tuple) -> dict:
     engine, notation = game.engine, game.notation
     key = (match.game_id, match.bots, repr(sorted(match.options.items())))
     options = user_files.resolved(match.options)  # a user file (a network) loaded once a process
-    if key not in _WARM:
-        engine.warm_up(list(match.bots), options)  # load (or compile) the bots before any game is timed
+    if key not in _WARM:  # load (or compile) the bots' code before any game is timed
+        cheapest = [BotSpec(b.name, game.info.bot(b.name).min) if b.number is not None else b for b in match.bots]
+        engine.play(engine.new_game(np.random.default_rng(0), options), cheapest, 0, options)
         _WARM.add(key)
     rng = np.random.default_rng([match.seed, g])
     if setup is None:

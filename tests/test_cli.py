@@ -161,3 +161,19 @@ def test_standings_show_won_drawn_lost_and_the_matches_in_every_format(run_cli):
     assert rows[0].endswith("games,won,drawn,lost,matches") and "vs " in rows[1]
     rows = [json.loads(line) for line in run_cli("standings", path, "--nl").stdout.splitlines()]
     assert all(r["games"] == r["won"] + r["drawn"] + r["lost"] > 0 for r in rows)
+
+
+def test_a_first_use_is_announced_and_warm_up_compiles_ahead(run_cli, tmp_path):
+    """With numba's cache empty (a new machine), a command says once that it compiles; with
+    it filled, nothing. scorebook warm-up plays, stores and analyses a game of each bot."""
+    import os
+    import subprocess
+    import sys
+    probe = "from scorebook.analyze.warm import notice; print(notice(['tsuro', 'patchwork']))"
+    empty = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                           env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "empty-cache")))
+    assert "first use of Tsuro, Patchwork here: compiling" in empty.stdout
+    doc = cli_json(run_cli("warm-up", "tsuro", "--json"))
+    assert doc["games"][0]["game"] == "tsuro" and "simple" in doc["games"][0]["bots"]
+    warm = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert warm.stdout.strip() == "None"

@@ -1,0 +1,77 @@
+"""Compiling ahead: is a game's jitted code in numba's cache yet (``cold``), and
+``warm_up``, which compiles it all by playing, storing and analysing a game with each of the
+game's bots (``scorebook warm-up``). numba compiles each jitted function on its first call and
+caches the machine code on disk; a cold start of a game costs tens of seconds, later ones one
+or two.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from scorebook import registry
+
+
+def _cache_dirs(game: registry.Game) -> set[str]:
+    """The folders numba caches the game's jitted code in (read from its dispatchers)."""
+    package = game.engine_module.rsplit(".", 1)[0]
+    game.engine  # noqa: B018 - imports the rules and their jitted functions
+    dirs = set()
+    for name, module in list(sys.modules.items()):
+        if not name.startswith(package) or module is None:
+            continue
+        for value in vars(module).values():
+            cache = getattr(value, "_cache", None)
+            path = getattr(cache, "_cache_path", None)
+            if isinstance(path, str):
+                dirs.add(path)
+    return dirs
+
+
+def cold(game_id: str) -> bool:
+    """Is none of the game's jitted code cached yet (its first use on this machine, or after
+    an upgrade)? False where it cannot tell."""
+    try:
+        dirs = _cache_dirs(registry.get_game(game_id))
+        return bool(dirs) and not any(
+            name.endswith(".nbi") for d in dirs if os.path.isdir(d) for name in os.listdir(d))
+    except Exception:  # noqa: BLE001 - a notice, never a failure
+        return False
+
+
+def notice(game_ids) -> str | None:
+    """One line for the games about to be compiled, or None."""
+    names = [registry.get_game(g).info.name for g in game_ids if cold(g)]
+    if not names:
+        return None
+    return (f"first use of {', '.join(names)} here: compiling the engine (up to a minute or two, once; later starts "
+            "take a second or two; scorebook warm-up compiles ahead of time)")
+
+
+def warm_up(game_id: str) -> dict:
+    """Compile a game's code: a game of each bot (the smallest settings), stored and analysed,
+    in a database in memory. Returns the game, its bots and the seconds it took."""
+    from scorebook.records.play import play
+    from scorebook.records.store import Store
+
+    from .run import analyze_one
+    game = registry.get_game(game_id)
+    start = time.perf_counter()
+    store = Store(":memory:")
+    seats = max(game.info.players.min, 1)
+    played = []
+    for bot in game.info.bots:
+        if bot.needs:
+            continue  # a bot that needs the user's file (a network) compiles at its first use
+        spec = bot.name + (f":{bot.min}" if bot.argument else "")
+        try:
+            done = play(store, game.id, [spec] * seats, games=1, seed=0)
+        except Exception:  # noqa: BLE001 - a bot this game's default options do not seat
+            continue
+        played.append(spec)
+        rid = done["games"][0].get("id")
+        if rid and game.info.analysis and len(played) == 1:
+            cheap = ",".join(f"{k}:1" for k in game.info.analysis.options)
+            analyze_one(store, rid, cheap, 0)
+    return {"game": game.id, "bots": played, "seconds": round(time.perf_counter() - start, 1)}
