@@ -80,8 +80,16 @@ class IwokiAnalysis(Analysis):
     # ---- boards: a state is the engine's state vector
 
     def text_board(self, s) -> str:
+        """The virtual board as text: every hex gap with numbers on it (its six vertices, clockwise,
+        ``.`` where none is yet), then the scores, the hands and the open gaps."""
         small, hexes = gap_names(s)
-        lines = [f"scores {s[IE.SCORE]}-{s[IE.SCORE + 1]}, white tokens {s[IE.WHITE]}-{s[IE.WHITE + 1]}"]
+        board = []
+        for gap in range(N_HEX_GAPS):
+            values = [int(v) for v in s[IE.HEXVAL + gap * 6:IE.HEXVAL + gap * 6 + 6]]
+            if any(v != EMPTY for v in values):
+                board.append(f"{HEX_GAP_NAMES[gap]}[" + " ".join("." if v == EMPTY else str(v) for v in values) + "]")
+        lines = ["board: " + (" ".join(board) or "empty")]
+        lines.append(f"scores {s[IE.SCORE]}-{s[IE.SCORE + 1]}, white tokens {s[IE.WHITE]}-{s[IE.WHITE + 1]}")
         for p in range(2):
             hs = " ".join(f"st{s[HAND_SMALL + p * N_SMALL_TILES + i] + 1}" for i in range(s[N_HAND_SMALL + p]))
             hh = " ".join(f"ht{s[HAND_HEX + p * N_HEX_TILES + i] + 1}" for i in range(s[N_HAND_HEX + p]))
@@ -107,7 +115,7 @@ class IwokiAnalysis(Analysis):
         hexval = s[IE.HEXVAL:IE.HEXVAL + N_HEX_GAPS * 6]
         open_hex = {int(s[IE.OPEN_HEX + i]) for i in range(s[IE.N_OPEN_HEX])}
         open_small = {int(s[IE.OPEN_SMALL + i]) for i in range(s[IE.N_OPEN_SMALL])}
-        lines = self.text_board(s).split("\n")[:3]
+        lines = self.text_board(s).split("\n")[1:4]
         width, height = LAYOUT["width"], LAYOUT["height"]
         board = svg.Svg(max(width, 8 + 6.4 * max(len(line) for line in lines)), height + 16 * len(lines) + 6)
         for g, corners in enumerate(LAYOUT["corners"]):

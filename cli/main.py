@@ -298,6 +298,7 @@ def show(ctx, record_id, as_json):
 
     Example: scorebook show 3f2a --json"""
     from scorebook.analyze.boards import record_states
+    from scorebook.analyze.run import record_of
     row = _store(ctx, write=False).get(record_id)
     states = record_states(row)
     if as_json:
@@ -306,13 +307,26 @@ def show(ctx, record_id, as_json):
                    "moves": [{k: s[k] for k in ("game", "ply", "move", "annotation", "state") if k in s}
                              for s in states]})
         return
+    notation = registry.get_game(row["game"]).notation
+    record = record_of(row)
+    headers = notation.game_headers(record)
+    players = notation.players(record)
     click.echo(safe("  ".join([row["id"], row["game"]] + [f"{k} {row[k]}" for k in ("rules", "deck") if row[k]])))
-    for k, v in row["tags"].items():
-        click.echo(safe(f"  {k}: {v}"))
+    if headers:  # a triad: the match, then each game's own tags before its moves
+        click.echo(safe(f"  players: {' / '.join(players)}"))
+    else:
+        for k, v in row["tags"].items():
+            click.echo(safe(f"  {k}: {v}"))
+    shown = None
     for s in states:
+        if headers and s.get("game") != shown:
+            shown = s.get("game")
+            click.echo(safe(f"\ngame {shown}: " + ", ".join(f"{k} {v}" for k, v in headers.get(shown, {}).items())))
         click.echo(safe(f"\n{s['heading']}ply {s['ply']}: {s['move']}"))
         click.echo(s["board"])
-    click.echo("\nscore: " + ", ".join(f"{k} {v}" for k, v in row["score"].items()))
+    click.echo("")
+    for k, line in enumerate(notation.score_lines(row["score"], players)):
+        click.echo(safe(f"{'score:' if k == 0 else '      '} {line}"))
 
 
 @main.command(short_help="Export a stored record in a format its game writes.")

@@ -513,6 +513,26 @@ class GameOfIslandsNotation(Notation):
     def seat_points(self, score: dict) -> list[float]:
         return list(score.get("totals") or score["points"])
 
+    def score_lines(self, score: dict, players: list[str]) -> list[str]:
+        a, b = (players + ["First", "Second"])[:2] if len(players) >= 2 else ("First", "Second")
+
+        def grid(g: dict, k: int = 0) -> str:  # a triad's First alternates from grid to grid
+            first, second = (a, b) if k % 2 == 0 else (b, a)
+            return (f"{g['grid']}x{g['grid']}: {first} {g['points'][0]}, {second} {g['points'][1]} (islands "
+                    f"{g['islands'][0]}-{g['islands'][1]}, bonus {g['bonus'][0]}-{g['bonus'][1]})")
+        if "totals" not in score:
+            return [grid(score)]
+        verdict = {"1-0": f"{a} wins the match", "0-1": f"{b} wins the match",
+                   "1/2-1/2": "a drawn match (a margin under 2)"}[score["result"]]
+        return [grid(g, k) for k, g in enumerate(score["games"])] + [
+            f"totals: {a} {score['totals'][0]}, {b} {score['totals'][1]}, margin {score['margin']:+d} for {a}: "
+            f"{verdict} ({score['result']})"]
+
+    def game_headers(self, record) -> dict[int, dict[str, str]]:
+        if len(record.games) < 2:
+            return {}
+        return {k: g.tags for k, g in enumerate(record.games, 1)}
+
     def seat_outcomes(self, score: dict) -> list[str | None]:
         # a triad is won by a margin of 2 or more (spec §6): 17-16 is a drawn match
         outcomes = {"1-0": ["win", "loss"], "0-1": ["loss", "win"], "1/2-1/2": ["shared", "shared"]}

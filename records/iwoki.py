@@ -775,8 +775,10 @@ class IwokiNotation(Notation):
     def positions(self, record: IwokiRecord):
         """After every action: the engine's state vector; the action's comment."""
         before = _initial_state(record.header, record.rules, _Where())
+        names = record.players
         for ply, action, s in states(record):
-            yield Position(ply=ply, player=action.seat, move=f"{ply}. seat {action.seat} {action.text()}",
+            who = names[action.seat] if action.seat < len(names) else f"seat {action.seat}"
+            yield Position(ply=ply, player=action.seat, move=f"{ply}. {who} {action.text()}",
                            annotation=action.note, state=s, before=before)
             before = s
 
@@ -803,6 +805,12 @@ class IwokiNotation(Notation):
 
     def seat_points(self, score: dict) -> list[float]:
         return list(score["final"])
+
+    def score_lines(self, score: dict, players: list[str]) -> list[str]:
+        a, b = players[:2] if len(players) >= 2 else ("seat 0", "seat 1")
+        won = {0: f"{a} wins", 1: f"{b} wins", None: "a draw"}[score.get("winner")]
+        return [f"{a} {score['final'][0]}, {b} {score['final'][1]}: {won} (tally {score['before_tally'][0]}-"
+                f"{score['before_tally'][1]}, penalties {score['penalties'][0]}-{score['penalties'][1]})"]
 
     def players(self, record) -> list[str]:
         return list(record.players)

@@ -158,6 +158,15 @@ class Notation(ABC):
             return [2 if o == "loss" else 1 for o in outcomes]
         return [1 + sum(other > mine for other in points) for mine in points]
 
+    def score_lines(self, score: dict, players: list[str]) -> list[str]:
+        """The score as a person reads it (``show``): a line or a few, with the players' names."""
+        return [", ".join(f"{k} {v}" for k, v in score.items())]
+
+    def game_headers(self, record) -> dict[int, dict[str, str]]:
+        """The tags of each game of a record of several games (a triad), by game number, for
+        ``show`` to print before each game; empty for a record of one game."""
+        return {}
+
     def file_label(self, options: dict) -> str:
         """What a bot game's file name says beside the players (``triad``, a grid size)."""
         return ""

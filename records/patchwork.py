@@ -418,6 +418,21 @@ class PatchworkNotation(Notation):
             return [float(f) for f in score["final"]]
         return [float(score["total"])]
 
+    def score_lines(self, score: dict, players: list[str]) -> list[str]:
+        if score.get("variant") == P.VARIANTS[P.TWO_PLAYER]:
+            a, b = players[:2] if len(players) >= 2 else ("player 1", "player 2")
+            special = {0: a, 1: b, None: "nobody"}[score.get("special_tile")]
+            winner = (a, b)[score["winner"]]
+            return [f"{a} {score['final'][0]}, {b} {score['final'][1]}: {winner} wins (buttons {score['buttons'][0]}-"
+                    f"{score['buttons'][1]}, empty squares {score['empty'][0]}-{score['empty'][1]}, the 7x7 tile to "
+                    f"{special})"]
+        who = f"{players[0]}: " if players else ""
+        seven = "" if score.get("seven_by_seven") is None else (
+            ", a 7x7 square covered" if score["seven_by_seven"] else ", no 7x7 square covered")
+        return [f"{who}total {score['total']} (buttons {score['buttons']}, bonus {score['bonus']}, "
+                f"{score['empty']} empty squares; income {score['income']}, {score['patches']} patches, "
+                f"{score['leather']} leather{seven})"]
+
     def seat_outcomes(self, score: dict) -> list[str | None]:
         """Two players: the replay's winner (a tie of points goes to who reached the end first)."""
         if score.get("variant") == P.VARIANTS[P.TWO_PLAYER] and score.get("winner") is not None:

@@ -668,6 +668,11 @@ class TinyIslandsNotation(Notation):
     def seat_points(self, score: dict) -> list[float]:
         return [score["total"]]
 
+    def score_lines(self, score: dict, players: list[str]) -> list[str]:
+        who = f"{players[0]}: " if players else ""
+        parts = ", ".join(f"{k} {score[k]}" for k in CATEGORIES[1:-1])
+        return [f"{who}total {score['total']} ({parts}; penalties -{score['penalties']})"]
+
     def players(self, record) -> list[str]:
         return list(record.players)
 

@@ -493,6 +493,15 @@ class TsuroNotation(Notation):
         k = len(score["winners"])
         return [1.0 / k if p in score["winners"] else 0.0 for p in range(len(score["players"]))]
 
+    def score_lines(self, score: dict, players: list[str]) -> list[str]:
+        names = score["players"]
+        won = " and ".join(names[p] for p in score["winners"]) or "nobody"
+        out = [f"won: {won} ({score['turns']} turns, {score['tiles_placed']} tiles placed)"]
+        for p, turn in enumerate(score["eliminated_turn"]):
+            if turn is not None:
+                out.append(f"{names[p]} eliminated on turn {turn} ({score['cause'][p]})")
+        return out
+
     def seat_ranks(self, score: dict) -> list[int]:
         """The winners first (sharing the place), then the others by the turn they were
         eliminated, the later the better; eliminated on one turn, they share a place."""

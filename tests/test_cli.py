@@ -177,3 +177,23 @@ def test_a_first_use_is_announced_and_warm_up_compiles_ahead(run_cli, tmp_path):
     assert doc["games"][0]["game"] == "tsuro" and "simple" in doc["games"][0]["bots"]
     warm = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert warm.stdout.strip() == "None"
+
+
+def test_show_reads_like_a_score_sheet(run_cli):
+    """show: score lines with the players' names and no Python values, each game of a triad
+    under its own header, Iwoki's seats named and its board as text."""
+    cli_json(run_cli("ingest", str(SAMPLES), "--json"))
+    records = cli_json(run_cli("list", "--json"))["records"]
+    for r in records:
+        out = run_cli("show", r["id"]).stdout
+        tail = out[out.rindex("\nscore: "):]
+        assert not any(s in tail for s in ("[", "{", "True", "None", "'")), (r["game"], tail)
+        assert all(p in tail for p in r["players"] if r["game"] != "tiny-islands" or p != "TinyBot"), tail
+    triad = next(r for r in records if r["game"] == "game-of-islands" and "totals" in r["score"])
+    out = run_cli("show", triad["id"]).stdout
+    assert [line.split(":")[0] for line in out.splitlines() if line.startswith("game ") and "ply" not in line] == \
+        ["game 1", "game 2", "game 3"]
+    assert "wins the match" in out or "drawn match" in out
+    iwoki = next(r for r in records if r["game"] == "iwoki")
+    out = run_cli("show", iwoki["id"]).stdout
+    assert "seat 0" not in out.split("\nply 1: ")[1].splitlines()[0] and "\nboard: " in out
