@@ -113,12 +113,29 @@ def _store(ctx, write: bool = True):
 
 
 def _write_file(path: str, text: str) -> None:
-    """Write a file the user named; a missing folder or a refusal is one line, exit 2."""
+    """Write a file the user named; a missing folder or a refusal is one line, exit 1."""
+    from scorebook.records.errors import Unavailable
     try:
         with open(path, "w") as fh:
             fh.write(text)
     except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise Unavailable(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _check_writable(path: str | None) -> None:
+    """Before the work: can the file the user named be written? (A missing folder or a refusal
+    is one line, exit 1, at once rather than after the work.)"""
+    if not path:
+        return
+    from scorebook.records.errors import Unavailable
+    existed = os.path.exists(path)
+    try:
+        with open(path, "a"):
+            pass
+    except OSError as exc:
+        raise Unavailable(f"cannot write {path}: {exc.strerror or exc}") from None
+    if not existed:
+        os.remove(path)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -343,6 +360,7 @@ def export(ctx, record_id, fmt, out_path, as_json):
 
     Example: scorebook export 3f2a --format tinybot --out game.txt"""
     from scorebook.records.export import export_record
+    _check_writable(out_path)
     row = _store(ctx, write=False).get(record_id)
     text, dropped = export_record(row, fmt)
     if dropped:
@@ -452,7 +470,8 @@ def play(ctx, game, players, ladder, n_games, seed, out_dir, jobs, executor, sch
             open(probe, "w").close()
             os.remove(probe)
         except OSError as exc:
-            raise UsageError(f"cannot write records to {out_dir}: {exc.strerror or exc}") from None
+            from scorebook.records.errors import Unavailable
+            raise Unavailable(f"cannot write records to {out_dir}: {exc.strerror or exc}") from None
     store = _store(ctx)
 
     def progress(outcome: dict, done: int, total: int) -> None:  # one line a game: long games are not silent
@@ -558,6 +577,7 @@ def standings(ctx, event, html_path, out):
 
     Example: scorebook standings 'Autumn Open' --html standings.html"""
     from scorebook.analyze.standings import standings_from_file, standings_from_store, tournament_file_in
+    _check_writable(html_path)
     if os.path.isdir(event):
         doc = standings_from_file(*tournament_file_in(event))
     elif os.path.isfile(event):
@@ -704,6 +724,7 @@ def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, h
         raise UsageError("give a record id or --all")
     if all_ and html_path:
         raise UsageError("--html writes the report of one record")
+    _check_writable(html_path)
     store = _store(ctx)
     games = None if all_ else [store.get(record_id)["game"]]
     files, notes = analysis_files(_files(named), games)
