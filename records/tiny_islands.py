@@ -298,7 +298,7 @@ def states(record: TinyIslandsRecord):
 # ---------------------------------------------------------------- notation
 
 def _visits_ok(text: str) -> bool:
-    return all(seg == "-" or VISITS_RE.match(seg) for seg in text.split("|"))
+    return all(seg == "-" or VISITS_RE.fullmatch(seg) for seg in text.split("|"))
 
 
 class TinyIslandsVisitor(pgn.Visitor):
@@ -319,7 +319,7 @@ class TinyIslandsVisitor(pgn.Visitor):
         self.deck = tags.pop("Deck", None)
         if self.deck is not None and self.deck not in DECK_MODELS:
             raise self._tag_error("Deck", "Deck must be two-deck or one-deck")
-        self.label = tags.pop("Label", None)
+        self.label = (tags.pop("Label", None) or "").rstrip() or None  # as a TinyBot line keeps it: trailing spaces go
         self.random_placements = None
         if "RandomPlacements" in tags:
             value = tags.pop("RandomPlacements")
@@ -423,7 +423,21 @@ class TinyIslandsVisitor(pgn.Visitor):
             opening.line, opening.column, "(" + " ".join(cell_name(c) for c in cells) + ")")
         self.drawings.append(self.last)
 
+    def _check_drawing_visits(self) -> None:
+        """A drawing's visit lists, once its comments are all read: one a traced step and one for
+        the pass (a TinyBot line pairs them with the cells)."""
+        d = self.last
+        if isinstance(d, Drawing) and d.visits is not None:
+            steps = len(d.trace if d.trace is not None else d.region)
+            if len(d.visits) != steps + 1:
+                k = len(self.drawings) - 1
+                line, col, tok = self.positions[("drawing", k)]
+                raise ParseError("bad-comment", f"the drawing has {steps} traced cells, so {steps + 1} visit lists "
+                                 f"(one a cell and one for the pass), not {len(d.visits)}", line=line, column=col,
+                                 ply=ply_of_drawing(k), token=tok)
+
     def visit_move(self, token: pgn.Token) -> None:
+        self._check_drawing_visits()
         text = token.text
         m = OFFER_RE.match(text)
         if m and self.pending_offer is None:
@@ -454,6 +468,7 @@ class TinyIslandsVisitor(pgn.Visitor):
         self.result_token = token
 
     def end_game(self, game: pgn.PgnGame, result_token: pgn.Token | None) -> None:
+        self._check_drawing_visits()
         n = len(self.placements)
         if self.pending_offer is not None:
             line, col, tok = self.positions[("offer", n)]

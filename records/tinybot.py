@@ -11,6 +11,8 @@ random opening placements) and an optional ``#label``. Read into and written fro
 """
 from __future__ import annotations
 
+import dataclasses
+
 import re
 
 import numpy as np
@@ -174,11 +176,15 @@ def _parse_checked(line: str, line_no: int, ints: str | None, label: str | None)
                   for w in [words[i] for i in _PLACEMENT_AT]]
     drawings = [_drawing_of(words[i]) for i in _DRAWING_AT]
     recorded = random_placements = score_pos = None
-    if label is not None and len(label) > MAX_TAG_CHARS:
+    if label and len(label) > MAX_TAG_CHARS:
         raise too_large("the label", MAX_TAG_CHARS, line_no, line.index(" #") + 3)
     if ints:
         nums = [int(v) for v in ints.split()]
         recorded = dict(zip(CATEGORIES, nums[:9]))
+        if sum(nums[1:8]) - nums[0] != nums[8]:  # as the PGN reader checks a Breakdown: both read alike
+            text, col = _columns(line)[GAME_TOKENS + 8]
+            raise ParseError("bad-score-fields", "the total is not the sum of the categories less the penalties",
+                             line=line_no, column=col, token=text)
         if len(nums) == 10:
             if nums[9] < 0:
                 return _parse_tokens(line, line_no)  # to say where
@@ -186,7 +192,7 @@ def _parse_checked(line: str, line_no: int, ints: str | None, label: str | None)
         score_pos = (line_no, len(" ".join(words)) + 2, " ".join(ints.split()[:9]))
     return TinyIslandsRecord(
         offers=offers, placements=placements, drawings=drawings, tags={"Player": "TinyBot"}, rules="tinybot",
-        recorded=recorded, label=None if label is None else label.rstrip(), random_placements=random_placements,
+        recorded=recorded, label=(label or "").rstrip() or None, random_placements=random_placements,
         positions=_Positions(line_no, line), score_position=score_pos)
 
 
@@ -206,13 +212,13 @@ def _parse_tokens(line: str, line_no: int) -> TinyIslandsRecord:
     label = None
     hash_at = line.find("#")
     if hash_at >= 0 and (hash_at == 0 or line[hash_at - 1].isspace()):
-        label = line[hash_at + 1:].rstrip()
+        label = line[hash_at + 1:].rstrip() or None
         words = line[:hash_at].split()
     else:
         words = line.split()
     if not words:
         raise ParseError("empty-record", "the line holds no game tokens", line=line_no, column=1)
-    if label is not None and len(label) > MAX_TAG_CHARS:
+    if label and len(label) > MAX_TAG_CHARS:
         raise too_large("the label", MAX_TAG_CHARS, line_no, hash_at + 2)
     long = next((w for w in words if len(w) > MAX_TOKEN_CHARS), None)
     if long is not None:
@@ -276,6 +282,10 @@ def _parse_tokens(line: str, line_no: int) -> TinyIslandsRecord:
                              f"a score is a number of at most {MAX_DIGITS} digits", line=line_no, column=col,
                              token=text[:40])
         recorded = dict(zip(CATEGORIES, nums[:9]))
+        if sum(nums[1:8]) - nums[0] != nums[8]:  # as the PGN reader checks a Breakdown: both read alike
+            text, col = _columns(line)[GAME_TOKENS + 8]
+            raise ParseError("bad-score-fields", "the total is not the sum of the categories less the penalties",
+                             line=line_no, column=col, token=text)
         if len(nums) == 10:
             random_placements = nums[9]
         score_pos = (line_no, len(" ".join(words[:GAME_TOKENS])) + 2, " ".join(t for t, _ in ints[:9]))
@@ -309,6 +319,8 @@ def write_line(record: TinyIslandsRecord, result: TinyIslandsReplay | None = Non
     # it would not have been stored); one that states no score, none
     score = None if not record.recorded else record.recorded if len(record.recorded) == len(CATEGORIES) else (
         (result or replay(record)).score)
+    if score is not None and record.rules != "tinybot":  # a line is read under TinyBot's rules: its score too
+        score = replay(dataclasses.replace(record, rules="tinybot")).score
     if score is not None:
         out.extend(str(score[k]) for k in CATEGORIES)
         if record.random_placements is not None:
@@ -364,7 +376,7 @@ def dropped(record: TinyIslandsRecord) -> list[str]:
     if record.recorded and len(record.recorded) != len(CATEGORIES):
         out.append("the stated total alone (a TinyBot line states the whole breakdown: the replayed one)")
     if record.rules != "tinybot":
-        out.append(f"rules {record.rules} (a TinyBot line is replayed under the tinybot rules)")
+        out.append(f"rules {record.rules} (a TinyBot line is replayed and scored under the tinybot rules)")
     if record.preamble or any(p.note for p in record.placements) or any(d.note for d in record.drawings):
         out.append("comments")
     return out

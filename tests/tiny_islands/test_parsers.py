@@ -191,4 +191,8 @@ def test_the_fast_line_reader_agrees_with_the_token_reader(seed, data):
     assert fast == slow
     assert fast.score_position == slow.score_position
     assert fast.positions.get(("drawing", 2)) == slow.positions.get(("drawing", 2))
-    assert tinybot.write_line(fast) == line.rstrip() if fast.label is not None else tinybot.write_line(fast) == line
+    # written back as read, but for a blank label, which is no label (a fixed point of export)
+    expected = line.rstrip()
+    if expected.endswith("#") and fast.label is None:
+        expected = expected[:-1].rstrip()
+    assert tinybot.write_line(fast) == expected

@@ -128,12 +128,22 @@ def test_stated_score_that_differs():
 def test_lenient_stores_a_score_mismatch_with_a_warning(store):
     line = random_tinybot_line(5)
     parts = line.split(" ")
+    parts[-2] = str(int(parts[-2]) + 3)  # three more Boat points, and a total that says so
     parts[-1] = str(int(parts[-1]) + 3)
     bad = " ".join(parts)
     assert ingest_text(store, bad, "x.txt")[0]["status"] == "rejected"
     out = ingest_text(store, bad, "x.txt", lenient=True)[0]
     assert out["status"] == "ingested" and "score-mismatch" in out["warnings"][0]
     assert out["recorded"]["total"] == out["score"]["total"] + 3
+
+
+def test_a_breakdown_that_does_not_add_up_is_refused_by_both_readers(store):
+    """A total that is not the categories less the penalties: the TinyBot line is refused as
+    its PGN export would be (bad-score-fields / bad-tag), not kept by --lenient."""
+    parts = random_tinybot_line(5).split(" ")
+    parts[-1] = str(int(parts[-1]) + 3)
+    out = ingest_text(store, " ".join(parts), "x.txt", lenient=True)[0]
+    assert out["status"] == "rejected" and out["errors"][0]["code"] == "bad-score-fields"
 
 
 def test_errors_in_scorebook_notation_point_at_the_token():
