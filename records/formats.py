@@ -99,6 +99,11 @@ def _one_json_document(text: str) -> bool:
 
 def read_text(text: str, source: str, fmt: str = "auto", *, policy: ErrorPolicy = STRICT) -> list[Item]:
     """Split a text into records; never raises for bad content (errors go into the items)."""
+    return list(iter_text(text, source, fmt, policy=policy))
+
+
+def iter_text(text: str, source: str, fmt: str = "auto", *, policy: ErrorPolicy = STRICT):
+    """``read_text`` a record at a time (a PGN-style text is read game by game)."""
     if not text.strip():
         return [Item(1, fmt if fmt != "auto" else "unknown", None,
                      error=ParseError("empty-input", "the input holds no record", line=1, column=1))]
@@ -122,7 +127,7 @@ def read_text(text: str, source: str, fmt: str = "auto", *, policy: ErrorPolicy 
                 + " or ".join(registry.formats()[1:]),
                 line=first, column=len(line) - len(line.lstrip()) + 1, token=line.split()[0][:40]))]
     if fmt == "pgn":
-        return read_pgn(text, policy)
+        return iter_pgn(text, policy)
     owner = registry.format_owner(fmt)
     if owner is None:
         raise UsageError(f"unknown format {fmt!r}; choose one of auto, {', '.join(registry.formats())}")
@@ -144,31 +149,47 @@ def _game_error(g: pgn.PgnGame, game_id: str | None) -> ParseError | None:
 
 
 def read_pgn(text: str, policy: ErrorPolicy = STRICT) -> list[Item]:
-    """Every record of a PGN-style text, each read by its game's visitor. Games of one game
-    sharing that game's group key (a Game of Islands triad's Match tag) are one record, at the
-    place of its first game."""
-    games = pgn.split_games(text)
-    game_of = {id(g): registry.game_for_tags(g.tags) for g in games}
+    """Every record of a PGN-style text (``iter_pgn``, all at once)."""
+    return list(iter_pgn(text, policy))
 
-    def key(g):
-        gid = game_of[id(g)]
+
+def iter_pgn(text: str, policy: ErrorPolicy = STRICT):
+    """The records of a PGN-style text, one at a time, each read by its game's visitor. Games
+    of one game sharing that game's group key (a Game of Islands triad's Match tag) are one
+    record, at the place of its first game: a record is yielded once every record before it is,
+    and a group once the text ends (its games may be anywhere in the file), so memory holds a
+    game at a time, and a file of groups its groups."""
+    def key(g, gid):
         if gid is None or _game_error(g, gid) is not None:
             return None
         k = registry.get_game(gid).notation.group_key(g)
         return None if k is None else (gid, k)
 
-    items = []
-    for group in pgn_groups(games, key):
+    def item_of(group) -> Item:
         first = group[0]
-        gid = game_of[id(first)]
+        gid = registry.game_for_tags(first.tags)
         error = next((g.error for g in group if g.error is not None), None) or _game_error(first, gid)
         if error is not None:
-            items.append(Item(first.index, "pgn", gid, error=error, line=first.line))
-            continue
+            return Item(first.index, "pgn", gid, error=error, line=first.line)
         notation = registry.get_game(gid).notation
         try:
-            record = pgn.read_record(group, notation.visitor(policy))
-            items.append(Item(first.index, "pgn", gid, record=record, line=first.line))
+            return Item(first.index, "pgn", gid, record=pgn.read_record(group, notation.visitor(policy)),
+                        line=first.line)
         except RecordRejected as err:
-            items.append(Item(first.index, "pgn", gid, error=err, line=first.line))
-    return items
+            return Item(first.index, "pgn", gid, error=err, line=first.line)
+
+    queue: list[tuple[list, bool]] = []  # (games, whole) in file order; a group is whole at the end
+    groups: dict = {}
+    for g in pgn.iter_games(text):
+        k = key(g, registry.game_for_tags(g.tags))
+        if k is None:
+            queue.append(([g], True))
+        elif k in groups:
+            groups[k].append(g)
+        else:
+            groups[k] = [g]
+            queue.append((groups[k], False))
+        while queue and queue[0][1]:
+            yield item_of(queue.pop(0)[0])
+    for games, _ in queue:
+        yield item_of(games)

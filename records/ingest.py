@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from scorebook import registry
 
 from .errors import LENIENT, STRICT, ErrorPolicy, RecordRejected, UsageError
-from .formats import decode, detect_format, is_tournament, read_text
+from .formats import decode, detect_format, is_tournament, iter_text, read_text
 from .limits import MAX_FILE_BYTES
 from .notation import Item, PreparedRecord
 from .store import Store
@@ -98,6 +98,9 @@ def _workers() -> int:
     return min(cores, 8)
 
 
+_STREAM_BATCH = 256  # records read, replayed and written at a time (within the file's one transaction)
+
+
 def _line_format(fmt: str) -> bool:
     """Is ``fmt`` a format of one record a line (whose files can be read in parallel batches)?"""
     owner = registry.format_owner(fmt)
@@ -110,7 +113,14 @@ def _prepared_batches(text: str, source: str, fmt: str, policy: ErrorPolicy) -> 
     lines = text.split("\n") if resolved and _line_format(resolved) else []
     if (len(lines) < PARALLEL_MIN_LINES or _workers() < 2
             or "fork" not in multiprocessing.get_all_start_methods()):
-        yield _prepare_items(read_text(text, source, fmt, policy=policy), source, policy)
+        batch: list = []  # records prepared a batch at a time: a long file is never all in memory
+        for item in iter_text(text, source, fmt, policy=policy):
+            batch.append(item)
+            if len(batch) == _STREAM_BATCH:
+                yield _prepare_items(batch, source, policy)
+                batch = []
+        if batch:
+            yield _prepare_items(batch, source, policy)
         return
     global _shared_lines
     _shared_lines = lines

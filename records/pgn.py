@@ -50,11 +50,30 @@ class PgnGame:
 
 
 def split_games(text: str) -> list[PgnGame]:
-    """Split PGN-style text into games. A malformed tag or comment, or a line, tag, word or
-    comment past its limit (``limits.py``: ``too-large``), is kept as the error of its own
-    game (``PgnGame.error``), so the other games of the file still read. Nothing past a limit
-    is kept."""
-    games: list[PgnGame] = []
+    """Split PGN-style text into games (``iter_games``, all at once)."""
+    return list(iter_games(text))
+
+
+def _lines(text: str):
+    """The lines of a text, one at a time (no list of them all)."""
+    start = 0
+    while True:
+        end = text.find("\n", start)
+        if end < 0:
+            yield text[start:]
+            return
+        yield text[start:end]
+        start = end + 1
+
+
+def iter_games(text: str):
+    """The games of a PGN-style text, each yielded once the next one starts (so a long file
+    is read a game at a time). A malformed tag or comment, or a line, tag, word or comment
+    past its limit (``limits.py``: ``too-large``), is kept as the error of its own game
+    (``PgnGame.error``), so the other games of the file still read. Nothing past a limit is
+    kept."""
+    games: list[PgnGame] = []  # the games not yielded yet (the current one, at most two)
+    count = 0
     current: PgnGame | None = None
     in_movetext = False
     comment: list[str] | None = None
@@ -62,13 +81,16 @@ def split_games(text: str) -> list[PgnGame]:
     comment_start: tuple[int, int] = (0, 0)
 
     def fail(error: ParseError) -> None:
-        nonlocal current
+        nonlocal current, count
         if current is None:
-            current = PgnGame(index=len(games) + 1, line=error.line or 1)
+            count += 1
+            current = PgnGame(index=count, line=error.line or 1)
             games.append(current)
         current.error = current.error or error
 
-    for line_no, raw in enumerate(text.split("\n"), start=1):
+    for line_no, raw in enumerate(_lines(text), start=1):
+        while len(games) > 1:  # a game is whole once the next one has begun
+            yield games.pop(0)
         line = raw.rstrip("\r")
         if len(line) > MAX_LINE_CHARS:
             fail(too_large("a line", MAX_LINE_CHARS, line_no, 1))
@@ -77,7 +99,8 @@ def split_games(text: str) -> list[PgnGame]:
             stripped = line.strip()
             if stripped.startswith("[") and not stripped.startswith("[%"):
                 if current is None or in_movetext:
-                    current = PgnGame(index=len(games) + 1, line=line_no)
+                    count += 1
+                    current = PgnGame(index=count, line=line_no)
                     games.append(current)
                     in_movetext = False
                 col = line.index("[") + 1
@@ -124,7 +147,8 @@ def split_games(text: str) -> list[PgnGame]:
             if ch == ";":
                 break  # comment to the end of the line
             if current is None:
-                current = PgnGame(index=len(games) + 1, line=line_no)
+                count += 1
+                current = PgnGame(index=count, line=line_no)
                 games.append(current)
             in_movetext = True
             if ch == "{":
@@ -155,7 +179,7 @@ def split_games(text: str) -> list[PgnGame]:
     if comment is not None:
         current.error = current.error or ParseError("bad-comment", "a comment is never closed",
                                                     line=comment_start[0], column=comment_start[1], token="{")
-    return games
+    yield from games
 
 
 def comment_commands(text: str) -> tuple[dict[str, str], str]:
