@@ -667,6 +667,8 @@ class IwokiVisitor(pgn.Visitor):
                 raise self.token_error(token, "bad-comment", "[%opts N] gives the option count, a whole number")
             self.actions[-1].n_options = n_options
         if rest:
+            if "[%" in rest:  # an annotation left open: a log note could not hold it
+                raise self.token_error(token, "bad-comment", "an annotation reads [%key value]; this one is not closed")
             self.actions[-1].note = rest
 
     def visit_move(self, token: pgn.Token) -> None:

@@ -111,3 +111,12 @@ def test_the_crash_corpus_is_rejected_cleanly(name):
     assert errors and errors[0]["code"] == code, (name, out)
     assert all(e["line"] is not None and e["column"] is not None for e in errors), errors
     assert check(text)[0] not in FAILURES
+
+
+@pytest.mark.parametrize("comment", ["{[%opts 50}", "{x [%opts 50}", "{[%opts}"])
+def test_an_annotation_left_open_in_an_iwoki_record_is_refused_where_it_stands(comment):
+    """Once accepted as a note, which a log cannot hold, it made an export that did not read back."""
+    lines = IW_PGN.split("\n")
+    k = next(i for i, line in enumerate(lines) if line.startswith("1."))
+    lines[k] += " " + comment
+    assert check("\n".join(lines)) == ("rejected", "bad-comment")
