@@ -148,14 +148,15 @@ def render(row: dict, report: dict) -> str:
         board = game.analysis.svg_board(p.before, m["played"], m["best"])
         se = "" if m.get("stderr") is None else f" ± {_e(m['stderr'])}"
         where = f"game {_e(m['game'])}, " if "game" in m else ""
+        shown = "best, tied" if m.get("tied") else m["class"]
         cards.append(f'<div class="move {_e(m["class"])}" id="{_e(_anchor(m))}" data-ply="{_e(m["ply"])}">'
-                     f'<h3>{where}ply {_e(m["ply"])}: {_e(p.move)} ({_e(m["class"])})</h3>{board}'
+                     f'<h3>{where}ply {_e(m["ply"])}: {_e(p.move)} ({_e(shown)})</h3>{board}'
                      f'<p>played {_e(m["played"])}: {_e(m["value_played"])}; best {_e(m["best"])}: '
                      f'{_e(m["value_best"])}; loss {_e(m["loss"])}{se}</p></div>')
     listing = "".join(
         f'<tr class="{_e(m["class"])}"><td><a href="#{_e(_anchor(m))}">{_e(m.get("game", 1))}.{_e(m["ply"])}</a></td>'
         f'<td>{_e(m["player"])}</td><td>{_e(m["played"][:60])}</td><td>{_e(m["best"][:60])}</td>'
-        f'<td>{_e(m["loss"])}</td><td>{_e(m["class"])}</td></tr>' for m in moves)
+        f'<td>{_e(m["loss"])}</td><td>{_e("best, tied" if m.get("tied") else m["class"])}</td></tr>' for m in moves)
     summary_rows = "".join(
         f"<tr><td>{_e(name)}</td><td>{_e(s['moves'])}</td><td>{_e(s['total_loss'])}</td><td>{_e(s['mean_loss'])}</td>"
         f"<td>{_e(s['accuracy'])}%</td><td>{_e(s['best_move_rate'])}%</td><td>"

@@ -19,10 +19,11 @@ import numpy as np
 
 from scorebook import registry
 
+# 0.7.0: a move within one standard error of the best (or, exact, level with it) is best too, shown as a tie.
 # 0.6.0: Tiny Islands play-outs read the learned window value after the first drawing, as halving:N's do.
 # 0.5.0: "best" only for the bot's own best move (a move below the first threshold is "good"); Iwoki's bot named by
 # its option (greedy samples:N). 0.4.0: Tiny Islands play-outs as halving:N's (screened planner), wider last drawing
-ENGINE_VERSION = "0.6.0"
+ENGINE_VERSION = "0.7.0"
 
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
 
@@ -32,9 +33,19 @@ def thresholds(game: str) -> list[tuple[str, float]]:
     return list(registry.get_game(game).info.analysis.thresholds.items())
 
 
+def mark_ties(report: dict) -> dict:
+    """A move classed best that is not the bot's own is a tie: ``"tied": true`` (derived, so a
+    stored report reads back the same)."""
+    for m in report.get("moves", []):
+        if m.get("class") == "best" and m.get("played") != m.get("best"):
+            m["tied"] = True
+    return report
+
+
 def classify(loss: float, game: str, best: bool = False) -> str:
-    """``best`` when the move played is the bot's best; otherwise the class of the highest
-    threshold the loss reaches (``good`` from 0)."""
+    """``best`` when the move played is the bot's best, or level with it within the error of
+    the values (a tie); otherwise the class of the highest threshold the loss reaches (``good``
+    from 0)."""
     if best:
         return "best"
     label = thresholds(game)[0][0]
@@ -194,8 +205,8 @@ def analyze_record(game: str, record, players: list[str], *, seed: int = 0, opti
     with_file = declared.uses is not None and declared.uses in (options or {})
     full = dict(declared.options_with_file if with_file else declared.options, **(options or {}))
     rows, settings = analysis.evaluate(record, players, seed=seed, options=full, progress=progress)
-    for r in rows:
-        r.cls = classify(r.loss, game, best=r.rank == 1 and r.loss <= 1e-9)
-    return {"bot": analysis.bot_name(full), "settings": settings, "seed": seed, "engine_version": ENGINE_VERSION,
-            "thresholds": thresholds(game), "moves": [r.as_dict() for r in rows],
-            "summary": summarize(rows, game, players)}
+    for r in rows:  # the bot's own move, or one as good within the error of the values: best (a tie if not the same)
+        r.cls = classify(r.loss, game, best=r.played == r.best or r.loss <= max(r.stderr or 0.0, 1e-9))
+    return mark_ties({"bot": analysis.bot_name(full), "settings": settings, "seed": seed,
+                      "engine_version": ENGINE_VERSION, "thresholds": thresholds(game),
+                      "moves": [r.as_dict() for r in rows], "summary": summarize(rows, game, players)})

@@ -14,7 +14,7 @@ from scorebook import batch, registry
 from scorebook.records import user_files
 from scorebook.records.errors import STRICT, RecordRejected, UsageError
 
-from .loss import ENGINE_VERSION, analyze_record
+from .loss import ENGINE_VERSION, analyze_record, mark_ties
 
 
 def analysis_files(given: dict | None, game_ids=None) -> tuple[dict, list[str]]:
@@ -86,7 +86,7 @@ def analyze_one(store, record_id: str, spec: str | None, seed: int, *, force: bo
     found = None if force else store.find_analysis(row["id"], name, seed, ENGINE_VERSION)
     if found is not None:
         found.update({"id": row["id"], "game": row["game"]})
-        return found
+        return mark_ties(found)
     report = compute(row, spec, seed, progress, files)
     store.save_analysis(row["id"], report)
     return report

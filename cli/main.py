@@ -152,10 +152,13 @@ def main(ctx, db):
 
 
 class _Progress:
-    """A progress bar on a terminal's stderr (never with --json output), else nothing."""
+    """Progress on stderr: a bar on a terminal; elsewhere (a log, a pipe) a line at every tenth
+    of the way, ``scorebook: analysing: 12 of 29 moves``; nothing under --json."""
 
-    def __init__(self, length: int, label: str, shown: bool):
+    def __init__(self, length: int, label: str, shown: bool, unit: str = "", lines: bool = False):
         self.bar = click.progressbar(length=length, label=label, file=sys.stderr) if shown and length > 1 else None
+        self.lines = lines and self.bar is None and length > 1
+        self.length, self.label, self.unit, self.done, self.said = length, label, unit, 0, 0
 
     def __enter__(self):
         if self.bar is not None:
@@ -165,6 +168,11 @@ class _Progress:
     def update(self, n: int = 1) -> None:
         if self.bar is not None:
             self.bar.update(n)
+        self.done += n
+        if self.lines and self.done * 10 // self.length > self.said:
+            self.said = self.done * 10 // self.length
+            click.echo(f"scorebook: {self.label}: {min(self.done, self.length)} of {self.length} {self.unit}".rstrip(),
+                       err=True)
 
     def __exit__(self, *exc):
         if self.bar is not None:
@@ -736,7 +744,8 @@ def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, h
 
         def progress(step, total):
             if "bar" not in bar:
-                bar["bar"] = _Progress(total, "analysing", not out.json and sys.stderr.isatty()).__enter__()
+                bar["bar"] = _Progress(total, "analysing", not out.json and sys.stderr.isatty(), "records",
+                                       lines=not out.json).__enter__()
             bar["bar"].update(step)
         reports = analyze_all(store, bot, seed, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress,
                               force=force, files=files)
@@ -757,14 +766,16 @@ def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, h
             sys.exit(1)
         return
     row = store.get(record_id)
-    with _Progress(len(store.moves(row["id"])), "analysing", not out.json and sys.stderr.isatty()) as bar:
+    with _Progress(len(store.moves(row["id"])), "analysing", not out.json and sys.stderr.isatty(), "moves",
+                   lines=not out.json) as bar:
         report = analyze_one(store, record_id, bot, seed, force=force, progress=bar.update, files=files)
     if html_path:
         from scorebook.analyze.html import render
         _write_file(html_path, render(row, report))
     if out.human:
         click.echo(f"{report['id']}  {report['game']}  bot {report['bot']}  seed {report['seed']}")
-    rows = [dict(m, ply=(f"{m['game']}." if "game" in m else "") + str(m["ply"])) for m in report["moves"]]
+    rows = [dict(m, ply=(f"game {m['game']}, " if "game" in m else "") + str(m["ply"]),
+                 **({"class": "best (tied)"} if m.get("tied") else {})) for m in report["moves"]]
     out.rows(ANALYSIS_COLUMNS, rows, {k: report[k] for k in ("id", "bot", "seed", "game", "engine_version", "settings",
                                                               "thresholds", "moves", "summary")})
     if out.human:

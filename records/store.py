@@ -573,6 +573,8 @@ class Store:
                 move["exact"] = bool(m["exact"])
             if m["futures"] is not None:
                 move["futures"] = m["futures"]
+            if m["class"] == "best" and m["played"] != m["best"]:
+                move["tied"] = True  # level with the bot's own move within the error of the values
             moves.append(move)
         return {"bot": bot, "seed": seed, "engine_version": engine_version, "settings": json.loads(row[1]),
                 "thresholds": json.loads(row[2]), "summary": json.loads(row[3]), "moves": moves}

@@ -106,3 +106,20 @@ def test_a_failing_record_does_not_stop_the_batch(store, monkeypatch):
     out = analyze_all(store, None, 0, jobs=1)
     assert [("error" in r) for r in out] == [True, False]
     assert len(analyze_all(store, None, 0, jobs=1)) == 1  # the failed one is still to do
+
+
+def test_a_move_level_with_the_best_within_its_error_is_a_tied_best_and_says_so(run_cli):
+    """Never 'best' beside another move without saying so: a move whose loss is within one
+    standard error of the bot's best (exact: level with it) is best, marked as a tie, in the
+    JSON, the table and a stored report read back."""
+    from .conftest import SAMPLES, cli_json
+    rid = cli_json(run_cli("ingest", str(SAMPLES / "tsuro" / "tsuro-simple-random-s5-0001.pgn"), "--json")
+                   )["records"][0]["id"]
+    report = cli_json(run_cli("analyze", rid, "--bot", "samples:8", "--json"))
+    tied = [m for m in report["moves"] if m.get("tied")]
+    assert tied and all(m["class"] == "best" and m["played"] != m["best"] and m["loss"] <= (m["stderr"] or 0) + 1e-9
+                        for m in tied)
+    assert all(m["played"] == m["best"] for m in report["moves"] if m["class"] == "best" and not m.get("tied"))
+    again = cli_json(run_cli("analyze", rid, "--bot", "samples:8", "--json"))  # read back from the store
+    assert again["moves"] == report["moves"]
+    assert "best (tied)" in run_cli("analyze", rid, "--bot", "samples:8").stdout
