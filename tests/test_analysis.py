@@ -113,8 +113,8 @@ def test_a_move_level_with_the_best_within_its_error_is_a_tied_best_and_says_so(
     standard error of the bot's best (exact: level with it) is best, marked as a tie, in the
     JSON, the table and a stored report read back."""
     from .conftest import SAMPLES, cli_json
-    rid = cli_json(run_cli("ingest", str(SAMPLES / "tsuro" / "tsuro-simple-random-s5-0001.pgn"), "--json")
-                   )["records"][0]["id"]
+    sample = SAMPLES / "tsuro" / "tsuro-random-1-simple-2-random-3-simple-4-random-5-s2-0001.pgn"
+    rid = cli_json(run_cli("ingest", str(sample), "--json"))["records"][0]["id"]
     report = cli_json(run_cli("analyze", rid, "--bot", "samples:8", "--json"))
     tied = [m for m in report["moves"] if m.get("tied")]
     assert tied and all(m["class"] == "best" and m["played"] != m["best"] and m["loss"] <= (m["stderr"] or 0) + 1e-9
