@@ -12,7 +12,7 @@ from scorebook import registry
 from scorebook.engines.game_of_islands import bots, engine as G
 from scorebook.records import game_of_islands as goi
 
-from scorebook.records.errors import STRICT, UsageError
+from scorebook.errors import STRICT, UsageError
 from scorebook.records.formats import read_pgn
 
 from . import svg

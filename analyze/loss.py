@@ -191,7 +191,7 @@ def summarize(rows: list[MoveRow], game: str, players: list[str]) -> dict:
         total = sum(r.loss for r in mine)
         out[name] = {"moves": len(mine), "total_loss": round(total, 3), "mean_loss": round(total / len(mine), 3),
                      "accuracy": round(100.0 * (counts["best"] + counts["good"]) / len(mine), 1),
-                     "best_move_rate": round(100.0 * sum(1 for r in mine if r.rank == 1) / len(mine), 1),
+                     "best_move_rate": round(100.0 * counts["best"] / len(mine), 1),  # ties included
                      "classes": counts}
     return out
 

@@ -11,7 +11,8 @@ Patchwork for one) are not paired: their players get a summary of their totals i
 Ratings are recomputed from the records every time, never entered by hand, in the order the
 games were played: the record's ``Date`` tag (else the day it was ingested), then its event,
 round and id, so that the same archive ingested in another order rates the same. One update a
-game: linear in the games.
+game: linear in the games. ``ladder`` has bots play one another (``records.play``) and rates
+them from those games alone.
 
 >>> games = [Result("tsuro", "r1", "2024-01-01", ["A", "B", "C"], [1, 2, 2])] * 3
 >>> [(r["player"], r["games"]) for r in rate(games)["ratings"]]
@@ -25,6 +26,7 @@ import re
 from dataclasses import dataclass
 
 from scorebook import registry
+from scorebook.records.play import ladder_matches, parse_bots, play
 
 MU, SIGMA = 25.0, 25.0 / 3  # openskill's defaults: a new player
 _DATE = re.compile(r"(\d{4})[.\-/](\d{2})[.\-/](\d{2})")
@@ -48,7 +50,7 @@ def _model():
     try:
         from openskill.models import PlackettLuce
     except ImportError:  # a declared dependency; said plainly if an install lost it
-        from scorebook.records.errors import UsageError
+        from scorebook.errors import UsageError
         raise UsageError("ratings need the openskill package: pip install openskill") from None
     return PlackettLuce(mu=MU, sigma=SIGMA)
 
@@ -162,10 +164,28 @@ def ratings(store, game: str | None = None, event: str | None = None, since: str
     if game:
         registry.get_game(game)  # an unknown game is a usage error
     if since and not _DATE.fullmatch(since):
-        from scorebook.records.errors import UsageError
+        from scorebook.errors import UsageError
         raise UsageError(f"--since {since!r}: a date, YYYY-MM-DD")
     since = "-".join(_DATE.fullmatch(since).groups()) if since else None
     chosen = results(store, game, event, since)
     out = rate(chosen)
     out.update({"games": len(chosen), "filters": {"game": game, "event": event, "since": since}})
     return out
+
+
+def ladder(store, game_id: str, specs: list[str], *, games: int = 1, seed: int = 0, progress=None,
+           **play_args) -> dict:
+    """A bot ladder: the matches of ``ladder_matches``, each ``games`` games with seats rotating
+    (every match on the same seeds), stored under the Event "scorebook ladder seed S", then
+    rated from those games alone. Returns ``{"matches": [summary, ...], "ratings": ...}``."""
+    game = registry.get_game(game_id)
+    for spec in specs:
+        parse_bots(game, [spec] * game.info.players.min)  # every bot checked before a game is played
+    event = f"scorebook ladder seed {seed}"
+    summaries, ids = [], set()
+    for players in ladder_matches(game, specs, play_args.get("options")):
+        done = play(store, game_id, players, games=games, seed=seed, progress=progress, event=event, **play_args)
+        summaries.append(done["summary"])
+        ids.update(g["id"] for g in done["games"] if g.get("id"))
+    chosen = [r for r in results(store, game.id, event) if r.id in ids]
+    return {"matches": summaries, "ratings": rate(chosen), "games": len(chosen), "event": event}

@@ -12,7 +12,7 @@ import os
 
 from scorebook import batch, registry
 from scorebook.records import user_files
-from scorebook.records.errors import STRICT, RecordRejected, UsageError
+from scorebook.errors import STRICT, RecordRejected, UsageError
 
 from .loss import ENGINE_VERSION, analyze_record, mark_ties
 

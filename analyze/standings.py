@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scorebook import registry
-from scorebook.records.errors import RecordRejected, UsageError
+from scorebook.errors import RecordRejected, UsageError
 from scorebook.records.formats import decode
 from scorebook.records.limits import MAX_FILE_BYTES
 

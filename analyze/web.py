@@ -25,7 +25,7 @@ import os
 from datasette import Response, hookimpl
 from markupsafe import Markup
 
-from scorebook.records.errors import ScorebookError
+from scorebook.errors import ScorebookError
 from scorebook.records.store import Store
 
 from . import html as report_html

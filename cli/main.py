@@ -18,7 +18,7 @@ import threading
 import click
 
 from scorebook import registry
-from scorebook.records.errors import ScorebookError, UnknownGame, UsageError
+from scorebook.errors import ScorebookError, UnknownGame, UsageError
 from scorebook.records.notation import score_text
 
 from .output import emit_json, json_option, output_options, safe
@@ -114,7 +114,7 @@ def _store(ctx, write: bool = True):
 
 def _write_file(path: str, text: str) -> None:
     """Write a file the user named; a missing folder or a refusal is one line, exit 1."""
-    from scorebook.records.errors import Unavailable
+    from scorebook.errors import Unavailable
     try:
         with open(path, "w") as fh:
             fh.write(text)
@@ -127,7 +127,7 @@ def _check_writable(path: str | None) -> None:
     is one line, exit 1, at once rather than after the work.)"""
     if not path:
         return
-    from scorebook.records.errors import Unavailable
+    from scorebook.errors import Unavailable
     existed = os.path.exists(path)
     try:
         with open(path, "a"):
@@ -478,7 +478,7 @@ def play(ctx, game, players, ladder, n_games, seed, out_dir, jobs, executor, sch
             open(probe, "w").close()
             os.remove(probe)
         except OSError as exc:
-            from scorebook.records.errors import Unavailable
+            from scorebook.errors import Unavailable
             raise Unavailable(f"cannot write records to {out_dir}: {exc.strerror or exc}") from None
     store = _store(ctx)
 
@@ -487,7 +487,7 @@ def play(ctx, game, players, ladder, n_games, seed, out_dir, jobs, executor, sch
                    f"{score_text(outcome.get('score'))}, {outcome['seconds']:.1f} s", err=True)
 
     if ladder:
-        from scorebook.records.play import ladder as play_ladder
+        from scorebook.analyze.ratings import ladder as play_ladder
         click.echo(f"scorebook: ladder of {game}: {ladder}", err=True)
         done = play_ladder(store, game, ladder.split(","), games=n_games, seed=seed, options=options,
                            out_dir=out_dir, progress=progress, jobs=jobs or 1, executor=executor,
@@ -549,7 +549,7 @@ def serve(ctx, port, host, public, allow_sql, upgrade):
     if importlib.util.find_spec("datasette") is None:
         raise UsageError("serve needs Datasette: pip install 'scorebook[web]'")
     from scorebook.analyze.web import is_loopback, port_free, serve as run_server
-    from scorebook.records.errors import Unavailable
+    from scorebook.errors import Unavailable
     from scorebook.records.store import MIGRATIONS
     if not is_loopback(host) and not public:
         raise UsageError(f"--host {host} serves the archive to other machines: add --public to mean it")

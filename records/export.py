@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from scorebook import registry
 
-from .errors import STRICT, UsageError
+from scorebook.errors import STRICT, UsageError
 
 
 def export_record(row: dict, fmt: str) -> tuple[str, list[str]]:

@@ -18,9 +18,9 @@ import re
 from scorebook import registry
 
 from . import pgn
-from .errors import STRICT, ErrorPolicy, ParseError, RecordRejected, UnknownGame, UsageError
+from scorebook.errors import STRICT, ErrorPolicy, ParseError, RecordRejected, UnknownGame, UsageError
 from .limits import MAX_JSON_DEPTH, json_depth
-from .notation import Item, pgn_groups
+from .notation import Item
 
 
 # characters no record holds, which would drive a reader's terminal or reorder what it shows:
@@ -131,7 +131,7 @@ def iter_text(text: str, source: str, fmt: str = "auto", *, policy: ErrorPolicy 
     owner = registry.format_owner(fmt)
     if owner is None:
         raise UsageError(f"unknown format {fmt!r}; choose one of auto, {', '.join(registry.formats())}")
-    return owner.notation.formats[fmt].read(text, policy)
+    return owner.formats[fmt].read(text, policy)
 
 
 def _game_error(g: pgn.PgnGame, game_id: str | None) -> ParseError | None:

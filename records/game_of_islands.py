@@ -22,7 +22,7 @@ import numpy as np
 from scorebook.engines.game_of_islands import engine as E
 
 from . import pgn
-from .errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch
+from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch
 from .limits import small_int
 from .notation import Canonical, Notation, Position
 

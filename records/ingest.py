@@ -21,8 +21,8 @@ from contextlib import contextmanager
 
 from scorebook import registry
 
-from .errors import LENIENT, STRICT, ErrorPolicy, RecordRejected, UsageError
-from .formats import decode, detect_format, is_tournament, iter_text, read_text
+from scorebook.errors import LENIENT, STRICT, ErrorPolicy, RecordRejected, UsageError
+from .formats import decode, detect_format, is_tournament, iter_text
 from .limits import MAX_FILE_BYTES
 from .notation import Item, PreparedRecord
 from .store import Store
@@ -83,7 +83,7 @@ def _prepare_line_batch(job: tuple[str, int, int, str, str]) -> bytes:
     """One batch, sent back marshalled: the results are plain dicts, tuples, lists and strings,
     which marshal writes three times faster than pickle (the pool would pickle them)."""
     fmt, start, end, source, policy = job
-    reader = registry.format_owner(fmt).notation.formats[fmt]
+    reader = registry.format_owner(fmt).formats[fmt]
     items = reader.read_lines(_shared_lines[start:end], start + 1, _POLICIES[policy])
     return marshal.dumps(_prepare_items(items, source, _POLICIES[policy]))
 
@@ -104,7 +104,7 @@ _STREAM_BATCH = 256  # records read, replayed and written at a time (within the 
 def _line_format(fmt: str) -> bool:
     """Is ``fmt`` a format of one record a line (whose files can be read in parallel batches)?"""
     owner = registry.format_owner(fmt)
-    return owner is not None and getattr(owner.notation.formats[fmt], "one_record_a_line", False)
+    return owner is not None and getattr(owner.formats[fmt], "one_record_a_line", False)
 
 
 def _prepared_batches(text: str, source: str, fmt: str, policy: ErrorPolicy) -> Iterator[list[tuple[dict, tuple | None]]]:

@@ -1,5 +1,6 @@
-"""Iwoki records: ``iwoki-log/1`` JSON Lines and Iwoki in the PGN-style container, both
-replayed through the jitted engine (spec: shared/specs/iwoki.md §8-9).
+"""Iwoki records in the PGN-style container, replayed through the jitted engine (spec:
+shared/specs/iwoki.md §9). A record holds its setup as an ``iwoki-log/1`` header, checked here
+for both formats; the log format itself is ``records/iwoki_log.py``.
 
 Scorebook notation::
 
@@ -33,17 +34,17 @@ import numpy as np
 from scorebook.engines.iwoki import engine as E
 from scorebook.engines.iwoki.metadata import (GAME_ID, HEX_GAP_INDEX, HEX_GAP_NAMES, N_HEX_TILES, N_SMALL_TILES,
                                               RULE_SETS, SCORE,
-                                              SMALL_GAP_INDEX, SMALL_GAP_NAMES, TO_MOVE, WHITE, WILD, hex_name,
+                                              SMALL_GAP_INDEX, SMALL_GAP_NAMES, TO_MOVE, WHITE, hex_name,
                                               parse_tile, small_name)
 
+from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
+
 from . import pgn
-from .errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch
-from .limits import (MAX_COMMENT_CHARS, MAX_DIGITS, MAX_JSON_DEPTH, MAX_LINE_CHARS, MAX_TAG_CHARS, json_depth, small_int,
-                     too_large)
-from .notation import Canonical, Format, Item, Notation, Position
+from .limits import MAX_DIGITS, MAX_JSON_DEPTH, MAX_TAG_CHARS, json_depth, small_int, too_large
+from .notation import Canonical, Notation, Position
 
 GAME = GAME_ID
-FORMAT = "iwoki-log/1"
+LOG_FORMAT = "iwoki-log/1"  # the header's "format": records of both formats hold the log's header
 _TILE = r"[1-9][0-9]?"
 _GAP = r"H[1-9][0-9]?"
 ACTION_RE = re.compile(rf"^(st{_TILE})([+-])([0-2])@({_GAP}_{_GAP}_{_GAP})$|^(ht{_TILE})([AB])([0-5])@({_GAP})$"
@@ -107,7 +108,7 @@ class IwokiRecord:
 
 # ---------------------------------------------------------------- replay
 
-class _Where:
+class Where:
     """Positions: a line number per action (JSONL) or a token position (PGN)."""
 
     def __init__(self):
@@ -116,7 +117,7 @@ class _Where:
         self.header = (1, 1, None)
 
 
-def _err(cls, code, message, where: _Where, i: int | None):
+def _err(cls, code, message, where: Where, i: int | None):
     line, col, tok = where.spots.get(i, where.end) if i is not None else where.end
     return cls(code, message, line=line, column=col, ply=None if i is None else i + 1, token=tok)
 
@@ -136,10 +137,10 @@ def _tiles(names, kind, where, what):
 
 def initial_state(record: IwokiRecord) -> np.ndarray:
     """The engine's state at the start of a record's game."""
-    return _initial_state(record.header, record.rules, _Where())
+    return _initial_state(record.header, record.rules, Where())
 
 
-def _initial_state(header: dict, rules: str, where: _Where) -> np.ndarray:
+def _initial_state(header: dict, rules: str, where: Where) -> np.ndarray:
     try:
         deal = header["initial_deal"]
         hands_small = [_tiles(deal[p]["small"], "small", where, f"initial_deal[{p}].small") for p in range(2)]
@@ -165,13 +166,13 @@ def _initial_state(header: dict, rules: str, where: _Where) -> np.ndarray:
 _KINDS = {"place-small": E.SMALL, "place-hex": E.HEX, "draw": E.DRAW, "pass": E.PASS}
 
 
-def replay(record: IwokiRecord, where: _Where | None = None, stated: list[dict] | None = None,
+def replay(record: IwokiRecord, where: Where | None = None, stated: list[dict] | None = None,
            policy: ErrorPolicy = STRICT) -> None:
     """Replay every action through the engine; fill in the computed fields and the score.
     An action without a seat (Scorebook notation writes none) gets the seat the rules put to
     move. ``stated`` holds a log's own per-action numbers (points, scores, tokens,
     hex_drawn), checked one by one; a stated score that differs goes through ``policy``."""
-    where = where or _Where()
+    where = where or Where()
     s = _initial_state(record.header, record.rules, where)
 
     def refuse(code: int, i: int, **fill):
@@ -258,7 +259,7 @@ def _check_stated(record, a: Action, st: dict, where, i, policy: ErrorPolicy):
             policy.handle(err, record.warnings)
 
 
-# ---------------------------------------------------------------- iwoki-log/1
+# ---------------------------------------------------------------- the log header, the record's setup in both formats
 
 def _no_constant(name: str):
     raise ValueError(f"{name} is not a number a log holds")
@@ -303,11 +304,7 @@ def _strings(value) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
-def _ints(value, n: int) -> bool:
-    return isinstance(value, list) and len(value) == n and all(type(v) is int for v in value)
-
-
-def _check_tags(tags, code: str, line: int) -> None:
+def check_tags(tags, code: str, line: int) -> None:
     """A record's own tags (beyond those the header gives), the same rule in both formats so
     that either writes what the other reads: names as the container's, printable strings, at
     most MAX_TAG_CHARS // 2 characters of JSON together (the log's header line holds them)."""
@@ -316,18 +313,18 @@ def _check_tags(tags, code: str, line: int) -> None:
             for k, v in tags.items()):
         raise ParseError(code, "tags must be tag names (not the header's own) with printable values",
                          line=line, column=1)
-    if len(_dump(tags)) > MAX_TAG_CHARS // 2:
+    if len(dump_json(tags)) > MAX_TAG_CHARS // 2:
         raise too_large("the record's own tags", MAX_TAG_CHARS // 2, line, 1)
 
 
-def _check_header(h: dict, line: int) -> None:
+def check_header(h: dict, line: int) -> None:
     """The header's shape (spec §8), every field of the type the format gives it, each small
     enough for the tag that carries it in Scorebook notation."""
     def bad(why: str):
         return ParseError("bad-header", why, line=line, column=1)
     extra = {k: v for k, v in h.items() if k not in HEADER_KEYS}
     for key, value in [*h.items(), ("the other keys", extra)]:
-        if len(_dump(value)) > MAX_TAG_CHARS // 2:
+        if len(dump_json(value)) > MAX_TAG_CHARS // 2:
             raise too_large(f"the header's {key}", MAX_TAG_CHARS // 2, line, 1)
     for key in ("format", "game"):
         if not isinstance(h.get(key), str):
@@ -359,169 +356,9 @@ def _check_header(h: dict, line: int) -> None:
         raise bad("small_pile and hex_pile must list tiles")
 
 
-ACTION_TYPES = ("place-small", "place-hex", "draw", "pass")
-
-
-def _check_action(obj: dict, line: int, ply: int) -> None:
-    """An action line's fields, each of its type (the numbers it states are checked by the replay)."""
-    def bad(why: str):
-        return ParseError("bad-action", why, line=line, column=1, ply=ply, token=str(obj.get("type"))[:40])
-    if obj.get("type") not in ACTION_TYPES:
-        raise bad(f"type must be one of {', '.join(ACTION_TYPES)}")
-    if obj.get("seat") not in (0, 1) or type(obj.get("seat")) is not int:
-        raise bad("seat must be 0 or 1")
-    if obj["type"] != "pass" and not isinstance(obj.get("tile"), str):
-        raise bad("the action names its tile")
-    if obj["type"].startswith("place"):
-        if not isinstance(obj.get("gap"), str) or not isinstance(obj.get("face"), str) \
-                or type(obj.get("rotation")) is not int:
-            raise bad("a placement gives its face, rotation and gap")
-    n_options = obj.get("n_options")
-    if n_options is not None and (type(n_options) is not int or n_options < 0):
-        raise bad("n_options must be a whole number")
-    note = obj.get("note")
-    if note is not None and (not isinstance(note, str) or not note.strip() or note != " ".join(note.split())
-                             or "}" in note or "[%" in note or len(note) > MAX_COMMENT_CHARS // 2):
-        raise bad("a note is a comment's text: one line, no braces")
-
-
-def _check_end(obj: dict, line: int) -> None:
-    def bad(why: str):
-        return ParseError("bad-end", why, line=line, column=1, token="end")
-    if not isinstance(obj.get("reason"), str) or type(obj.get("trigger_seat")) is not int:
-        raise bad("the end line gives its reason and trigger_seat")
-    if not all(_ints(obj.get(k), 2) for k in ("scores_before_tally", "penalties", "final_scores")):
-        raise bad("the end line gives two scores before the tally, penalties and final scores")
-    if obj.get("winner") not in (0, 1, None) or isinstance(obj.get("winner"), bool):
-        raise bad("winner must be 0, 1 or null")
-
-
-def parse_log(text: str, policy: ErrorPolicy = STRICT) -> IwokiRecord:
-    """Read and replay one ``iwoki-log/1`` file (one game)."""
-    where = _Where()
-    lines = [(n, l) for n, l in enumerate(text.split("\n"), 1) if l.strip()]
-    objs = []
-    for n, line in lines:
-        if len(line) > MAX_LINE_CHARS:
-            raise too_large("a line", MAX_LINE_CHARS, n, 1, line)
-        try:
-            objs.append((n, load_json(line)))
-        except json.JSONDecodeError as exc:
-            raise ParseError("bad-json", f"not JSON: {exc.msg}", line=n, column=exc.colno, token=line[:40]) from None
-        except (ValueError, RecursionError) as exc:
-            raise ParseError("bad-json", f"not a log's JSON: {str(exc)[:80]}", line=n, column=1,
-                             token=line[:40]) from None
-    if not objs or not isinstance(objs[0][1], dict) or objs[0][1].get("kind") != "header":
-        raise ParseError("bad-header", "the first line must be the header", line=objs[0][0] if objs else 1, column=1)
-    n0, header = objs[0]
-    where.header = (n0, 1, None)
-    where.end = (objs[-1][0], 1, "end")  # where the end line is missing, if it is
-    if header.get("format") != FORMAT or header.get("game") != GAME:
-        raise ParseError("bad-header", f"format must be {FORMAT} and game iwoki", line=n0, column=1,
-                         token=str(header.get("format"))[:40])
-    _check_header(header, n0)
-    header = dict(header)
-    rules = header.pop("rules", RULE_SETS[0])
-    tags = header.pop("tags", {})
-    if rules not in RULE_SETS:
-        raise ParseError("bad-header", f"rules must be one of {', '.join(RULE_SETS)}", line=n0, column=1,
-                         token=str(rules)[:40])
-    _check_tags(tags, "bad-header", n0)
-    actions, stated, end = [], [], None
-    for n, obj in objs[1:]:
-        if not isinstance(obj, dict):
-            raise ParseError("bad-action", "each line is a JSON object", line=n, column=1)
-        if end is not None:
-            raise ParseError("action-after-end", "nothing may follow the end line", line=n, column=1,
-                             token=str(obj.get("type") or obj.get("kind"))[:40])
-        if obj.get("kind") == "end":
-            _check_end(obj, n)
-            end = obj
-            where.end = (n, 1, "end")
-            continue
-        if obj.get("kind") != "action":
-            raise ParseError("bad-action", f"unknown line kind {str(obj.get('kind'))[:40]!r}", line=n, column=1)
-        i = len(actions)
-        where.spots[i] = (n, 1, str(obj.get("type"))[:40])
-        if obj.get("n") != i + 1 or type(obj.get("n")) is not int:
-            raise ParseError("bad-action", f"actions are numbered in order: expected n {i + 1}", line=n, column=1,
-                             ply=i + 1, token=str(obj.get("n"))[:40])
-        _check_action(obj, n, i + 1)
-        a = Action(obj["type"], obj["seat"], obj.get("tile"), obj.get("face"), obj.get("rotation"),
-                   obj.get("gap"), obj.get("n_options"), note=obj.get("note"))
-        if a.type.startswith("place"):
-            small = a.type == "place-small"
-            if a.face not in (("+", "-") if small else ("A", "B")) or a.rotation not in (range(3) if small else range(6)):
-                raise ParseError("bad-action", "face and rotation out of range", line=n, column=1, ply=i + 1,
-                                 token=a.type)
-            shown = obj.get("corners" if small else "vertices")
-            try:
-                kind, tile = parse_tile(a.tile)
-            except ValueError:
-                raise ParseError("bad-action", f"{a.tile[:40]!r} is not a tile", line=n, column=1, ply=i + 1) from None
-            if kind != ("small" if small else "hex"):
-                raise ParseError("bad-action", f"{a.tile} is not a {'small' if small else 'hex'} tile", line=n,
-                                 column=1, ply=i + 1, token=a.tile)
-            if small:
-                want = E.small_corners(tile, "+-".index(a.face), a.rotation).tolist()
-            else:
-                want = ["*" if v == WILD else v for v in E.hex_vertices(tile, "AB".index(a.face), a.rotation).tolist()]
-            if shown is not None and shown != want:
-                raise ParseError("numbers-mismatch", f"{a.tile} {a.face}{a.rotation} shows {want}, the log says "
-                                 f"{shown}", line=n, column=1, ply=i + 1, token=a.tile)
-        actions.append(a)
-        stated.append(obj)
-    record = IwokiRecord(header, actions, end, rules, tags, [])
-    replay(record, where, stated, policy)
-    return record
-
-
-def _dump(obj) -> str:
+def dump_json(obj) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
-
-def write_log(record: IwokiRecord) -> str:
-    """``iwoki-log/1`` text: the header as stored, each action with its replayed numbers.
-    Scorebook's logs also carry what the reference simulator's do not (read back, older logs
-    lack them): ``rules`` in the header when not simulator-2021, ``tags``, and an action's ``note``."""
-    header = dict(record.header)
-    if record.rules != RULE_SETS[0]:
-        header["rules"] = record.rules
-    if record.tags:
-        header["tags"] = dict(record.tags)
-    lines = [_dump(header)]
-    for i, a in enumerate(record.actions, 1):
-        obj = {"kind": "action", "n": i, "seat": a.seat, "type": a.type}
-        if a.type == "place-small":
-            kind, tile = parse_tile(a.tile)
-            obj.update({"tile": a.tile, "face": a.face, "rotation": a.rotation,
-                        "corners": E.small_corners(tile, "+-".index(a.face), a.rotation).tolist(),
-                        "gap": a.gap, "points": a.points})
-        elif a.type == "place-hex":
-            kind, tile = parse_tile(a.tile)
-            v = E.hex_vertices(tile, "AB".index(a.face), a.rotation).tolist()
-            obj.update({"tile": a.tile, "face": a.face, "rotation": a.rotation,
-                        "vertices": ["*" if x == WILD else x for x in v], "gap": a.gap, "points": a.points})
-        elif a.type == "draw":
-            obj["tile"] = a.tile
-        if a.hex_drawn:
-            obj["hex_drawn"] = [a.hex_drawn]
-        obj["scores"] = list(a.scores)
-        obj["white_tokens"] = list(a.white_tokens)
-        if a.n_options is not None:
-            obj["n_options"] = a.n_options
-        if a.first_move:
-            obj["first_move"] = True
-        if a.note:
-            obj["note"] = a.note
-        lines.append(_dump(obj))
-    if record.finished:
-        sc = record.score
-        over, trigger, reason = record._end_state
-        lines.append(_dump({"kind": "end", "reason": reason, "trigger_seat": trigger,
-                            "scores_before_tally": sc["before_tally"], "penalties": sc["penalties"],
-                            "final_scores": sc["final"], "winner": sc["winner"]}))
-    return "\n".join(lines) + "\n"
 
 
 # ---------------------------------------------------------------- Scorebook notation
@@ -569,7 +406,7 @@ def header_tags(record: IwokiRecord) -> dict[str, str]:
     tags["HexPile"] = " ".join(h["hex_pile"])
     extra = {k: v for k, v in h.items() if k not in HEADER_KEYS}
     if extra:
-        tags["HeaderExtra"] = _dump(extra)
+        tags["HeaderExtra"] = dump_json(extra)
     sc = record.score
     tags["Result"] = f"{sc['final'][0]}-{sc['final'][1]}" if record.finished else "*"
     return tags
@@ -599,7 +436,7 @@ class IwokiVisitor(pgn.Visitor):
     def begin_game(self, game: pgn.PgnGame) -> None:
         self.game = game
         t = dict(game.tags)
-        self.where = _Where()
+        self.where = Where()
         self.where.header = (game.line, 1, None)
 
         def need(name):
@@ -613,7 +450,7 @@ class IwokiVisitor(pgn.Visitor):
             raise ParseError("bad-tag", f"Rules must be one of {', '.join(RULE_SETS)}", line=tok.line,
                              column=tok.column, token=self.rules)
         try:
-            header = {"kind": "header", "format": FORMAT, "game": GAME, "seed": load_json(need("Seed"))}
+            header = {"kind": "header", "format": LOG_FORMAT, "game": GAME, "seed": load_json(need("Seed"))}
             ref = {}
             for key, tag in REFERENCE_TAGS.items():
                 if tag in t:
@@ -640,14 +477,14 @@ class IwokiVisitor(pgn.Visitor):
         except (ValueError, RecursionError) as exc:
             raise ParseError("bad-tag", f"a header tag does not read: {str(exc)[:120]}", line=game.line,
                              column=1) from None
-        _check_header(header, game.line)
+        check_header(header, game.line)
         self.header = header
         self.result_tag = t.pop("Result", None)
         if self.result_tag is not None and not self.result_pattern.fullmatch(self.result_tag):
             tok = game.tag_tokens["Result"]
             raise ParseError("bad-tag", "Result is the final tally, First's then Second's (164-115), or *",
                              line=tok.line, column=tok.column, token=self.result_tag[:40])
-        _check_tags(t, "bad-tag", game.line)
+        check_tags(t, "bad-tag", game.line)
         self.tags = t
         self.actions: list[Action] = []
 
@@ -726,7 +563,7 @@ def score_rows(record: IwokiRecord) -> list[tuple[int, str, int]]:
 
 def states(record: IwokiRecord):
     """Yield (ply, action, state after it) for every action (the record was replayed when read)."""
-    s = _initial_state(record.header, record.rules, _Where())
+    s = _initial_state(record.header, record.rules, Where())
     for i, a in enumerate(record.actions, 1):
         kind = _KINDS[a.type]
         tile = gap = orient = -1
@@ -739,30 +576,8 @@ def states(record: IwokiRecord):
         yield i, a, s.copy()
 
 
-class IwokiLogFormat(Format):
-    """``iwoki-log/1`` JSON Lines: one game from each header line to the next."""
-    name = "iwoki-log"
-
-    def read(self, text: str, policy: ErrorPolicy) -> list[Item]:
-        lines = text.split("\n")
-        starts = [i for i, line in enumerate(lines) if line.lstrip().startswith('{"kind":"header"')] or [0]
-        items = []
-        for k, start in enumerate(starts, 1):
-            end = starts[k] if k < len(starts) else len(lines)
-            chunk = "\n" * start + "\n".join(lines[start:end])  # keep file line numbers
-            try:
-                items.append(Item(k, self.name, GAME, record=parse_log(chunk, policy), line=start + 1))
-            except RecordRejected as err:
-                items.append(Item(k, self.name, GAME, error=err, line=start + 1))
-        return items
-
-    def write(self, record: IwokiRecord) -> tuple[str, list[str]]:
-        return write_log(record), []  # Scorebook's log header carries the rules and tags, actions their notes
-
-
 class IwokiNotation(Notation):
     game_id = GAME
-    formats = {"iwoki-log": IwokiLogFormat()}
 
     def visitor(self, policy: ErrorPolicy) -> IwokiVisitor:
         return IwokiVisitor(policy)
@@ -776,7 +591,7 @@ class IwokiNotation(Notation):
 
     def positions(self, record: IwokiRecord):
         """After every action: the engine's state vector; the action's comment."""
-        before = _initial_state(record.header, record.rules, _Where())
+        before = _initial_state(record.header, record.rules, Where())
         names = record.players
         for ply, action, s in states(record):
             who = names[action.seat] if action.seat < len(names) else f"seat {action.seat}"
@@ -831,7 +646,7 @@ def _played_header(s, seats, seed: int) -> dict:
     perfect = any(bot.name.startswith("minimax") for _, bot in seats)
     deal = [{"small": [small_name(t) for t in E.hand(s, p, E.SMALL)], "hex": [hex_name(t) for t in E.hand(s, p, E.HEX)]}
             for p in range(2)]
-    return {"kind": "header", "format": FORMAT, "game": GAME, "seed": seed,
+    return {"kind": "header", "format": LOG_FORMAT, "game": GAME, "seed": seed,
             "reference": {"simulator": "scorebook engines/iwoki", "recorder": "scorebook play"},
             "variant": {"perfect_information": perfect, "players": 2, "initial_small": len(deal[0]["small"]),
                         "initial_hex": len(deal[0]["hex"]), "draw_seed": None},

@@ -6,7 +6,7 @@ The figures are documented in the README ("Limits"); a real record is far below 
 """
 from __future__ import annotations
 
-from .errors import ParseError
+from scorebook.errors import ParseError
 
 MAX_FILE_BYTES = 32 * 1024 * 1024  # a file or standard input (TinyBot's 4,000-game runs: 11 MB)
 MAX_LINE_CHARS = 1024 * 1024  # a line of any format (a TinyBot line: about 3 KB)

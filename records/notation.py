@@ -13,8 +13,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from scorebook import registry
+from scorebook.errors import STRICT, ErrorPolicy, RecordRejected, UsageError
+
 from . import pgn
-from .errors import STRICT, ErrorPolicy, RecordRejected, UsageError
 
 
 @dataclass
@@ -81,7 +83,9 @@ class Position:
 
 class Format(ABC):
     """A foreign format one game reads and writes (PGN-style text is shared by every game).
-    Ingest recognises it by the pattern its game declares (``formats.detect`` in game.json)."""
+    Ingest recognises it by the pattern its game declares (``formats.detect`` in game.json).
+    Each is ``FORMAT`` in its own module, ``records/<name>.py``, which imports its game's
+    notation (never the other way round)."""
     name: str
     one_record_a_line: bool = False  # then ``read_lines`` reads any slice of a file's lines
 
@@ -97,7 +101,6 @@ class Format(ABC):
 class Notation(ABC):
     """A game's records: read, replay (through its engine), write, show."""
     game_id: str
-    formats: dict[str, Format] = {}  # foreign formats, by name
 
     @abstractmethod
     def visitor(self, policy: ErrorPolicy) -> pgn.Visitor:
@@ -182,9 +185,10 @@ class Notation(ABC):
         """A stored record (its canonical text) in ``fmt``; what the format dropped."""
         if fmt == "pgn":
             return text, []
-        if fmt not in self.formats:
+        formats = registry.get_game(self.game_id).formats
+        if fmt not in formats:
             raise UsageError(f"{self.game_id} records cannot be written as {fmt}")
-        return self.formats[fmt].write(self.read_pgn(text, policy)[0])
+        return formats[fmt].write(self.read_pgn(text, policy)[0])
 
 
 def pgn_groups(games: list[pgn.PgnGame], key_of) -> list[list[pgn.PgnGame]]:

@@ -21,7 +21,7 @@ Move numbers and comments are ignored. ``ply`` counts move tokens, leather ones 
 >>> read_record(split_games(text), PatchworkVisitor()).score["total"]
 Traceback (most recent call last):
 ...
-scorebook.records.errors.IllegalMove: line 4, column 5, ply 2, token S53: skip-past-end: the token is on space 2: 51 spaces are left
+scorebook.errors.IllegalMove: line 4, column 5, ply 2, token S53: skip-past-end: the token is on space 2: 51 spaces are left
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ import numpy as np
 from scorebook.engines.patchwork import pieces as P, rules as R
 
 from . import pgn
-from .errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
+from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
 from .limits import small_int
 from .notation import Canonical, Notation, Position
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .errors import STRICT, ErrorPolicy, ParseError, RecordRejected
+from scorebook.errors import STRICT, ErrorPolicy, ParseError, RecordRejected
 from .limits import MAX_COMMENT_CHARS, MAX_LINE_CHARS, MAX_TAG_CHARS, MAX_TOKEN_CHARS, too_large
 
 WORD, COMMENT, OPEN, CLOSE = "word", "comment", "open", "close"

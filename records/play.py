@@ -25,7 +25,7 @@ from scorebook import batch, registry
 from scorebook.engines.protocol import BotSpec
 
 from . import user_files
-from .errors import UsageError
+from scorebook.errors import UsageError
 from .ingest import ingest_text
 from .store import Store
 
@@ -239,22 +239,3 @@ def ladder_matches(game: registry.Game, specs: list[str], options: dict | None =
     if len(specs) > 2 and players.min <= len(specs) <= players.max:
         return [specs]
     return [[a, b] for i, a in enumerate(specs) for b in specs[i + 1:]]
-
-
-def ladder(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: int = 0, progress=None,
-           **play_args) -> dict:
-    """A bot ladder: the matches of ``ladder_matches``, each ``games`` games with seats rotating
-    (every match on the same seeds), stored under the Event "scorebook ladder seed S", then
-    rated from those games alone. Returns ``{"matches": [summary, ...], "ratings": ...}``."""
-    from scorebook.analyze.ratings import rate, results
-    game = registry.get_game(game_id)
-    for spec in specs:
-        parse_bots(game, [spec] * game.info.players.min)  # every bot checked before a game is played
-    event = f"scorebook ladder seed {seed}"
-    summaries, ids = [], set()
-    for players in ladder_matches(game, specs, play_args.get("options")):
-        done = play(store, game_id, players, games=games, seed=seed, progress=progress, event=event, **play_args)
-        summaries.append(done["summary"])
-        ids.update(g["id"] for g in done["games"] if g.get("id"))
-    chosen = [r for r in results(store, game.id, event) if r.id in ids]
-    return {"matches": summaries, "ratings": rate(chosen), "games": len(chosen), "event": event}

@@ -25,7 +25,7 @@ import sqlite_utils
 
 from scorebook import registry
 
-from .errors import DatabaseError, NotFound, UnknownGame, UsageError
+from scorebook.errors import DatabaseError, NotFound, UnknownGame, UsageError
 from .notation import score_text
 
 MIGRATIONS: list[str] = [

@@ -49,7 +49,7 @@ from scorebook.engines.tiny_islands.metadata import (CATEGORIES, CELLS, DECK_MOD
                                            ZONE_LETTERS, cell_name, parse_cell)
 
 from . import pgn
-from .errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch, UsageError
+from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch, UsageError
 from .limits import small_int
 from .notation import Canonical, Notation, Position
 
@@ -609,11 +609,6 @@ def from_arrays(offers, placements, traces, lens, *, tags: dict[str, str] | None
 
 class TinyIslandsNotation(Notation):
     game_id = GAME
-
-    @property
-    def formats(self):
-        from .tinybot import TINYBOT  # the TinyBot format module imports this one
-        return {TINYBOT.name: TINYBOT}
 
     def visitor(self, policy: ErrorPolicy) -> TinyIslandsVisitor:
         return TinyIslandsVisitor(policy)

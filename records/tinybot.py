@@ -21,7 +21,7 @@ from scorebook.engines.tiny_islands import engine as E
 from scorebook.engines.tiny_islands.metadata import (CATEGORIES, DRAWING_AFTER_TURN, TILE_INDEX, TURNS,
                                            TILE_LETTERS, ZONE_INDEX, ZONE_LETTERS, cell_name)
 
-from .errors import ErrorPolicy, ParseError, RecordRejected, UsageError
+from scorebook.errors import ErrorPolicy, ParseError, RecordRejected, UsageError
 from .limits import MAX_DIGITS, MAX_LINE_CHARS, MAX_TAG_CHARS, MAX_TOKEN_CHARS, small_int, too_large
 from .notation import Format, Item
 from .tiny_islands import (GAME, Drawing, Offer, Placement, TinyIslandsRecord, TinyIslandsReplay,
@@ -382,4 +382,4 @@ def dropped(record: TinyIslandsRecord) -> list[str]:
     return out
 
 
-TINYBOT = TinybotFormat()
+FORMAT = TinybotFormat()

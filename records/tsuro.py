@@ -24,7 +24,7 @@ replay fills them in; every entry written is checked. ``ply`` is the turn number
 >>> read_record(split_games(text), TsuroVisitor())
 Traceback (most recent call last):
 ...
-scorebook.records.errors.IllegalMove: line 6, column 6, ply 1, token 4r0@b1: wrong-square: A's token faces a1
+scorebook.errors.IllegalMove: line 6, column 6, ply 1, token 4r0@b1: wrong-square: A's token faces a1
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ import numpy as np
 from scorebook.engines.tsuro import rules as R
 
 from . import pgn
-from .errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
+from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
 from .limits import small_int
 from .notation import Canonical, Notation, Position
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from scorebook import registry
 
-from .errors import UsageError, UserFileError
+from scorebook.errors import UsageError, UserFileError
 
 MAX_USER_FILE_BYTES = 256 * 1024 * 1024
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from scorebook.batch import use_cache_dir, worker_cache_dir
+from scorebook.worker_cache import use_cache_dir, worker_cache_dir
 
 
 class WorkerSetup(WorkerPlugin):

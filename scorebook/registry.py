@@ -8,17 +8,19 @@ A game is three modules and one registration line (at the bottom of this file):
   follows :class:`scorebook.engines.protocol.Engine`;
 * ``records/<game>.py``: its notation, ``NOTATION`` (:class:`scorebook.records.notation.Notation`);
 * ``analyze/<game>.py``: its evaluator and boards, ``ANALYSIS``
-  (:class:`scorebook.analyze.protocol.Analysis`).
+  (:class:`scorebook.analyze.protocol.Analysis`);
+* and, for each foreign format it reads, ``records/<format>.py``: ``FORMAT``
+  (:class:`scorebook.records.notation.Format`).
 
 Modules are imported on first use, so a command touching one game never loads (or compiles)
 another's engine.
 
 >>> get_game("iwoki").info.players
 Players(min=2, max=2)
->>> get_game("chess")
+>>> get_game("chess")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-scorebook.records.errors.UnknownGame: unknown game 'chess'; games: tiny-islands, game-of-islands, iwoki
+scorebook.errors.UnknownGame: unknown game 'chess'; games: ...
 """
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
 
-from scorebook.records.errors import UnknownGame
+from scorebook.errors import UnknownGame
 
 # ---------------------------------------------------------------- the declaration schema
 
@@ -225,6 +227,13 @@ class Game:
     def notation(self):
         """Records of the game (``records.notation.Notation``)."""
         return importlib.import_module(self.records_module).NOTATION
+
+    @cached_property
+    def formats(self) -> dict:
+        """The foreign formats it reads, by name (``records.notation.Format``): each is the
+        ``FORMAT`` of its own module, ``scorebook.records.<name>`` (dashes as underscores)."""
+        return {f: importlib.import_module(f"scorebook.records.{f.replace('-', '_')}").FORMAT
+                for f in self.info.formats.read if f != "pgn"}
 
     @cached_property
     def analysis(self):

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from scorebook import registry
-from scorebook.records.errors import RecordRejected, UsageError
+from scorebook.errors import RecordRejected, UsageError
 from scorebook.records.export import export_record
 from scorebook.records.formats import detect_format
 from scorebook.records.ingest import ingest_text

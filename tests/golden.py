@@ -3,7 +3,7 @@ score, and export it in every format its game writes and read it back as the sam
 from __future__ import annotations
 
 from scorebook import registry
-from scorebook.records.errors import UsageError
+from scorebook.errors import UsageError
 from scorebook.records.export import export_record
 from scorebook.records.ingest import ingest_file, ingest_text
 

@@ -8,7 +8,7 @@ import pytest
 from scorebook.analyze.loss import TARGET_STDERR, classify, topped_up
 from scorebook.analyze.run import analyze_all
 from scorebook.engines.game_of_islands.bots import GREEDY as GOI_GREEDY, play_game as goi_play
-from scorebook.records.errors import UsageError
+from scorebook.errors import UsageError
 from scorebook.records.game_of_islands import bot_grid_text
 from scorebook.records.ingest import ingest_text
 

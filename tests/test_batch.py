@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorebook import batch
-from scorebook.records.errors import UsageError
+from scorebook import batch, worker_cache
+from scorebook.errors import UsageError
 from scorebook.records.play import play
 
 
@@ -70,11 +70,11 @@ def test_two_processes_play_the_very_games_one_plays(tmp_path):
 
 
 def test_a_worker_cache_is_seeded_from_the_package_and_named_by_host_and_worker(tmp_path, monkeypatch):
-    monkeypatch.setenv(batch.WORKER_CACHE_VARIABLE, str(tmp_path))
-    folder = batch.worker_cache_dir("tcp://10.0.0.1:4000")
+    monkeypatch.setenv(worker_cache.WORKER_CACHE_VARIABLE, str(tmp_path))
+    folder = worker_cache.worker_cache_dir("tcp://10.0.0.1:4000")
     assert folder.parent == tmp_path and "/" not in folder.name and folder.name.endswith("tcp_10.0.0.1_4000")
     folder.mkdir()
-    copied = batch.seed_cache(folder)
-    again = batch.seed_cache(folder)
+    copied = worker_cache.seed_cache(folder)
+    again = worker_cache.seed_cache(folder)
     assert again == 0  # only what the folder lacks
     assert copied == sum(1 for _ in folder.rglob("*.nb[ic]"))

@@ -16,6 +16,9 @@ LAYERS = ("cli", "records", "engines", "analyze")
 
 def _modules() -> list[str]:
     names = ["scorebook"]
+    top = importlib.import_module("scorebook")  # its own modules (registry, errors, batch), never __main__
+    names += [m.name for m in pkgutil.iter_modules(top.__path__, prefix="scorebook.")
+              if not m.ispkg and m.name != "scorebook.__main__"]
     for layer in LAYERS:
         package = importlib.import_module(f"scorebook.{layer}")
         names.append(package.__name__)

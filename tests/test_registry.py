@@ -8,7 +8,7 @@ from importlib import resources
 import pytest
 
 from scorebook import registry
-from scorebook.records.errors import UnknownGame
+from scorebook.errors import UnknownGame
 
 from .conftest import cli_json
 
@@ -24,7 +24,8 @@ def test_every_game_declares_itself_once(game):
     assert g.info.id == game and g.info.players.min >= 1 and g.info.bots
     # the three modules the registration names are there, with their protocol objects
     assert g.engine.game_id == g.notation.game_id == g.analysis.game_id == game
-    assert set(g.notation.formats) == set(g.info.formats.read) - {"pgn"}
+    # each foreign format it reads is its own module's FORMAT, under the name it declares
+    assert {f: fmt.name for f, fmt in g.formats.items()} == {f: f for f in g.info.formats.read if f != "pgn"}
     # every analysis option and threshold is data, and the bot name covers them
     assert g.analysis.bot_name(dict(g.info.analysis.options))
 

@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from scorebook.records.errors import DatabaseError, UsageError
+from scorebook.errors import DatabaseError, UsageError
 from scorebook.records.ingest import ingest_text
 from scorebook.records.store import MIGRATIONS, Store
 

@@ -8,7 +8,7 @@ import pytest
 
 from scorebook.analyze.standings import Match, standings, standings_from_file
 from scorebook.engines.game_of_islands.engine import DEFAULT_TIEBREAKS, match_result
-from scorebook.records.errors import UsageError
+from scorebook.errors import UsageError
 from scorebook.records.formats import is_tournament
 from ..conftest import SAMPLES, cli_json
 

@@ -7,7 +7,7 @@ import pytest
 from scorebook.analyze.run import resolve
 from scorebook.engines.iwoki import agents as A
 from scorebook.engines.iwoki import engine as IE
-from scorebook.records.errors import UsageError
+from scorebook.errors import UsageError
 
 
 def test_iwoki_pass_when_a_scoring_placement_exists_is_a_big_loss():

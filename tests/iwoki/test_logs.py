@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from scorebook.records import iwoki, pgn
-from scorebook.records.errors import LENIENT, RecordRejected
+from scorebook.records import iwoki, iwoki_log, pgn
+from scorebook.errors import LENIENT, RecordRejected
 from scorebook.records.formats import read_text
 
 from ..conftest import SHARED, cli_json, shared_file
@@ -23,16 +23,16 @@ def sample(name: str) -> str:
 @pytest.mark.parametrize("name", NAMES)
 def test_samples_replay_exactly(name):
     text = sample(name)
-    record = iwoki.parse_log(text)  # checks every action's points, scores, tokens and hex draws
+    record = iwoki_log.parse_log(text)  # checks every action's points, scores, tokens and hex draws
     end = json.loads(text.strip().split("\n")[-1])
     assert record.score == {"before_tally": end["scores_before_tally"], "penalties": end["penalties"],
                             "final": end["final_scores"], "winner": end["winner"]}
     assert record.warnings == []  # the engine's option counts equal the log's n_options
-    assert iwoki.write_log(record) == text
+    assert iwoki_log.write_log(record) == text
     canonical, _ = iwoki.write_pgn(record)
     again = iwoki.read_pgn_game(pgn.split_games(canonical)[0])
     assert iwoki.write_pgn(again)[0] == canonical
-    assert iwoki.write_log(again) == text
+    assert iwoki_log.write_log(again) == text
 
 
 def test_cli_ingest_and_export(run_cli):

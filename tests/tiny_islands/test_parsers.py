@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorebook.records import tinybot, tiny_islands
-from scorebook.records.errors import RecordRejected
+from scorebook.errors import RecordRejected
 from scorebook.records.formats import decode, read_text
 from scorebook.records.ingest import ingest_text
 

@@ -5,7 +5,7 @@ import pytest
 
 from scorebook.engines.tiny_islands.metadata import TILE_LETTERS, ZONE_MASK, cell_name
 from scorebook.records import tinybot, tiny_islands
-from scorebook.records.errors import IllegalMove, RecordRejected
+from scorebook.errors import IllegalMove, RecordRejected
 from scorebook.records.ingest import ingest_text
 
 from .conftest import random_record, random_tinybot_line

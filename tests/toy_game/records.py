@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from scorebook.records import pgn
-from scorebook.records.errors import IllegalMove, ParseError, ScoreMismatch
+from scorebook.errors import IllegalMove, ParseError, ScoreMismatch
 from scorebook.records.notation import Canonical, Notation, Position
 
 from .game import ENGINE, GAME_OVER, State
