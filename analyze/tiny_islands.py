@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from scorebook.engines.tiny_islands import bots
+from scorebook.engines.tiny_islands import bots, heuristic
 from scorebook.engines.tiny_islands.engine import legal_placements
 from scorebook.engines.tiny_islands.metadata import (CELLS, COLUMN_NAMES, DECK_MODELS, DRAWING_AFTER_TURN,
                                                      ROW_NAMES, SIZE, TILE_LETTERS, TURNS, cell_name, parse_cell)
@@ -58,7 +58,7 @@ class TinyIslandsAnalysis(Analysis):
             for tile, z in legal_placements(tiles, offers[t]):
                 if (tile, z) not in cands:
                     cands.append((int(tile), int(z)))
-            heur = [bots.weighted_value(tiles, land, tile, z, 3 - d, wave_rule, bots.WEIGHTS) for tile, z in cands]
+            heur = [heuristic.weighted_value(tiles, land, tile, z, 3 - d, wave_rule, bots.WEIGHTS) for tile, z in cands]
             order = list(np.argsort(-np.array(heur), kind="stable")[:candidates])
             chosen = [cands[i] for i in order]
             played = (p.tile, p.cell)

@@ -2,7 +2,7 @@
 search's own values. ``gather`` plays games where every placement is chosen by play-outs: the
 heuristic's best ``--candidates``, each played out over ``--futures`` common futures (the
 play-outs of halving:N), keeping each candidate's mean final total and what lies around it
-(``bots.policy_features``). ``fit`` finds the table that, added to the heuristic's value,
+(``heuristic.policy_features``). ``fit`` finds the table that, added to the heuristic's value,
 ranks a position's candidates as the play-outs do: the softmax of its values closest
 (cross-entropy) to the softmax of the play-out means, every fifth position held out to report
 how much the choices lose against the best by play-outs. Run by hand:
@@ -40,20 +40,20 @@ from multiprocessing import Pool  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from scorebook.engines.tiny_islands import bots  # noqa: E402
+from scorebook.engines.tiny_islands import bots, heuristic, planner, search, weights  # noqa: E402
 from scorebook.engines.tiny_islands.deck import two_deck_offers  # noqa: E402
 from scorebook.engines.tiny_islands.engine import drawing_due, listed_region, score_board  # noqa: E402
 from scorebook.engines.tiny_islands.metadata import CELLS, TURNS  # noqa: E402
 
 
 def candidate_rows(tiles, land, cands, drawings_done, base) -> tuple[np.ndarray, np.ndarray]:
-    """Per candidate placement (tile, cell): what lies around it (``bots.policy_features``) and
+    """Per candidate placement (tile, cell): what lies around it (``heuristic.policy_features``) and
     the heuristic's own value with weights ``base`` (the policy is fitted on top of it)."""
-    f = np.zeros((cands.shape[0], bots.N_POLICY), np.int8)
+    f = np.zeros((cands.shape[0], weights.N_POLICY), np.int8)
     h = np.zeros(cands.shape[0])
     for i in range(cands.shape[0]):
-        bots.policy_features(tiles, land, cands[i, 0], cands[i, 1], drawings_done, f[i])
-        h[i] = bots.weighted_value(tiles, land, cands[i, 0], cands[i, 1], 3 - drawings_done, 0, base)
+        heuristic.policy_features(tiles, land, cands[i, 0], cands[i, 1], drawings_done, f[i])
+        h[i] = heuristic.weighted_value(tiles, land, cands[i, 0], cands[i, 1], 3 - drawings_done, 0, base)
     return f, h
 
 
@@ -80,7 +80,7 @@ def gather_game(job: tuple) -> dict:
     """One game's positions: per position, each candidate's features, heuristic value and mean
     play-out total; the game goes on with the best candidate by play-outs."""
     g, shuffle_seed, candidates, futures, w = job
-    log = PositionLog(w[:bots.N_WEIGHTS].copy())  # the features are fitted on top of the heuristic's own value
+    log = PositionLog(w[:weights.N_WEIGHTS].copy())  # the features are fitted on top of the heuristic's own value
     offers = two_deck_offers(np.random.default_rng([shuffle_seed, g]))
     bots.seed_random(g)
     tiles = np.zeros(CELLS, np.int64)
@@ -88,7 +88,7 @@ def gather_game(job: tuple) -> dict:
     no_plan = np.zeros(CELLS, np.bool_)
     d = 0
     for t in range(TURNS):
-        cands = bots._top_placements(tiles, land, offers[t], d, 0, w, candidates, no_plan, False)
+        cands = search._top_placements(tiles, land, offers[t], d, 0, w, candidates, no_plan, False)
         if cands.shape[0] == 0:  # no legal placement (the game is lost): nothing more to learn from it
             break
         q = bots.eval_placements(tiles, land, offers, t, d, 0, cands, futures, g * 1000 + t, bots.TWO_DECK,
@@ -97,7 +97,7 @@ def gather_game(job: tuple) -> dict:
         best = int(np.argmax(q))
         tiles[cands[best, 1]] = cands[best, 0]
         if drawing_due(t + 1):
-            cells, n = bots._draw_now(tiles, land, offers, t, 0, 1, w, 0)
+            cells, n = planner._draw_now(tiles, land, offers, t, 0, 1, w, 0)
             _, region = listed_region(land, cells, n)
             land ^= region
             d += 1
@@ -110,7 +110,7 @@ def teacher_game(job: tuple) -> dict:
     is not among them), labelled ``margin`` points for the teacher's choice and 0 for the rest."""
     g, shuffle_seed, candidates, rollouts, margin = job
     w = bots.WEIGHTS
-    log = PositionLog(w[:bots.N_WEIGHTS].copy())
+    log = PositionLog(w[:weights.N_WEIGHTS].copy())
     offers = two_deck_offers(np.random.default_rng([shuffle_seed, g]))
     placements, traces, lens = bots.play(offers, bots.HALVING, rollouts, g, 0, bots.TWO_DECK)
     tiles = np.zeros(CELLS, np.int64)
@@ -121,7 +121,7 @@ def teacher_game(job: tuple) -> dict:
         tile, cell = int(placements[t, 0]), int(placements[t, 1])
         if tile < 0:
             break
-        cands = bots._top_placements(tiles, land, offers[t], d, 0, w, candidates, no_plan, False)
+        cands = search._top_placements(tiles, land, offers[t], d, 0, w, candidates, no_plan, False)
         hit = np.flatnonzero((cands[:, 0] == tile) & (cands[:, 1] == cell))
         if hit.size == 0:  # the teacher chose outside the heuristic's best (under its island plan)
             cands = np.vstack([cands, np.array([[tile, cell]], np.int64)])
@@ -138,9 +138,9 @@ def teacher_game(job: tuple) -> dict:
 
 
 def gather(args) -> None:
-    w = bots.HEURISTIC_WEIGHTS.copy()
+    w = weights.HEURISTIC_WEIGHTS.copy()
     if args.start:  # a policy of an earlier fit plays: the next fit learns on its play-outs
-        w = np.concatenate((w, bots.load_policy(open(args.start).read())))
+        w = np.concatenate((w, weights.load_policy(open(args.start).read())))
     if args.teacher:
         rollouts = int(args.teacher.split(":")[1])
         jobs = [(g, args.shuffle_seed, args.candidates, rollouts, args.margin) for g in range(args.games)]
@@ -236,11 +236,11 @@ def fit(args) -> None:
             margin = float(values.max())
             for key in ("heuristic", "policy"):
                 report[name][f"disagreement_{key}"] = round(report[name][f"loss_{key}"] / margin, 4)
-            package = chosen_loss(values[rows], heuristic[rows] + features[rows] @ bots.POLICY, state[rows])
+            package = chosen_loss(values[rows], heuristic[rows] + features[rows] @ weights.POLICY, state[rows])
             report[name]["disagreement_package_policy"] = round(package / margin, 4)
         print(f"{name}: {report[name]}")
     policy = {
-        "about": "The Tiny Islands placement policy (bots.POLICY): added to the heuristic's value of every "
+        "about": "The Tiny Islands placement policy (weights.POLICY): added to the heuristic's value of every "
                  "placement, at the bot's own turn and in every play-out. Entry ((drawings_done * 8 + tile) * 4 + "
                  "slot) * 10 + held: slot 0 the 4 orthogonal neighbours, 1 the 4 diagonal ones, 2 the 16 cells two "
                  "steps away (held: 0 off the board, 1 empty water, 2 empty land, 2 + tile), slot 3 the cell "

@@ -3,7 +3,7 @@ differences from the bots' own games. The value of a board after a placement is 
 total (every tile on its right side of the shore), plus a number for each turn, plus one table
 entry for each of the board's 100 2x2 windows (corners off the board included): what the four
 cells hold, water or land, by the drawings done. The heuristic's placements add the windows'
-change to their value (``bots._value_delta``), so the table is learned under the very policy
+change to their value (``heuristic._value_delta``), so the table is learned under the very policy
 that plays with it: each game is played by the heuristic with the table so far, and after each
 placement the value of the board before it moves toward the value of the board after it
 (TD(0)), the last toward the final score. A step is normalised by the squared counts of the
@@ -30,7 +30,7 @@ from datetime import date
 import numpy as np
 from numba import njit
 
-from scorebook.engines.tiny_islands import bots
+from scorebook.engines.tiny_islands import bots, heuristic, planner, search, weights
 from scorebook.engines.tiny_islands.deck import two_deck_offers
 from scorebook.engines.tiny_islands.engine import drawing_due, listed_region, score_board
 from scorebook.engines.tiny_islands.metadata import CELLS, SIZE, TURNS
@@ -45,7 +45,7 @@ def window_entries(tiles, land, out):
     k = 0
     for r in range(-1, SIZE):
         for c in range(-1, SIZE):
-            out[k] = bots.window_entry(tiles, land, r, c, np.int64(-1), np.int64(0))
+            out[k] = heuristic.window_entry(tiles, land, r, c, np.int64(-1), np.int64(0))
             k += 1
 
 
@@ -66,7 +66,7 @@ def _step(w, bias, phase, t, entries, error, alpha, value_from):
             norm += run * run
             run = 1
     step = alpha * error / norm
-    base = bots.VALUE_AT + phase * bots.VALUE_TABLE
+    base = weights.VALUE_AT + phase * weights.VALUE_TABLE
     for k in range(N_WINDOWS):
         w[base + entries[k]] += step
     bias[t] += step
@@ -77,8 +77,8 @@ def _board_value(tiles, land, window_land, drawings_done, t, w, bias, entries):
     """The board's value: its optimistic total, the turn's number, and its windows' entries
     (written to ``entries``) read with ``window_land`` as the land."""
     window_entries(tiles, window_land, entries)
-    base = bots.VALUE_AT + drawings_done * bots.VALUE_TABLE
-    v = bots._optimistic_total(tiles, land, np.int64(3 - drawings_done), np.int64(0)) + bias[t]
+    base = weights.VALUE_AT + drawings_done * weights.VALUE_TABLE
+    v = heuristic._optimistic_total(tiles, land, np.int64(3 - drawings_done), np.int64(0)) + bias[t]
     for k in range(N_WINDOWS):
         v += w[base + entries[k]]
     return v
@@ -90,7 +90,7 @@ def _commit_now(t, d, plans, coin):
     at turn t: the first island at COMMIT_FROM[0], the second at COMMIT_FROM[1] in half the
     games (the search's play-outs begun before the first drawing play the second island
     freely; those begun after it follow a plan)."""
-    if not plans or d >= bots.COMMIT_FROM.shape[0] or t != bots.COMMIT_FROM[d]:
+    if not plans or d >= search.COMMIT_FROM.shape[0] or t != search.COMMIT_FROM[d]:
         return False
     return d == 0 or coin
 
@@ -125,17 +125,17 @@ def play_games(all_offers, first, w, bias, alpha, learn, plans, value_from, tota
         stuck = False
         for t in range(TURNS):
             if _commit_now(t, d, plans, coin):
-                candidates = bots._plan_candidates(tiles, land, offers, np.int64(t), np.int64(0), w, no_plan,
+                candidates = planner._plan_candidates(tiles, land, offers, np.int64(t), np.int64(0), w, no_plan,
                                                    np.bool_(False))
                 plan = candidates[np.random.randint(candidates.shape[0])].copy()
                 planned = True
-            tile, cell = bots.heuristic_placement(tiles, land, offers[t], np.int64(3 - d), np.int64(0), w, plan,
+            tile, cell = heuristic.heuristic_placement(tiles, land, offers[t], np.int64(3 - d), np.int64(0), w, plan,
                                                   np.bool_(planned))
             if tile < 0:  # stuck: the game has no score
                 stuck = True
                 break
             tiles[cell] = tile
-            window_land = land ^ plan if planned and w[bots.VALUE_LAND_AT] != 0.0 else land
+            window_land = land ^ plan if planned and w[weights.VALUE_LAND_AT] != 0.0 else land
             value = _board_value(tiles, land, window_land, d, t, w, bias, entries)
             if learn and last_t >= 0:
                 _step(w, bias, last_phase, last_t, last, value - last_value, alpha, value_from)
@@ -145,10 +145,10 @@ def play_games(all_offers, first, w, bias, alpha, learn, plans, value_from, tota
             last_t = t
             if drawing_due(t + 1):
                 if planned:
-                    cells, n = bots._committed_drawing(tiles, land, offers, np.int64(t), np.int64(0), effort, w,
+                    cells, n = search._committed_drawing(tiles, land, offers, np.int64(t), np.int64(0), effort, w,
                                                        screen, plan)
                 else:
-                    cells, n = bots._draw_now(tiles, land, offers, np.int64(t), np.int64(0), effort, w, screen)
+                    cells, n = planner._draw_now(tiles, land, offers, np.int64(t), np.int64(0), effort, w, screen)
                 _, region = listed_region(land, cells, n)
                 land ^= region
                 d += 1
@@ -171,11 +171,11 @@ def table_text(table: np.ndarray, land: str, bias: np.ndarray, fit: dict, made_b
     rounded = np.round(table * 1000).astype(np.int64)
     nonzero = np.flatnonzero(rounded)
     data = {
-        "about": " ".join(bots.load_window_value.__doc__.split()),
+        "about": " ".join(weights.load_window_value.__doc__.split()),
         "made_by": made_by,
         "fit": fit,
-        "classes": bots.VALUE_CLASSES,
-        "phases": bots.POLICY_PHASES,
+        "classes": weights.VALUE_CLASSES,
+        "phases": weights.POLICY_PHASES,
         "land": land,
         "turn_bias": [round(float(b), 4) for b in bias],  # the value's number for each turn (not played)
         "entries": [[int(i), int(rounded[i])] for i in nonzero],
@@ -185,19 +185,19 @@ def table_text(table: np.ndarray, land: str, bias: np.ndarray, fit: dict, made_b
 
 
 def train(args) -> None:
-    w = np.concatenate((bots.WEIGHTS, np.zeros(bots.N_VALUE), [1.0 if args.land == "planned" else 0.0]))
+    w = np.concatenate((bots.WEIGHTS, np.zeros(weights.N_VALUE), [1.0 if args.land == "planned" else 0.0]))
     if args.plans:  # the weights of halving:N's committed play-outs
-        w = bots._plan_weights(w)
+        w = search._plan_weights(w)
     bias = np.zeros(TURNS)
     made_by, played = [], 0
     if args.start:
         start = json.loads(open(args.start).read())
-        w[bots.VALUE_AT:bots.VALUE_LAND_AT] = bots.window_table(start)
+        w[weights.VALUE_AT:weights.VALUE_LAND_AT] = weights.window_table(start)
         bias[:] = start["turn_bias"]
         made_by, played = start["made_by"], start["fit"]["games"]
     # the phases before --value-from are played without the table, as halving:N's play-outs
-    # are (bots.SEARCH_VALUE_FROM); the file keeps them as they started, for the heuristic bot
-    kept = slice(bots.VALUE_AT, bots.VALUE_AT + args.value_from * bots.VALUE_TABLE)
+    # are (weights.SEARCH_VALUE_FROM); the file keeps them as they started, for the heuristic bot
+    kept = slice(weights.VALUE_AT, weights.VALUE_AT + args.value_from * weights.VALUE_TABLE)
     kept_table = w[kept].copy()
     w[kept] = 0.0
     started = time.perf_counter()
@@ -217,11 +217,11 @@ def train(args) -> None:
                          f"(on {date.today().isoformat()})"]
     w[kept] = kept_table
     with open(args.out, "w") as f:
-        f.write(table_text(w[bots.VALUE_AT:bots.VALUE_LAND_AT], args.land, bias, fit, made_by))
+        f.write(table_text(w[weights.VALUE_AT:weights.VALUE_LAND_AT], args.land, bias, fit, made_by))
 
 
 def bench(args) -> None:
-    table = bots.window_value_weights(open(args.value).read())
+    table = weights.window_value_weights(open(args.value).read())
     offers = shuffles(args.seed, 0, args.shuffles)
     results = {}
     for name, w in (("without", bots.WEIGHTS), ("with", np.concatenate((bots.WEIGHTS, table)))):
@@ -245,9 +245,9 @@ def main() -> None:
                    help="play the games as halving:N's committed play-outs (islands planned, then followed)")
     p.add_argument("--land", choices=["drawn", "planned"], default="drawn",
                    help="under a plan, the windows read the land as drawn, or as it will be after the plan")
-    p.add_argument("--value-from", type=int, choices=range(bots.POLICY_PHASES), default=0,
+    p.add_argument("--value-from", type=int, choices=range(weights.POLICY_PHASES), default=0,
                    help="play the phases before this many drawings without the table, and keep them as they "
-                        "started (halving:N's play-outs read it from bots.SEARCH_VALUE_FROM)")
+                        "started (halving:N's play-outs read it from weights.SEARCH_VALUE_FROM)")
     p.add_argument("--out", required=True)
     p = sub.add_parser("bench", help="the heuristic with and without a table, paired")
     p.add_argument("value")

@@ -23,11 +23,11 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _report import write_section  # noqa: E402
 
-from scorebook.engines.tiny_islands import bots  # noqa: E402
+from scorebook.engines.tiny_islands import bots, search  # noqa: E402
 from scorebook.engines.tiny_islands.deck import two_deck_offers  # noqa: E402
 
 POLICIES = [  # label, effort, screen
-    (f"mc:N's play-outs (1 rectangle in {bots.ROLLOUT_EFFORT} at random)", bots.ROLLOUT_EFFORT, 0),
+    (f"mc:N's play-outs (1 rectangle in {search.ROLLOUT_EFFORT} at random)", search.ROLLOUT_EFFORT, 0),
     ("1 rectangle in 8 at random", 8, 0),
     (f"halving:N's play-outs (1 in {bots.HALVING_EFFORT} at random + the best {bots.HALVING_SCREEN} screened)",
      bots.HALVING_EFFORT, bots.HALVING_SCREEN),
@@ -45,7 +45,7 @@ def play_outs(shuffles, effort, screen):
     empty_land = np.zeros(81, np.bool_)
     _seed(1)
     start = time.perf_counter()
-    totals = np.array([bots.rollout(empty_tiles, empty_land, o, 0, 0, 0, effort, bots.WEIGHTS, screen)
+    totals = np.array([search.rollout(empty_tiles, empty_land, o, 0, 0, 0, effort, bots.WEIGHTS, screen)
                        for o in shuffles], float)
     return totals, (time.perf_counter() - start) / len(shuffles)
 

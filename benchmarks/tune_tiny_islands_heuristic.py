@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scorebook.engines.tiny_islands import bots, engine as E
+from scorebook.engines.tiny_islands import bots, engine as E, search, weights as package_weights
 from scorebook.engines.tiny_islands.deck import two_deck_offers
 from scorebook.engines.tiny_islands.metadata import TURNS
 
@@ -44,7 +44,7 @@ def _totals(job: tuple[np.ndarray, int, int, int, int]) -> list[int]:
         offers = _shuffles[g]
         if bot < 0:
             bots.seed_random(g)
-            out.append(int(bots.rollout(empty_tiles, empty_land, offers, 0, 0, 0, bots.HALVING_EFFORT, weights,
+            out.append(int(search.rollout(empty_tiles, empty_land, offers, 0, 0, 0, bots.HALVING_EFFORT, weights,
                                         bots.HALVING_SCREEN)))
             continue
         placements, regions, lens = bots.play_weighted(offers, bot, rollouts, g, 0, weights, bots.TWO_DECK)
@@ -55,7 +55,7 @@ def _totals(job: tuple[np.ndarray, int, int, int, int]) -> list[int]:
 
 def mean_score(pool, weights: np.ndarray, bot: int, rollouts: int, parts: int) -> float:
     """The games' mean with these heuristic weights and the package's policy (as the bots play)."""
-    played = np.concatenate((weights, bots.POLICY))
+    played = np.concatenate((weights, package_weights.POLICY))
     jobs = [(played, bot, rollouts, p, parts) for p in range(parts)]
     results = pool.map(_totals, jobs) if pool else [_totals(job) for job in jobs]
     return float(np.mean([s for part in results for s in part]))
@@ -104,15 +104,15 @@ def main(argv: list[str] | None = None):
     parser.add_argument("--out", help="write the fitted weights file here")
     args = parser.parse_args(argv)
     start_text = Path(args.start).read_text() if args.start else None
-    start = bots.load_weights(start_text)
+    start = package_weights.load_weights(start_text)
     only = [int(k) for k in args.only.split(",") if k]
     result = fit(args.games, args.steps, args.shuffle_seed, args.seed, args.bot, only, start, args.workers)
     print(f"best {result['fitted_mean']:.2f} weights {result['weights']}")
     if args.out:
-        described = json.loads(start_text or bots.weights_text())
+        described = json.loads(start_text or package_weights.weights_text())
         command = "python benchmarks/tune_tiny_islands_heuristic.py " + shlex.join(argv if argv is not None
                                                                                   else sys.argv[1:])
-        described["weights"] = bots.load_weights(json.dumps(result)).tolist()
+        described["weights"] = package_weights.load_weights(json.dumps(result)).tolist()
         described["made_by"] = [f"{command} (on {date.today().isoformat()})"]
         described["fit"] = {"games": args.games, "steps": args.steps, "shuffle_seed": args.shuffle_seed,
                             "seed": args.seed, "bot": args.bot, "only": only, "start": start.tolist(),

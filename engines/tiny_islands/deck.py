@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .metadata import (DECK_SIZE, ONE_DECK_TILE, ONE_DECK_ZONE, TILE_COUNT, TURNS, ZONE_COPIES,
+from .metadata import (DECK_SIZE, ONE_DECK_TILE, ONE_DECK_ZONE, TILE_COUNT, TURNS, ZONE_COPIES, ZONE_MASK,
                        ZONE_LETTERS)
 
 TILE_DECK = np.repeat(np.arange(len(TILE_COUNT)), TILE_COUNT)  # 54 tile channels
@@ -101,3 +101,108 @@ def one_deck_consistent(offers) -> tuple[bool, int | None]:
     arr = np.ascontiguousarray(np.asarray(offers, np.int64).reshape(-1, 4))
     ok, turn = _one_deck_check(arr, _CARD_COUNT, TURNS)
     return bool(ok), None if ok else int(turn)
+
+
+# ---------------------------------------------------------------- futures the bots sample
+
+TWO_DECK, ONE_DECK = 0, 1  # deck models, as in metadata.DECK_MODELS
+N_ZONES = ZONE_MASK.shape[0]
+
+
+@njit(cache=True)
+def _take_card(free, tile, zone):
+    """Mark a free card with this tile (-1: any) and zone (-1: any) used, chosen at random
+    among the matches; returns its index or -1."""
+    n = 0
+    for c in range(DECK_SIZE):
+        if free[c] and (tile < 0 or ONE_DECK_TILE[c] == tile) and (zone < 0 or ONE_DECK_ZONE[c] == zone):
+            n += 1
+    if n == 0:
+        return -1
+    pick = np.random.randint(n)
+    for c in range(DECK_SIZE):
+        if free[c] and (tile < 0 or ONE_DECK_TILE[c] == tile) and (zone < 0 or ONE_DECK_ZONE[c] == zone):
+            if pick == 0:
+                free[c] = False
+                return c
+            pick -= 1
+    return -1
+
+
+@njit(cache=True)
+def _sample_future_one_deck(offers, t, out):
+    """Offers for turns after t under the real one-deck pattern (spec §7): the tile of slot i
+    on turn k and the zone of slot i on turn k+1 are one card. Cards seen whole are out of the
+    deck; the zones of turn 1 and the tiles of turn t are half-seen cards, completed at random
+    from the cards that fit; the rest are shuffled. False when the offers fit no such deck."""
+    out[:t + 1] = offers[:t + 1]
+    whole = np.ones(DECK_SIZE, np.bool_)
+    for k in range(t):
+        for i in range(2):
+            if _take_card(whole, offers[k, 2 * i], offers[k + 1, 2 * i + 1]) < 0:
+                return False
+    # the half-seen cards compete for the same few cards late in a game: retry the random picks
+    for attempt in range(32):
+        free = whole.copy()
+        done = True
+        for i in range(2):
+            if _take_card(free, np.int64(-1), offers[0, 2 * i + 1]) < 0:
+                done = False
+        for i in range(2):
+            c = _take_card(free, offers[t, 2 * i], np.int64(-1))
+            if c < 0:
+                done = False
+            elif t + 1 < TURNS:
+                out[t + 1, 2 * i + 1] = ONE_DECK_ZONE[c]
+        if done:
+            break
+    if not done:
+        return False
+    rest = np.flatnonzero(free)
+    order = np.random.permutation(rest)
+    j = 0
+    for k in range(t + 1, TURNS):
+        for i in range(2):
+            c = order[j]
+            j += 1
+            out[k, 2 * i] = ONE_DECK_TILE[c]
+            if k + 1 < TURNS:
+                out[k + 1, 2 * i + 1] = ONE_DECK_ZONE[c]
+    return True
+
+
+@njit(cache=True)
+def _sample_future(offers, t, out, deck_model):
+    """Offers for turns after t drawn from the cards not seen yet: under the one-deck pattern
+    when ``deck_model`` is ONE_DECK and the offers fit it, else the two-deck model."""
+    if deck_model == ONE_DECK and _sample_future_one_deck(offers, t, out):
+        return
+    out[:t + 1] = offers[:t + 1]
+    tiles_left = np.empty(64, np.int64)
+    zones_left = np.empty(64, np.int64)
+    seen_t = np.zeros(8, np.int64)
+    seen_z = np.zeros(N_ZONES, np.int64)
+    for k in range(t + 1):
+        seen_t[offers[k, 0]] += 1
+        seen_t[offers[k, 2]] += 1
+        seen_z[offers[k, 1]] += 1
+        seen_z[offers[k, 3]] += 1
+    nt = 0
+    for tile in range(1, 8):
+        for _ in range(TILE_COUNT[tile] - seen_t[tile]):
+            tiles_left[nt] = tile
+            nt += 1
+    nz = 0
+    for zone in range(N_ZONES):
+        for _ in range(ZONE_COPIES - seen_z[zone]):
+            zones_left[nz] = zone
+            nz += 1
+    pt = np.random.permutation(tiles_left[:nt])
+    pz = np.random.permutation(zones_left[:nz])
+    i = 0
+    for k in range(t + 1, TURNS):
+        out[k, 0] = pt[i]
+        out[k, 1] = pz[i]
+        out[k, 2] = pt[i + 1]
+        out[k, 3] = pz[i + 1]
+        i += 2

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bots import _sample_future
+from .deck import _sample_future
 from .drawing_interface import INK, INK_BEFORE
 from .metadata import CELLS, TURNS
 from . import net_play as NP

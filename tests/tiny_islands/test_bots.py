@@ -4,9 +4,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scorebook.engines.tiny_islands import bots
+from scorebook.engines.tiny_islands import bots, deck, heuristic, planner, search
 from scorebook.engines.tiny_islands import engine as E
 from scorebook.engines.tiny_islands.deck import two_deck_offers
+from scorebook.engines.tiny_islands.metadata import FOREST, MOUNTAIN, ZONE_MASK
 from scorebook.engines.tiny_islands.players import random_game
 
 from ..conftest import cli_json
@@ -68,8 +69,8 @@ def test_halving_spends_the_budget_on_the_leaders_and_plays_legal_games():
     assert res[0] == E.OK
     tiles = np.zeros(81, np.int64)
     land = np.zeros(81, np.bool_)
-    cands = [(offers[0, 2 * k], z) for k in range(2) for z in range(81) if bots.ZONE_MASK[offers[0, 2 * k + 1], z]]
-    tile, cell = bots.mc_halving_placement(tiles, land, offers, 0, 0, 0, 4, 10, bots.WEIGHTS, bots.TWO_DECK,
+    cands = [(offers[0, 2 * k], z) for k in range(2) for z in range(81) if ZONE_MASK[offers[0, 2 * k + 1], z]]
+    tile, cell = search.mc_halving_placement(tiles, land, offers, 0, 0, 0, 4, 10, bots.WEIGHTS, bots.TWO_DECK,
                                             bots.HALVING_EFFORT, bots.HALVING_SCREEN, np.zeros(81, np.bool_), False)
     assert (tile, cell) in cands
 
@@ -93,17 +94,17 @@ def test_the_planner_offers_distinct_legal_regions_and_mc_picks_one():
     for tile, cell in placements[:9]:
         tiles[cell] = tile
     land = np.zeros(81, np.bool_)
-    regions, values, m = bots.planned_regions(tiles, land, 0, 9, 8, 1, 8, bots.WEIGHTS, 0)
+    regions, values, m = planner.planned_regions(tiles, land, 0, 9, 8, 1, 8, bots.WEIGHTS, 0)
     assert m >= 2
     for i in range(m):
         assert E.check_region(land, regions[i]) == E.OK
         assert all(not (regions[i] == regions[j]).all() for j in range(i))
-    cells, n = bots.plan_drawing(tiles, land, 0, 9, 8, 1, bots.WEIGHTS)
+    cells, n = planner.plan_drawing(tiles, land, 0, 9, 8, 1, bots.WEIGHTS)
     planned = np.zeros(81, np.bool_)
     planned[cells[:n]] = True
-    best3, values3, m3 = bots.planned_regions(tiles, land, 0, 9, 8, 1, 3, bots.WEIGHTS, 0)
+    best3, values3, m3 = planner.planned_regions(tiles, land, 0, 9, 8, 1, 3, bots.WEIGHTS, 0)
     assert (planned == best3[int(np.argmax(values3[:m3]))]).all()
-    cells, n = bots.mc_drawing(tiles, land, offers, 8, 0, 0, 4, 8, bots.WEIGHTS, bots.TWO_DECK, bots.ROLLOUT_EFFORT, 0,
+    cells, n = search.mc_drawing(tiles, land, offers, 8, 0, 0, 4, 8, bots.WEIGHTS, bots.TWO_DECK, search.ROLLOUT_EFFORT, 0,
                                np.zeros(81, np.bool_), False)
     chosen = np.zeros(81, np.bool_)
     chosen[cells[:n]] = True
@@ -122,7 +123,7 @@ def test_a_wider_last_drawing_search_never_scores_less():
     for d in range(2):
         land ^= E.listed_region(land, traces[d], lens[d])[1]
     scores = []
-    for cells, n in (bots.best_drawing(tiles, land, 0, 0, 0, 1, 3, bots.WEIGHTS, 0),
+    for cells, n in (planner.best_drawing(tiles, land, 0, 0, 0, 1, 3, bots.WEIGHTS, 0),
                      bots.last_drawing(tiles, land, 0, bots.WEIGHTS)):
         code, region = E.listed_region(land, cells, n)
         assert code == E.OK and E.check_region(land, region) == E.OK
@@ -143,20 +144,20 @@ def test_the_planners_screen_adds_up_penalties_and_room_over_each_rectangle():
     shore = E.boundary_vertices(land)
     weights = bots.WEIGHTS.copy()
     weights[14] = 0.0  # the zones' reach is left to the full objective
-    values, threshold = bots._screen_rectangles(tiles, land, shore, 6, 3, weights, 6)
+    values, threshold = planner._screen_rectangles(tiles, land, shore, 6, 3, weights, 6)
     before = E.score_board(tiles, land, 0)[0]
-    assert len(bots.RECTANGLES) == len({tuple(r) for r in bots.RECTANGLES}) == 1899  # all, within 24 edges
+    assert len(planner.RECTANGLES) == len({tuple(r) for r in planner.RECTANGLES}) == 1899  # all, within 24 edges
     legal = []
-    for k, (r0, c0, h, wd) in enumerate(bots.RECTANGLES):
+    for k, (r0, c0, h, wd) in enumerate(planner.RECTANGLES):
         region = np.zeros((9, 9), np.bool_)
         region[r0:r0 + h, c0:c0 + wd] = True
         after = land ^ region.ravel()
-        expected = before - E.score_board(tiles, after, 0)[0] + bots._future_room(tiles, after, 6, 3, weights)
+        expected = before - E.score_board(tiles, after, 0)[0] + planner._future_room(tiles, after, 6, 3, weights)
         assert values[k] == pytest.approx(expected), (h, wd, r0, c0)
         if E.check_region(land, region.ravel()) == E.OK:
             legal.append(values[k])
     assert threshold == sorted(legal)[-6]  # the sixth best legal rectangle lets the rest in
-    regions, _, m = bots.planned_regions(tiles, land, 0, 6, 3, bots.HALVING_EFFORT, 3, bots.WEIGHTS,
+    regions, _, m = planner.planned_regions(tiles, land, 0, 6, 3, bots.HALVING_EFFORT, 3, bots.WEIGHTS,
                                          bots.HALVING_SCREEN)
     assert m >= 1 and all(E.check_region(land, regions[i]) == E.OK for i in range(m))
 
@@ -168,13 +169,13 @@ def test_the_planners_room_counts_the_zones_that_keep_empty_land():
     land = np.zeros((9, 9), np.bool_)
     land[:3, :3] = True
     tiles = np.zeros(81, np.int64)
-    assert bots.N_ZONES == 27
-    assert bots._future_room(tiles, land.ravel(), 4, 0, weights) == pytest.approx(4 * 7 / 27)
-    assert bots._future_room(tiles, land.ravel(), 0, 5, weights) == 0.0  # no land tile to come
+    assert deck.N_ZONES == 27
+    assert planner._future_room(tiles, land.ravel(), 4, 0, weights) == pytest.approx(4 * 7 / 27)
+    assert planner._future_room(tiles, land.ravel(), 0, 5, weights) == 0.0  # no land tile to come
     tiles[:3] = 1  # the top row of the island filled: row a no longer reached
-    assert bots._future_room(tiles, land.ravel(), 4, 0, weights) == pytest.approx(4 * 6 / 27)
+    assert planner._future_room(tiles, land.ravel(), 4, 0, weights) == pytest.approx(4 * 6 / 27)
     tiles.reshape(9, 9)[:3, :3] = 1  # all of it filled
-    assert bots._future_room(tiles, land.ravel(), 4, 0, weights) == 0.0
+    assert planner._future_room(tiles, land.ravel(), 4, 0, weights) == 0.0
 
 
 def test_one_deck_futures_keep_the_card_pattern():
@@ -184,7 +185,7 @@ def test_one_deck_futures_keep_the_card_pattern():
         for t in (0, 1, 8, 17, 24, 25):
             out = offers.copy()
             np.random.seed(s)
-            assert bots._sample_future_one_deck(offers, t, out)
+            assert deck._sample_future_one_deck(offers, t, out)
             assert (out[:t + 1] == offers[:t + 1]).all()
             assert one_deck_consistent(out)[0], (s, t)
             if t < 24:
@@ -192,8 +193,8 @@ def test_one_deck_futures_keep_the_card_pattern():
     naive = two_deck_offers(np.random.default_rng(5))
     assert not one_deck_consistent(naive)[0]  # offers that fit no real deck: the two-deck model
     out = naive.copy()
-    assert not bots._sample_future_one_deck(naive, 19, out)
-    bots._sample_future(naive, 19, out, bots.ONE_DECK)
+    assert not deck._sample_future_one_deck(naive, 19, out)
+    deck._sample_future(naive, 19, out, bots.ONE_DECK)
     assert (out[:20] == naive[:20]).all()
 
 
@@ -214,11 +215,11 @@ def test_the_rectangle_shortcut_agrees_with_the_full_drawing_check():
     # shoreline can rule one out. Every rectangle in budget, on the land of real games.
     for g, d, land in _lands_before_each_drawing():
         shore = E.boundary_vertices(land)
-        for r0, c0, h, wd in bots.RECTANGLES:
+        for r0, c0, h, wd in planner.RECTANGLES:
             rect = np.zeros((9, 9), np.bool_)
             rect[r0:r0 + h, c0:c0 + wd] = True
             legal = E.check_region(land, rect.ravel()) == E.OK
-            assert bots._rectangle_clear(shore, r0, c0, h, wd) == legal, (g, d, r0, c0, h, wd)
+            assert planner._rectangle_clear(shore, r0, c0, h, wd) == legal, (g, d, r0, c0, h, wd)
 
 
 def test_the_incremental_toggle_check_agrees_with_the_full_drawing_check():
@@ -302,24 +303,24 @@ def test_before_the_first_drawing_land_tiles_follow_the_planned_island():
     none = np.zeros(81, np.bool_)
     weights = bots.WEIGHTS.copy()
     weights[15:18] = [-0.519, -3.606, -1.661]  # the plan's weights as fitted (weights.json leaves the plan off)
-    for t in range(bots.PLAN_FROM + 2):
-        tile, cell = bots.heuristic_placement(tiles, land, offers[t], 3, 0, bots.WEIGHTS, none, False)
+    for t in range(search.PLAN_FROM + 2):
+        tile, cell = heuristic.heuristic_placement(tiles, land, offers[t], 3, 0, bots.WEIGHTS, none, False)
         tiles[cell] = tile
-    t = bots.PLAN_FROM + 2
-    plan, planned = bots._first_island_plan(tiles, land, offers, t, 0, 0, 1, weights, 0)
+    t = search.PLAN_FROM + 2
+    plan, planned = search._first_island_plan(tiles, land, offers, t, 0, 0, 1, weights, 0)
     assert planned and E.check_region(land, plan) == E.OK
     # no plan before turn PLAN_FROM, after the first drawing, or when its weights are zero
-    assert not bots._first_island_plan(tiles, land, offers, bots.PLAN_FROM - 1, 0, 0, 1, weights, 0)[1]
-    assert not bots._first_island_plan(tiles, land, offers, t, 1, 0, 1, weights, 0)[1]
-    assert not bots._first_island_plan(tiles, land, offers, t, 0, 0, 1, bots.WEIGHTS, 0)[1]  # off
+    assert not search._first_island_plan(tiles, land, offers, search.PLAN_FROM - 1, 0, 0, 1, weights, 0)[1]
+    assert not search._first_island_plan(tiles, land, offers, t, 1, 0, 1, weights, 0)[1]
+    assert not search._first_island_plan(tiles, land, offers, t, 0, 0, 1, bots.WEIGHTS, 0)[1]  # off
     # a Forest offered everywhere: where it goes depends on the plan, and a strong plan wins
-    offer = np.array([bots.FOREST, 0, bots.FOREST, 0], np.int64)
+    offer = np.array([FOREST, 0, FOREST, 0], np.int64)
     strong = weights.copy()
     strong[16] = -50.0
     for zone in range(27):
         offer[1] = offer[3] = zone
-        _, cell = bots.heuristic_placement(tiles, land, offer, 3, 0, strong, plan, True)
-        if cell >= 0 and any(plan[z] and tiles[z] == 0 for z in range(81) if bots.ZONE_MASK[zone, z]):
+        _, cell = heuristic.heuristic_placement(tiles, land, offer, 3, 0, strong, plan, True)
+        if cell >= 0 and any(plan[z] and tiles[z] == 0 for z in range(81) if ZONE_MASK[zone, z]):
             assert plan[cell], zone
 
 
@@ -327,42 +328,42 @@ def test_halving_commits_to_a_first_island_chosen_among_legal_candidates():
     offers = two_deck_offers(np.random.default_rng([5, 2]))
     tiles, land = np.zeros(81, np.int64), np.zeros(81, np.bool_)
     none = np.zeros(81, np.bool_)
-    for t in range(bots.COMMIT_FROM[0]):
-        tile, cell = bots.heuristic_placement(tiles, land, offers[t], 3, 0, bots.WEIGHTS, none, False)
+    for t in range(search.COMMIT_FROM[0]):
+        tile, cell = heuristic.heuristic_placement(tiles, land, offers[t], 3, 0, bots.WEIGHTS, none, False)
         tiles[cell] = tile
-    t = int(bots.COMMIT_FROM[0])
-    wp = bots._plan_weights(bots.WEIGHTS)
-    assert (wp[15:18] == bots.COMMIT_W).all() and (wp[:15] == bots.WEIGHTS[:15]).all()
-    fresh = bots._plan_candidates(tiles, land, offers, t, 0, wp, none, False)
-    assert 2 <= fresh.shape[0] <= bots.COMMIT_PLANS + len(bots.SMALL_AREAS)
+    t = int(search.COMMIT_FROM[0])
+    wp = search._plan_weights(bots.WEIGHTS)
+    assert (wp[15:18] == search.COMMIT_W).all() and (wp[:15] == bots.WEIGHTS[:15]).all()
+    fresh = planner._plan_candidates(tiles, land, offers, t, 0, wp, none, False)
+    assert 2 <= fresh.shape[0] <= planner.COMMIT_PLANS + len(planner.SMALL_AREAS)
     for i, plan in enumerate(fresh):
         assert E.check_region(land, plan) == E.OK
         assert all(not (plan == fresh[j]).all() for j in range(i))
     # the small candidates come first, one a size class, each within its class
-    sizes = [int(p.sum()) for p in fresh[:len(bots.SMALL_AREAS) - 1]]
-    assert all(lo < n <= hi for n, lo, hi in zip(sizes, bots.SMALL_AREAS[:-1], bots.SMALL_AREAS[1:]))
+    sizes = [int(p.sum()) for p in fresh[:len(planner.SMALL_AREAS) - 1]]
+    assert all(lo < n <= hi for n, lo, hi in zip(sizes, planner.SMALL_AREAS[:-1], planner.SMALL_AREAS[1:]))
     # the incumbent stays a candidate, first
-    held = bots._plan_candidates(tiles, land, offers, t, 0, wp, fresh[-1], True)
+    held = planner._plan_candidates(tiles, land, offers, t, 0, wp, fresh[-1], True)
     assert (held[0] == fresh[-1]).all()
     bots.seed_random(3)
-    chosen = bots.choose_plan(tiles, land, offers, t, 0, 0, 2, wp, bots.TWO_DECK, bots.HALVING_EFFORT,
+    chosen = search.choose_plan(tiles, land, offers, t, 0, 0, 2, wp, bots.TWO_DECK, bots.HALVING_EFFORT,
                               bots.HALVING_SCREEN, fresh[-1], True)
     assert any((chosen == p).all() for p in held)
     # a committed play-out ends in a legal, scored game; its first island starts from the plan
     bots.seed_random(4)
-    value = bots._play_on(tiles, land, offers, t, 0, 0, bots.HALVING_EFFORT, wp, bots.HALVING_SCREEN, chosen, True)
+    value = search._play_on(tiles, land, offers, t, 0, 0, bots.HALVING_EFFORT, wp, bots.HALVING_SCREEN, chosen, True)
     assert value > 0
     board = tiles.copy()
     for k in range(t, 9):
-        tile, cell = bots.heuristic_placement(board, land, offers[k], 3, 0, wp, chosen, True)
+        tile, cell = heuristic.heuristic_placement(board, land, offers[k], 3, 0, wp, chosen, True)
         board[cell] = tile
-    cells, n = bots._committed_drawing(board, land, offers, 8, 0, 1, wp, 0, chosen)
+    cells, n = search._committed_drawing(board, land, offers, 8, 0, 1, wp, 0, chosen)
     drawn = E.listed_region(land, cells, n)[1]
     assert E.check_region(land, drawn) == E.OK
     assert (drawn & chosen).sum() >= chosen.sum() // 2
     # the first drawing weighs the committed island beside the planner's regions
     bots.seed_random(5)
-    cells, n = bots.mc_drawing(board, land, offers, 8, 0, 0, 2, 4, wp, bots.TWO_DECK, bots.HALVING_EFFORT,
+    cells, n = search.mc_drawing(board, land, offers, 8, 0, 0, 2, 4, wp, bots.TWO_DECK, bots.HALVING_EFFORT,
                                bots.HALVING_SCREEN, chosen, True)
     assert E.check_region(land, E.listed_region(land, cells, n)[1]) == E.OK
 
@@ -371,15 +372,15 @@ def test_halving_commits_to_the_second_island_clear_of_the_first():
     offers = two_deck_offers(np.random.default_rng([6, 1]))
     tiles, land = np.zeros(81, np.int64), np.zeros(81, np.bool_)
     none = np.zeros(81, np.bool_)
-    t = int(bots.COMMIT_FROM[1])
+    t = int(search.COMMIT_FROM[1])
     for k in range(t):
-        tile, cell = bots.heuristic_placement(tiles, land, offers[k], 3, 0, bots.WEIGHTS, none, False)
+        tile, cell = heuristic.heuristic_placement(tiles, land, offers[k], 3, 0, bots.WEIGHTS, none, False)
         tiles[cell] = tile
     bots.seed_random(1)
-    cells, n = bots.plan_drawing(tiles, land, 0, 30, 30, 1, bots.WEIGHTS)
+    cells, n = planner.plan_drawing(tiles, land, 0, 30, 30, 1, bots.WEIGHTS)
     land ^= E.listed_region(land, cells, n)[1]
-    wp = bots._plan_weights(bots.WEIGHTS)
-    plans = bots._plan_candidates(tiles, land, offers, t, 0, wp, none, False)
+    wp = search._plan_weights(bots.WEIGHTS)
+    plans = planner._plan_candidates(tiles, land, offers, t, 0, wp, none, False)
     assert plans.shape[0] >= 2
     for plan in plans:  # each a legal second drawing: it keeps off the first shoreline
         assert E.check_region(land, plan) == E.OK
@@ -387,17 +388,17 @@ def test_halving_commits_to_the_second_island_clear_of_the_first():
     plan = plans[0]
     land_cell = next(z for z in range(81) if land[z] and not plan[z] and tiles[z] == 0)
     off_cell = next(z for z in range(81) if not land[z] and not plan[z] and tiles[z] == 0)
-    before = bots._optimistic_total(tiles, land, 2, 0)
-    mountain = bots.MOUNTAIN
-    planned = bots._weighted_value(tiles, land, mountain, land_cell, 2, 0, wp, before, plan, True)
-    unplanned = bots._weighted_value(tiles, land, mountain, land_cell, 2, 0, wp, before, plan, False)
+    before = heuristic._optimistic_total(tiles, land, 2, 0)
+    mountain = MOUNTAIN
+    planned = heuristic._weighted_value(tiles, land, mountain, land_cell, 2, 0, wp, before, plan, True)
+    unplanned = heuristic._weighted_value(tiles, land, mountain, land_cell, 2, 0, wp, before, plan, False)
     assert planned == unplanned  # w[15] (land in the plan) is 0 in the committed weights
-    outside = bots._weighted_value(tiles, land, mountain, off_cell, 2, 0, wp, before, plan, True)
-    assert outside == bots._weighted_value(tiles, land, mountain, off_cell, 2, 0, wp, before, plan, False) + wp[16]
+    outside = heuristic._weighted_value(tiles, land, mountain, off_cell, 2, 0, wp, before, plan, True)
+    assert outside == heuristic._weighted_value(tiles, land, mountain, off_cell, 2, 0, wp, before, plan, False) + wp[16]
     # a committed play-out from the second phase draws the plan (climbed) and ends legal and scored
     bots.seed_random(2)
-    assert bots._play_on(tiles, land, offers, t, 1, 0, bots.HALVING_EFFORT, wp, bots.HALVING_SCREEN, plan, True) > 0
-    held = bots._plan_candidates(tiles, land, offers, t, 0, wp, plan, True)
-    chosen = bots.choose_plan(tiles, land, offers, t, 1, 0, 2, wp, bots.TWO_DECK, bots.HALVING_EFFORT,
+    assert search._play_on(tiles, land, offers, t, 1, 0, bots.HALVING_EFFORT, wp, bots.HALVING_SCREEN, plan, True) > 0
+    held = planner._plan_candidates(tiles, land, offers, t, 0, wp, plan, True)
+    chosen = search.choose_plan(tiles, land, offers, t, 1, 0, 2, wp, bots.TWO_DECK, bots.HALVING_EFFORT,
                               bots.HALVING_SCREEN, plan, True)
     assert any((chosen == p).all() for p in held)

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from scorebook.engines.tiny_islands import bots, engine
+from scorebook.engines.tiny_islands import bots, engine, heuristic, weights
 from scorebook.engines.tiny_islands.deck import two_deck_offers
 from scorebook.engines.tiny_islands.metadata import CELLS, SIZE
 
@@ -51,17 +51,17 @@ def random_position(rng):
 
 
 def test_the_bots_policy_is_the_package_file():
-    described = json.loads(bots.policy_text())
-    assert bots.POLICY.tolist() == described["table"] and described["made_by"]
-    assert bots.WEIGHTS.tolist() == bots.HEURISTIC_WEIGHTS.tolist() + bots.POLICY.tolist()
-    assert np.abs(bots.POLICY).max() > 0  # a policy that is there
+    described = json.loads(weights.policy_text())
+    assert weights.POLICY.tolist() == described["table"] and described["made_by"]
+    assert bots.WEIGHTS.tolist() == weights.HEURISTIC_WEIGHTS.tolist() + weights.POLICY.tolist()
+    assert np.abs(weights.POLICY).max() > 0  # a policy that is there
 
 
-@pytest.mark.parametrize("text", ['{"table": [1, 2]}', '{"table": [' + ", ".join(["0"] * (bots.N_POLICY - 1)) +
+@pytest.mark.parametrize("text", ['{"table": [1, 2]}', '{"table": [' + ", ".join(["0"] * (weights.N_POLICY - 1)) +
                                   ', Infinity]}', '{"weights": []}'])
 def test_a_policy_file_with_the_wrong_numbers_is_refused(text):
     with pytest.raises((ValueError, KeyError)):
-        bots.load_policy(text)
+        weights.load_policy(text)
 
 
 def test_a_placements_policy_value_is_the_table_at_what_lies_around_it():
@@ -70,14 +70,14 @@ def test_a_placements_policy_value_is_the_table_at_what_lies_around_it():
         tiles, land = random_position(rng)
         cell = int(rng.choice(np.flatnonzero(tiles == 0)))
         tile, drawings_done = int(rng.integers(1, 8)), int(rng.integers(0, 3))
-        features = np.zeros(bots.N_POLICY, np.int64)
-        bots.policy_features(tiles, land, tile, cell, drawings_done, features)
-        expected = np.bincount(reference_entries(tiles, land, tile, cell, drawings_done), minlength=bots.N_POLICY)
+        features = np.zeros(weights.N_POLICY, np.int64)
+        heuristic.policy_features(tiles, land, tile, cell, drawings_done, features)
+        expected = np.bincount(reference_entries(tiles, land, tile, cell, drawings_done), minlength=weights.N_POLICY)
         assert features.tolist() == expected.tolist()
         # the bots' value of the placement: the heuristic's plus the table's entries
-        with_policy = bots.weighted_value(tiles, land, tile, cell, 3 - drawings_done, 0, bots.WEIGHTS)
-        without = bots.weighted_value(tiles, land, tile, cell, 3 - drawings_done, 0, bots.HEURISTIC_WEIGHTS)
-        assert with_policy - without == pytest.approx(bots.POLICY @ features, abs=1e-9)
+        with_policy = heuristic.weighted_value(tiles, land, tile, cell, 3 - drawings_done, 0, bots.WEIGHTS)
+        without = heuristic.weighted_value(tiles, land, tile, cell, 3 - drawings_done, 0, weights.HEURISTIC_WEIGHTS)
+        assert with_policy - without == pytest.approx(weights.POLICY @ features, abs=1e-9)
 
 
 def test_the_fit_recovers_a_known_preference(fitter):
@@ -109,10 +109,10 @@ def test_the_script_gathers_and_fits_a_policy_the_bots_read(fitter, tmp_path, mo
     fitter.main()
     fitted = json.loads(policy.read_text())
     assert fitted["table"] == json.loads(again.read_text())["table"]  # the same data, the same fit
-    assert bots.load_policy(policy.read_text()).shape == (bots.N_POLICY,)
+    assert weights.load_policy(policy.read_text()).shape == (weights.N_POLICY,)
     assert "--games 2" in fitted["made_by"][0] and fitted["fit"]["fitted"]["positions"] > 0
     gathered = np.load(data)
-    assert gathered["features"].shape == (len(gathered["values"]), bots.N_POLICY)
+    assert gathered["features"].shape == (len(gathered["values"]), weights.N_POLICY)
     assert len(gathered["totals"]) == 2 and (gathered["totals"] > 0).all()
 
 

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from scorebook.engines.tiny_islands import bots, engine as E
+from scorebook.engines.tiny_islands import bots, engine as E, heuristic, planner
 from scorebook.engines.tiny_islands.deck import two_deck_offers
 from scorebook.engines.tiny_islands.metadata import CELLS, SIZE, TILE_COUNT, TILE_IS_LAND, ZONE_CELLS
 
@@ -68,7 +68,7 @@ def played_board(seed: int, turns: int):
     tiles, land = np.zeros(CELLS, np.int64), np.zeros(CELLS, np.bool_)
     none = np.zeros(CELLS, np.bool_)
     for t in range(turns):
-        tile, cell = bots.heuristic_placement(tiles, land, offers[t], 3, 0, bots.WEIGHTS, none, False)
+        tile, cell = heuristic.heuristic_placement(tiles, land, offers[t], 3, 0, bots.WEIGHTS, none, False)
         tiles[cell] = tile
     return offers, tiles, land
 
@@ -77,7 +77,7 @@ def played_board(seed: int, turns: int):
 def test_value_features_read_the_board_as_their_description_says(fitter, seed):
     offers, tiles, land = played_board(seed, 9)
     bots.seed_random(seed)
-    cells, n = bots.plan_drawing(tiles, land, 0, 9, 8, 1, bots.WEIGHTS)
+    cells, n = planner.plan_drawing(tiles, land, 0, 9, 8, 1, bots.WEIGHTS)
     land = E.listed_region(land, cells, n)[1]
     got = fitter.value_features(tiles, land, offers, 8, np.empty(fitter.N_FEATURES))
     assert np.allclose(got, reference_features(tiles, land, offers, 8))

@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from scorebook.engines.tiny_islands import bots
+from scorebook.engines.tiny_islands import bots, heuristic, search, weights
 from scorebook.engines.tiny_islands.deck import two_deck_offers
 from scorebook.engines.tiny_islands.metadata import CELLS, SIZE
 
@@ -44,8 +44,8 @@ def random_position(rng):
 
 def test_a_placements_window_gain_is_the_boards_value_after_less_before():
     rng = np.random.default_rng(8)
-    table = rng.normal(0, 1, bots.N_VALUE)
-    w = np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY, table))
+    table = rng.normal(0, 1, weights.N_VALUE)
+    w = np.concatenate((weights.HEURISTIC_WEIGHTS, weights.POLICY, table))
     for _ in range(100):
         tiles, land = random_position(rng)
         cell = int(rng.choice(np.flatnonzero(tiles == 0)))
@@ -54,10 +54,10 @@ def test_a_placements_window_gain_is_the_boards_value_after_less_before():
         after_tiles = tiles.copy()
         after_tiles[cell] = tile
         expected = window_sum(table, after_tiles, land, drawings_done) - before
-        assert bots._value_delta(tiles, land, tile, cell, drawings_done, w) == pytest.approx(expected, abs=1e-9)
+        assert heuristic._value_delta(tiles, land, tile, cell, drawings_done, w) == pytest.approx(expected, abs=1e-9)
         # and the placement's value is the heuristic's (with its policy) plus that gain
-        with_table = bots.weighted_value(tiles, land, tile, cell, 3 - drawings_done, 0, w)
-        without = bots.weighted_value(tiles, land, tile, cell, 3 - drawings_done, 0, w[:-bots.N_VALUE])
+        with_table = heuristic.weighted_value(tiles, land, tile, cell, 3 - drawings_done, 0, w)
+        without = heuristic.weighted_value(tiles, land, tile, cell, 3 - drawings_done, 0, w[:-weights.N_VALUE])
         assert with_table - without == pytest.approx(expected, abs=1e-9)
 
 
@@ -66,13 +66,13 @@ def test_under_a_plan_the_windows_read_the_land_the_file_names(land):
     """A table of the planned land reads each cell's side of the shore as it will be after the
     planned drawing (land ^ plan); without a plan, every table reads the land as drawn."""
     rng = np.random.default_rng(5)
-    table = rng.normal(0, 1, bots.N_VALUE)
+    table = rng.normal(0, 1, weights.N_VALUE)
     text = json.dumps({"classes": 17, "phases": 3, "land": land,
-                       "entries": [[int(i), int(round(table[i] * 1000))] for i in range(bots.N_VALUE)]})
-    weights = bots.window_value_weights(text)
-    assert weights[-1] == (1.0 if land == "planned" else 0.0)
-    table = weights[:-1]
-    w = np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY, weights))
+                       "entries": [[int(i), int(round(table[i] * 1000))] for i in range(weights.N_VALUE)]})
+    value = weights.window_value_weights(text)
+    assert value[-1] == (1.0 if land == "planned" else 0.0)
+    table = value[:-1]
+    w = np.concatenate((weights.HEURISTIC_WEIGHTS, weights.POLICY, value))
     for _ in range(50):
         tiles, drawn = random_position(rng)
         plan = rng.random(CELLS) < 0.3
@@ -84,12 +84,12 @@ def test_under_a_plan_the_windows_read_the_land_the_file_names(land):
             read = drawn ^ plan if planned and land == "planned" else drawn
             expected = window_sum(table, after_tiles, read, drawings_done) - window_sum(table, tiles, read,
                                                                                          drawings_done)
-            before = bots._optimistic_total(tiles, drawn, 3 - drawings_done, 0)
-            values = [bots._weighted_value(tiles, drawn, tile, cell, 3 - drawings_done, 0, weights_, before, plan,
-                                           planned) for weights_ in (w, w[:bots.VALUE_AT])]
+            before = heuristic._optimistic_total(tiles, drawn, 3 - drawings_done, 0)
+            values = [heuristic._weighted_value(tiles, drawn, tile, cell, 3 - drawings_done, 0, weights_, before, plan,
+                                                planned) for weights_ in (w, w[:weights.VALUE_AT])]
             assert values[0] - values[1] == pytest.approx(expected, abs=1e-9)
     with pytest.raises(ValueError):
-        bots.window_value_weights(text.replace(f'"{land}"', '"sea"'))
+        weights.window_value_weights(text.replace(f'"{land}"', '"sea"'))
 
 
 def test_a_td_step_moves_the_boards_value_by_alpha_of_the_error(learner):
@@ -97,7 +97,7 @@ def test_a_td_step_moves_the_boards_value_by_alpha_of_the_error(learner):
     many times (the empty ones) does not move the value more than asked."""
     rng = np.random.default_rng(2)
     tiles, land = random_position(rng)
-    w = np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY, np.zeros(bots.N_VALUE), [0.0]))
+    w = np.concatenate((weights.HEURISTIC_WEIGHTS, weights.POLICY, np.zeros(weights.N_VALUE), [0.0]))
     bias = np.zeros(26)
     entries = np.zeros(learner.N_WINDOWS, np.int64)
     before = learner._board_value(tiles, land, land, 1, 10, w, bias, entries)
@@ -106,12 +106,12 @@ def test_a_td_step_moves_the_boards_value_by_alpha_of_the_error(learner):
     assert learner._board_value(tiles, land, land, 2, 10, w, bias, entries) - before == pytest.approx(bias[10])
 
 
-@pytest.mark.parametrize("change", [{"classes": 10}, {"phases": 4}, {"entries": [[bots.N_VALUE, 5]]},
+@pytest.mark.parametrize("change", [{"classes": 10}, {"phases": 4}, {"entries": [[weights.N_VALUE, 5]]},
                                     {"entries": [[-1, 5]]}])
 def test_a_windows_file_of_another_table_is_refused(change):
     text = json.dumps({"classes": 17, "phases": 3, "entries": [[0, 1]], **change})
     with pytest.raises(ValueError):
-        bots.load_window_value(text)
+        weights.load_window_value(text)
 
 
 def test_the_script_learns_a_table_the_bots_read(learner, tmp_path, monkeypatch, capsys):
@@ -123,7 +123,7 @@ def test_the_script_learns_a_table_the_bots_read(learner, tmp_path, monkeypatch,
     learned = json.loads(out.read_text())
     assert learned["entries"] == json.loads(again.read_text())["entries"]  # the same arguments, the same table
     assert learned["entries"] and learned["fit"]["games"] == 6 and "--games 6" in learned["made_by"][0]
-    table = bots.load_window_value(out.read_text())
+    table = weights.load_window_value(out.read_text())
     assert np.count_nonzero(table) == len(learned["entries"])
     # taken up from its own output, the games go on from the seventh
     monkeypatch.setattr("sys.argv", ["fit_tiny_islands_windows.py", "train", "--games", "2", "--shuffle-seed", "4",
@@ -152,11 +152,11 @@ def test_games_learned_under_plans_follow_the_search_play_outs(learner, tmp_path
     assert learned["plans"]["entries"] == learned["plans_again"]["entries"]
     assert learned["plans"]["entries"] != learned["free"]["entries"]
     # the first island is committed at COMMIT_FROM[0] in every game, the second in half of them
-    assert learner._commit_now(int(bots.COMMIT_FROM[0]), 0, True, False)
-    assert not learner._commit_now(int(bots.COMMIT_FROM[0]), 0, False, True)
-    assert not learner._commit_now(int(bots.COMMIT_FROM[0]) + 1, 0, True, True)
-    assert learner._commit_now(int(bots.COMMIT_FROM[1]), 1, True, True)
-    assert not learner._commit_now(int(bots.COMMIT_FROM[1]), 1, True, False)
+    assert learner._commit_now(int(search.COMMIT_FROM[0]), 0, True, False)
+    assert not learner._commit_now(int(search.COMMIT_FROM[0]), 0, False, True)
+    assert not learner._commit_now(int(search.COMMIT_FROM[0]) + 1, 0, True, True)
+    assert learner._commit_now(int(search.COMMIT_FROM[1]), 1, True, True)
+    assert not learner._commit_now(int(search.COMMIT_FROM[1]), 1, True, False)
 
 
 def test_games_learned_from_a_drawing_leave_the_table_before_it_as_it_started(learner, tmp_path, monkeypatch):
@@ -168,29 +168,29 @@ def test_games_learned_from_a_drawing_leave_the_table_before_it_as_it_started(le
         monkeypatch.setattr("sys.argv", ["fit_tiny_islands_windows.py", "train", "--games", "4", "--shuffle-seed", "4",
                                          "--plans", "--out", str(path)] + extra)
         learner.main()
-    before, after = (bots.load_window_value(path.read_text()) for path in (start, went_on))
-    first = slice(0, bots.VALUE_TABLE)
+    before, after = (weights.load_window_value(path.read_text()) for path in (start, went_on))
+    first = slice(0, weights.VALUE_TABLE)
     assert np.count_nonzero(before[first]) and (after[first] == before[first]).all()
-    assert (after[bots.VALUE_TABLE:] != before[bots.VALUE_TABLE:]).any()
+    assert (after[weights.VALUE_TABLE:] != before[weights.VALUE_TABLE:]).any()
     assert json.loads(went_on.read_text())["fit"]["value_from"] == 1
     # before the drawing, a step moves the turn's number alone, by alpha of the error
     rng = np.random.default_rng(3)
     tiles, land = random_position(rng)
-    w = np.concatenate((bots.HEURISTIC_WEIGHTS, bots.POLICY, np.zeros(bots.N_VALUE), [0.0]))
+    w = np.concatenate((weights.HEURISTIC_WEIGHTS, weights.POLICY, np.zeros(weights.N_VALUE), [0.0]))
     bias, entries = np.zeros(26), np.zeros(learner.N_WINDOWS, np.int64)
     learner._board_value(tiles, land, land, 0, 4, w, bias, entries)
     learner._step(w, bias, 0, 4, entries.copy(), 8.0, 0.25, 1)
-    assert bias[4] == pytest.approx(2.0) and not w[bots.VALUE_AT:].any()
+    assert bias[4] == pytest.approx(2.0) and not w[weights.VALUE_AT:].any()
 
 
 def test_the_heuristic_bot_plays_with_the_packages_table(learner):
     """The package's windows.json is read (planned land, the fit its command names), and only
     the heuristic bot adds it: on some shuffle its game is not the one without the table."""
-    data = json.loads(bots.windows_text())
+    data = json.loads(weights.windows_text())
     assert data["land"] == "planned" and data["fit"]["plans"] and "--land planned" in data["made_by"][-1]
     w = bots.heuristic_weights()
-    assert w.shape[0] == bots.VALUE_LAND_AT + 1 and w[-1] == 1.0
-    np.testing.assert_array_equal(w[:bots.VALUE_AT], bots.WEIGHTS)
+    assert w.shape[0] == weights.VALUE_LAND_AT + 1 and w[-1] == 1.0
+    np.testing.assert_array_equal(w[:weights.VALUE_AT], bots.WEIGHTS)
     differs = 0
     for g in range(3):
         offers = learner.shuffles(2026, g, 1)[0]
@@ -208,10 +208,10 @@ def test_halving_reads_the_table_in_its_play_outs_from_the_first_drawing(learner
     without the table."""
     w = bots.search_weights()
     full = bots.heuristic_weights()
-    before_first = slice(bots.VALUE_AT, bots.VALUE_AT + bots.VALUE_TABLE)
+    before_first = slice(weights.VALUE_AT, weights.VALUE_AT + weights.VALUE_TABLE)
     assert not w[before_first].any() and full[before_first].any()
-    np.testing.assert_array_equal(w[bots.VALUE_AT + bots.VALUE_TABLE:], full[bots.VALUE_AT + bots.VALUE_TABLE:])
-    np.testing.assert_array_equal(w[:bots.VALUE_AT], bots.WEIGHTS)
+    np.testing.assert_array_equal(w[weights.VALUE_AT + weights.VALUE_TABLE:], full[weights.VALUE_AT + weights.VALUE_TABLE:])
+    np.testing.assert_array_equal(w[:weights.VALUE_AT], bots.WEIGHTS)
     offers = learner.shuffles(2026, 0, 1)[0]
     played = bots.play(offers, bots.HALVING, 1, 5, 0, bots.TWO_DECK)
     with_table = bots.play_weighted(offers, bots.HALVING, 1, 5, 0, w, bots.TWO_DECK)
@@ -225,18 +225,18 @@ def test_halving_ranks_its_root_candidates_without_the_table():
     window value, while the heuristic that reads the value moves elsewhere."""
     rng = np.random.default_rng(3)
     offers = two_deck_offers(rng)
-    noisy = np.concatenate((bots.WEIGHTS, rng.normal(0, 50, bots.N_VALUE), [0.0]))
+    noisy = np.concatenate((bots.WEIGHTS, rng.normal(0, 50, weights.N_VALUE), [0.0]))
     tiles = np.zeros(CELLS, np.int64)
     land = np.zeros(CELLS, np.bool_)
     land[:30] = True  # as after a first drawing: the table's phase 1 is read
     none = np.zeros(CELLS, np.bool_)
     moved = 0
     for t in range(6):
-        ranked = bots.mc_halving_placement(tiles, land, offers, t, 1, 0, 1, 1, bots.WEIGHTS, bots.TWO_DECK, 1, 0,
+        ranked = search.mc_halving_placement(tiles, land, offers, t, 1, 0, 1, 1, bots.WEIGHTS, bots.TWO_DECK, 1, 0,
                                            none, False)
-        same = bots.mc_halving_placement(tiles, land, offers, t, 1, 0, 1, 1, noisy, bots.TWO_DECK, 1, 0, none, False)
+        same = search.mc_halving_placement(tiles, land, offers, t, 1, 0, 1, 1, noisy, bots.TWO_DECK, 1, 0, none, False)
         assert ranked == same
-        moved += bots.heuristic_placement(tiles, land, offers[t], 2, 0, noisy, none, False) != \
-            bots.heuristic_placement(tiles, land, offers[t], 2, 0, bots.WEIGHTS, none, False)
+        moved += heuristic.heuristic_placement(tiles, land, offers[t], 2, 0, noisy, none, False) != \
+            heuristic.heuristic_placement(tiles, land, offers[t], 2, 0, bots.WEIGHTS, none, False)
         tiles[ranked[1]] = ranked[0]
     assert moved
