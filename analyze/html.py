@@ -1,8 +1,9 @@
-"""A self-contained HTML report of an analysis: the summary per player, a chart of the values
-and the losses with their axes and the class thresholds, a move list whose every row jumps to
-its board, and the board in SVG before every move with the move played (solid orange) and the
-bot's best (dashed purple) marked, drawn by the game's analysis module with its coordinates
-and legend. No scripts, no external files.
+"""A self-contained HTML report of an analysis: the record (players, event, date, source), its
+result and final position; the summary per player; a chart of the values, from one side, and
+the losses with their axes and the class thresholds, each bar a link to its move; a move list
+whose every row jumps to its board; and the board in SVG before every move with the move played
+(solid orange) and the bot's best (dashed purple) marked, drawn by the game's analysis module
+with its coordinates and legend. No scripts, no external files.
 """
 from __future__ import annotations
 
@@ -40,11 +41,38 @@ def _ticks(lo: float, hi: float, count: int = 5) -> list[float]:
     return out
 
 
-def chart(moves: list[dict], thresholds: list) -> str:
-    """Two panels over the moves: the value of the best move and of the move played, and the
-    loss as bars coloured by class, each with its axis, the loss panel with the thresholds."""
+PLAYER_COLOURS = ("#1f77b4", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22")
+
+
+def seen_from_first_seat(m: dict, scale: str) -> tuple[float, float]:
+    """A move's two values (best, played) from the first seat's side in a two-player game:
+    a margin negated, a share of a win (in %) taken from 100, where the second seat moved.
+
+    >>> seen_from_first_seat({"player": 1, "value_best": 3.0, "value_played": -2.0}, "margin")
+    (-3.0, 2.0)
+    >>> seen_from_first_seat({"player": 1, "value_best": 70.0, "value_played": 40.0}, "share")
+    (30.0, 60.0)
+    """
+    vb, vp = m["value_best"], m["value_played"]
+    if m["player"] == 0:
+        return vb, vp
+    return (-vb, -vp) if scale == "margin" else (100 - vb, 100 - vp)
+
+
+def chart(moves: list[dict], thresholds: list, players: list[str] | None = None, scale: str = "score") -> str:
+    """Two panels over the moves: the values, from one perspective, and the loss as bars
+    coloured by class (each a link to its move), each panel with its axis, the loss panel
+    with the thresholds; where a record holds several games, a line marks where each starts.
+
+    The values: a game of one player, its own; two players, the first seat's side (lichess's
+    White), the bot's best and the move played; three or more, one line per player, the value
+    of each of its moves as played (its expected share)."""
     if not moves:
         return ""
+    players = list(players or [])
+    seats = sorted({m["player"] for m in moves})
+    n_players = max(len(players), len(seats), max(seats) + 1)
+    names = [players[i] if i < len(players) else f"seat {i + 1}" for i in range(n_players)]
     w, left, right, top = 860, 56, 16, 30
     panel = 150
     gap = 36
@@ -57,7 +85,21 @@ def chart(moves: list[dict], thresholds: list) -> str:
     def x(i):
         return left + (i + 0.5) * step
 
-    values = [m["value_best"] for m in moves] + [m["value_played"] for m in moves]
+    if n_players >= 3 or scale == "score" and n_players > 1:
+        lines = {seat: [(i, m["value_played"]) for i, m in enumerate(moves) if m["player"] == seat] for seat in seats}
+        values = [v for pts in lines.values() for _, v in pts]
+        caption = "each player's value after its own moves (colours below); loss below, coloured by class"
+    elif n_players == 2:
+        pairs = [seen_from_first_seat(m, scale) for m in moves]
+        best, played = [b for b, _ in pairs], [p for _, p in pairs]
+        values = best + played
+        caption = (f"from {names[0]}'s side: the bot's best move (dashed purple) and the move played (orange); "
+                   "loss below, coloured by class")
+    else:
+        best, played = [m["value_best"] for m in moves], [m["value_played"] for m in moves]
+        values = best + played
+        caption = "value of the bot's best move (dashed purple) and of the move played (orange); loss below, " \
+                  "coloured by class"
     lo, hi = min(values), max(values)
     vt = _ticks(lo, hi)
     vlo, vhi = vt[0], vt[-1] if vt[-1] > vt[0] else vt[0] + 1
@@ -89,21 +131,48 @@ def chart(moves: list[dict], thresholds: list) -> str:
             last_y = ly(t)
             s.text(label_x, ly(t) - 3, f"{name} ≥ {t:g}", font_size=10, text_anchor="end",
                    fill=CLASS_COLOURS.get(name, "#999"))
+    for i, m in enumerate(moves):  # where a game of several starts: a line and its number
+        if i > 0 and m.get("game", 1) != moves[i - 1].get("game", 1):
+            s.line(x(i) - step / 2, top, x(i) - step / 2, ly0 + panel, stroke=svg.INK, stroke_dasharray="2,3",
+                   **{"class": "game-start"})
+            s.text(x(i) - step / 2 + 3, top + 10, f"game {m['game']}", font_size=10)
     for i, m in enumerate(moves):
+        link = s._add("a", {"href": f"#{_anchor(m)}"})
+        s._add("title", {}, link).text = f"{_where(m)}: {m['played'][:60]} ({_shown_class(m)}, loss {m['loss']})"
         s.rect(x(i) - max(step * 0.3, 1), ly(m["loss"]), max(step * 0.6, 2), ly0 + panel - ly(m["loss"]),
-               fill=CLASS_COLOURS.get(m["class"], "#999"), **{"class": "loss"})
-    s.polyline([(x(i), vy(m["value_best"])) for i, m in enumerate(moves)], fill="none", stroke=svg.BEST,
-               stroke_width=2, stroke_dasharray=svg.BEST_DASH)
-    s.polyline([(x(i), vy(m["value_played"])) for i, m in enumerate(moves)], fill="none", stroke=svg.PLAYED,
-               stroke_width=2)
+               parent=link, fill=CLASS_COLOURS.get(m["class"], "#999"), **{"class": "loss"})
+    if n_players >= 3 or scale == "score" and n_players > 1:
+        for seat, pts in lines.items():
+            colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+            s.polyline([(x(i), vy(v)) for i, v in pts], fill="none", stroke=colour, stroke_width=2,
+                       **{"class": f"player-line seat-{seat}"})
+        key_x = left + 4
+        for seat in seats:
+            colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+            s.rect(key_x, top + panel + 6, 10, 10, fill=colour)
+            label = names[seat][:24]
+            s.text(key_x + 14, top + panel + 15, label, font_size=10)
+            key_x += 24 + 6 * len(label)
+    else:
+        s.polyline([(x(i), vy(v)) for i, v in enumerate(best)], fill="none", stroke=svg.BEST,
+                   stroke_width=2, stroke_dasharray=svg.BEST_DASH)
+        s.polyline([(x(i), vy(v)) for i, v in enumerate(played)], fill="none", stroke=svg.PLAYED,
+                   stroke_width=2)
     every = max(1, n // 12)
     for i in range(0, n, every):
-        label = (f"{moves[i]['game']}." if "game" in moves[i] else "") + str(moves[i]["ply"])
-        s.text(x(i), ly0 + panel + 14, label, font_size=10, text_anchor="middle")
+        s.text(x(i), ly0 + panel + 14, str(moves[i]["ply"]), font_size=10, text_anchor="middle")
     s.text(left + (w - left - right) / 2, h - 6, "ply", font_size=11, text_anchor="middle")
-    s.text(left, 14, "value of the bot's best move (dashed purple) and of the move played (orange); loss below, "
-                     "coloured by class", font_size=12)
+    s.text(left, 14, caption, font_size=12)
     return s.to_string()
+
+
+def _where(m: dict) -> str:
+    """A move's place: ``ply 7``, or ``game 2, ply 7`` in a record of several games."""
+    return (f"game {m['game']}, " if "game" in m else "") + f"ply {m['ply']}"
+
+
+def _shown_class(m: dict) -> str:
+    return "best, tied" if m.get("tied") else str(m["class"])
 
 
 def _anchor(m: dict) -> str:
@@ -116,67 +185,103 @@ def page(title: str, body: str, css: str = CSS) -> str:
             f"<style>{css}</style></head><body><h1>{html.escape(title)}</h1>{body}</body></html>")
 
 
-def render_boards(row: dict) -> str:
-    """A record not analysed yet: its board before every move, nothing else."""
-    game = registry.get_game(row["game"])
-    cards = []
-    for p in game.notation.positions(record_of(row)):
-        where = f"game {p.game}, " if p.game != 1 else ""
-        cards.append(f'<div class="move" id="move-{p.game}-{p.ply}"><h3>{where}ply {p.ply}: {html.escape(p.move)}</h3>'
-                     f'{game.analysis.svg_board(p.before, None, None)}</div>')
-    return page(f"Scorebook record {row['id']} ({game.info.name})",
-                f"<p>{html.escape(row.get('players') or '')}; not analysed yet "
-                f"(<code>scorebook analyze {row['id']}</code>).</p>"
-                f"<h2>Boards</h2><p>Before each move. {game.analysis.legend()}</p>"
-                f"<div class='boards'>{''.join(cards)}</div>")
-
-
 def _e(value) -> str:
     """Any value a report holds, escaped for HTML: a database from elsewhere may hold anything."""
     return html.escape(str(value))
 
 
-def render(row: dict, report: dict) -> str:
+TAGS_SHOWN = ("Event", "Site", "Date", "Round")
+
+
+def about(row: dict, game, players: list[str], positions: list) -> str:
+    """The record: its players, event, site, date, round and source; the result with its
+    breakdown (``Notation.score_lines``); the final position of each of its games."""
+    tags = row.get("tags") or {}
+    facts = [("Players", ", ".join(players))] + [(k, tags[k]) for k in TAGS_SHOWN if tags.get(k)]
+    if row.get("source"):
+        facts.append(("Source", row["source"]))
+    table = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in facts)
+    if row.get("finished"):
+        result = "<br>".join(_e(line) for line in game.notation.score_lines(row.get("score") or {}, players))
+    else:
+        result = "unfinished: the record stops before the game's end"
+    last: dict[int, object] = {}
+    for p in positions:
+        last[p.game] = p
+    boards = "".join(f'<div class="move final"><h3>{f"game {g}, " if len(last) > 1 else ""}after ply {p.ply}</h3>'
+                     f'{game.analysis.svg_board(p.state, None, None)}</div>' for g, p in last.items())
+    return (f"<table id='record'>{table}</table><p id='result'><b>Result</b>: {result}</p>"
+            + (f"<h2>Final position</h2><div class='boards'>{boards}</div>" if boards else ""))
+
+
+def render_boards(row: dict) -> str:
+    """A record not analysed yet: the record, its result and final position, then its board
+    before every move with the move played marked."""
     game = registry.get_game(row["game"])
+    record = record_of(row)
+    positions = list(game.notation.positions(record))
+    players = game.notation.players(record)
+    cards = []
+    for p in positions:
+        where = f"game {p.game}, " if p.game != 1 else ""
+        cards.append(f'<div class="move" id="move-{p.game}-{p.ply}"><h3>{where}ply {p.ply}: {_e(p.move)}</h3>'
+                     f'{game.analysis.svg_board(p.before, game.analysis.move_mark(p), None)}</div>')
+    return page(f"Scorebook record {row['id']} ({game.info.name})",
+                about(row, game, players, positions)
+                + f"<p>Not analysed yet (<code>scorebook analyze {_e(row['id'])}</code>).</p>"
+                f"<h2>Boards</h2><p>Before each move. {game.analysis.legend()}</p>"
+                f"<div class='boards'>{''.join(cards)}</div>")
+
+
+def render(row: dict, report: dict) -> str:
+    """The report of an analysed record: the record and its result, the summary per player,
+    the chart, the move list and the board before every move."""
+    game = registry.get_game(row["game"])
+    record = record_of(row)
+    positions = list(game.notation.positions(record))
+    players = game.notation.players(record)
     moves = report["moves"]
     by_ply = {(m.get("game", 1), m["ply"]): m for m in moves}
+
+    def name(seat: int) -> str:
+        return players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
     cards = []
-    for p in game.notation.positions(record_of(row)):
+    for p in positions:
         m = by_ply.get((p.game, p.ply))
         if m is None:
             continue
         board = game.analysis.svg_board(p.before, m["played"], m["best"])
         se = "" if m.get("stderr") is None else f" ± {_e(m['stderr'])}"
-        where = f"game {_e(m['game'])}, " if "game" in m else ""
-        shown = "best, tied" if m.get("tied") else m["class"]
         cards.append(f'<div class="move {_e(m["class"])}" id="{_e(_anchor(m))}" data-ply="{_e(m["ply"])}">'
-                     f'<h3>{where}ply {_e(m["ply"])}: {_e(p.move)} ({_e(shown)})</h3>{board}'
-                     f'<p>played {_e(m["played"])}: {_e(m["value_played"])}; best {_e(m["best"])}: '
-                     f'{_e(m["value_best"])}; loss {_e(m["loss"])}{se}</p></div>')
+                     f'<h3>{_e(_where(m))}: {_e(p.move)} ({_e(_shown_class(m))})</h3>{board}'
+                     f'<p>{_e(name(m["player"]))} played {_e(m["played"])}: {_e(m["value_played"])}; '
+                     f'best {_e(m["best"])}: {_e(m["value_best"])}; loss {_e(m["loss"])}{se}</p></div>')
     listing = "".join(
-        f'<tr class="{_e(m["class"])}"><td><a href="#{_e(_anchor(m))}">{_e(m.get("game", 1))}.{_e(m["ply"])}</a></td>'
-        f'<td>{_e(m["player"])}</td><td>{_e(m["played"][:60])}</td><td>{_e(m["best"][:60])}</td>'
-        f'<td>{_e(m["loss"])}</td><td>{_e("best, tied" if m.get("tied") else m["class"])}</td></tr>' for m in moves)
+        f'<tr class="{_e(m["class"])}"><td><a href="#{_e(_anchor(m))}">{_e(_where(m))}</a></td>'
+        f'<td>{_e(name(m["player"]))}</td><td>{_e(m["played"][:60])}</td><td>{_e(m["best"][:60])}</td>'
+        f'<td>{_e(m["loss"])}</td><td>{_e(_shown_class(m))}</td></tr>' for m in moves)
     summary_rows = "".join(
-        f"<tr><td>{_e(name)}</td><td>{_e(s['moves'])}</td><td>{_e(s['total_loss'])}</td><td>{_e(s['mean_loss'])}</td>"
+        f"<tr><td>{_e(who)}</td><td>{_e(s['moves'])}</td><td>{_e(s['total_loss'])}</td><td>{_e(s['mean_loss'])}</td>"
         f"<td>{_e(s['accuracy'])}%</td><td>{_e(s['best_move_rate'])}%</td><td>"
         + _e(", ".join(f"{k} {v}" for k, v in s["classes"].items())) + "</td></tr>"
-        for name, s in report["summary"].items())
+        for who, s in report["summary"].items())
     info = game.info.analysis
     title = f"Scorebook analysis of {row['id']} ({game.info.name})"
-    thresholds = ", ".join(f"{name} ≥ {t:g}" if isinstance(t, (int, float)) else f"{name} ≥ {t}"
-                           for name, t in report["thresholds"])
-    return page(title, f"<p>Bot {_e(report['bot'])}, seed {_e(report['seed'])}, engine {_e(report['engine_version'])}. "
-            f"A value is the {_e(info.value)} in {_e(info.unit)}, from the mover's side; "
-            f"the loss is the best move's value less the move played's. Classes: best (the bot's own move), "
-            f"then by loss: {_e(thresholds)}.</p>"
-            f"<table id='summary'><tr><th>player</th><th>moves</th><th>total loss</th><th>mean loss</th>"
-            f"<th>accuracy</th><th>best move</th><th>classes</th></tr>{summary_rows}</table>"
-            f"{chart(moves, report['thresholds'])}"
-            f"<h2>Moves</h2><table id='movelist'><tr><th>ply</th><th>player</th><th>played</th><th>best</th>"
-            f"<th>loss</th><th>class</th></tr>{listing}</table>"
-            f"<h2>Boards</h2><p>Before each move. {game.analysis.legend()}</p>"
-            f"<div class='boards'>{''.join(cards)}</div>")
+    thresholds = ", ".join(f"{cls} ≥ {t:g}" if isinstance(t, (int, float)) else f"{cls} ≥ {t}"
+                           for cls, t in report["thresholds"])
+    return page(title, about(row, game, players, positions)
+                + f"<p>Bot {_e(report['bot'])}, seed {_e(report['seed'])}, engine {_e(report['engine_version'])}. "
+                f"A value is the {_e(info.value)} in {_e(info.unit)}, from the mover's side (the chart shows "
+                f"them from one side); the loss is the best move's value less the move played's. Classes: best "
+                f"(the bot's own move, or one level with it within the error of the values: tied), "
+                f"then by loss: {_e(thresholds)}.</p>"
+                f"<table id='summary'><tr><th>player</th><th>moves</th><th>total loss</th><th>mean loss</th>"
+                f"<th>accuracy</th><th>best move</th><th>classes</th></tr>{summary_rows}</table>"
+                f"{chart(moves, report['thresholds'], players, info.scale)}"
+                f"<h2>Moves</h2><table id='movelist'><tr><th>move</th><th>player</th><th>played</th><th>best</th>"
+                f"<th>loss</th><th>class</th></tr>{listing}</table>"
+                f"<h2>Boards</h2><p>Before each move. {game.analysis.legend()}</p>"
+                f"<div class='boards'>{''.join(cards)}</div>")
 
 
 TIEBREAK_NAMES = {"points": "match points", "omb": "OMB (sum of match margins)",

@@ -8,6 +8,7 @@ for every game (top-up of sampled values, classes, summaries, the page) stays in
 """
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 
 
@@ -38,6 +39,11 @@ class Analysis(ABC):
     def heading(self, position) -> str:
         """Text before ``ply N`` in ``show`` (e.g. ``game 2 (12x12), ``)."""
         return ""
+
+    def move_mark(self, position) -> str:
+        """A position's move as ``svg_board`` marks it: the move the record writes, less its
+        number (``12.``, ``12...``)."""
+        return re.sub(r"^\d+\.(\.\.)?\s*", "", position.move)
 
     @abstractmethod
     def svg_board(self, state, played: str | None = None, best: str | None = None) -> str:

@@ -131,6 +131,11 @@ class TinyIslandsAnalysis(Analysis):
     def legend(self) -> str:
         return svg.legend([("land", {"fill": LAND}), ("water", {"fill": WATER})])
 
+    def move_mark(self, position) -> str:
+        """A drawing's region as written, ``(a1 b1 ...)``; a placement's last word (``hi3``:
+        the tile and its cell, after the offer)."""
+        return position.move if position.move.startswith("(") else position.move.split()[-1]
+
     def svg_board(self, state, played: str | None = None, best: str | None = None) -> str:
         """The board before a move: land and water, the tiles, coordinates; a placement marked
         on its cell, a drawing by its shoreline (the move played solid orange, the bot's best

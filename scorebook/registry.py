@@ -100,6 +100,9 @@ class Analysis:
     # with this user file configured, the analysis judges with these options instead
     uses: str | None = None
     options_with_file: dict[str, int] = field(default_factory=dict)
+    # what a value is, for reading it from another seat's side (the report's one perspective):
+    # "margin" (the other seat's is its negation), "share" (of a win, in %: 100 less it), "score"
+    scale: str = "margin"
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,7 @@ class GameInfo:
 
 
 KINDS = ("choice", "int", "float", "flag", "file")
+SCALES = ("margin", "share", "score")
 
 
 def _typed(tp, value, where: str):
@@ -190,6 +194,8 @@ def load_info(facts: dict, where: str) -> GameInfo:
             raise ValueError(f"{where}: play option {o.name}: kind must be one of {', '.join(KINDS)}")
         if o.kind == "choice" and o.default is not None and o.default not in o.choices:
             raise ValueError(f"{where}: play option {o.name}: default {o.default!r} is not a choice")
+    if info.analysis is not None and info.analysis.scale not in SCALES:
+        raise ValueError(f"{where}: analysis scale must be one of {', '.join(SCALES)}")
     if "pgn" not in info.formats.read or not set(info.formats.write) <= set(info.formats.read):
         raise ValueError(f"{where}: every game reads pgn, and writes only formats it reads")
     if set(info.formats.detect) != set(info.formats.read) - {"pgn"}:

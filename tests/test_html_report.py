@@ -46,7 +46,9 @@ def test_the_report_of_every_game_renders_in_chromium(game, run_cli, tmp_path):
     assert not re.search(r"CONSOLE.*(Error|error)|Uncaught", run.stderr), run.stderr[-2000:]
     dom = subprocess.run([CHROMIUM, *FLAGS, *profile, "--dump-dom", page.as_uri()], capture_output=True,
                          text=True, timeout=120).stdout
-    assert dom.count('class="board"') == len(moves)  # a board before every analysed move
+    finals = dom.count('class="move final"')  # the final position of each game of the record
+    assert finals >= 1 and dom.count('class="board"') == len(moves) + finals  # and one before every analysed move
+    assert 'id="record"' in dom and 'id="result"' in dom and "Final position" in dom
     assert dom.count('class="mark played"') >= sum(1 for m in moves if not UNMARKED.fullmatch(m["played"]))
     for m in moves:  # every row of the move list jumps to its board
         anchor = f"move-{m.get('game', 1)}-{m['ply']}"

@@ -29,5 +29,6 @@ def test_cli_analyze_json_contract(run_cli, tmp_path):
     keys = {"ply", "player", "played", "best", "value_best", "value_played", "loss", "stderr", "class"}
     assert all(keys <= set(m) for m in doc["moves"]) and set(doc["summary"]) == {"A", "B"}
     page = (tmp_path / "r.html").read_text()
-    assert page.count('class="board"') == len(doc["moves"]) and 'id="chart"' in page and "id='summary'" in page
+    finals = page.count('class="move final"')  # and the final position
+    assert page.count('class="board"') == len(doc["moves"]) + finals and 'id="chart"' in page and "id='summary'" in page
     assert run_cli("analyze").exit_code == 2
