@@ -16,7 +16,7 @@ from scorebook.errors import STRICT, UsageError
 from scorebook.records.formats import read_pgn
 
 from . import svg
-from .loss import MoveRow
+from .loss import MoveRow, top_moves
 from .protocol import Analysis
 from .standings import Match
 
@@ -109,9 +109,11 @@ class GameOfIslandsAnalysis(Analysis):
                     missed = len([dd for dd in available if dd not in turn.claims])
                     vb, vp = float(values[b]), float(values[i]) - missed
                     name = lambda l: f"{goi.dot_name(n, l[1] * n + l[0])}-{goi.dot_name(n, l[3] * n + l[2])}"  # noqa
+                    best_few = np.argsort(-values, kind="stable")[:3]
+                    top = top_moves([name(canon[k]) for k in best_few], values[best_few])
                     rows.append(MoveRow(ply, player, goi.turn_text(n, turn), name(canon[b]), vb, vp,
                                         max(0.0, vb - vp), None, int((values > values[i]).sum()) + 1, len(values),
-                                        number, exact))
+                                        number, exact, top=top))
                 for dd in turn.claims:
                     owner[dd] = mover
                 if progress:

@@ -252,10 +252,14 @@ def render(row: dict, report: dict) -> str:
             continue
         board = game.analysis.svg_board(p.before, m["played"], m["best"])
         se = "" if m.get("stderr") is None else f" ± {_e(m['stderr'])}"
+        top = "; ".join(f"{c['move']} {c['value']}" + ("" if c.get("stderr") is None else f" ± {c['stderr']}")
+                        for c in m.get("top", []))
+        extra = (f"<p class='top'>the bot's candidates: {_e(top)}</p>" if top else "") + \
+            (f"<p class='line'>its line after {_e(m['best'])}: {_e(' '.join(m['line']))}</p>" if m.get("line") else "")
         cards.append(f'<div class="move {_e(m["class"])}" id="{_e(_anchor(m))}" data-ply="{_e(m["ply"])}">'
                      f'<h3>{_e(_where(m))}: {_e(p.move)} ({_e(_shown_class(m))})</h3>{board}'
                      f'<p>{_e(name(m["player"]))} played {_e(m["played"])}: {_e(m["value_played"])}; '
-                     f'best {_e(m["best"])}: {_e(m["value_best"])}; loss {_e(m["loss"])}{se}</p></div>')
+                     f'best {_e(m["best"])}: {_e(m["value_best"])}; loss {_e(m["loss"])}{se}</p>{extra}</div>')
     listing = "".join(
         f'<tr class="{_e(m["class"])}"><td><a href="#{_e(_anchor(m))}">{_e(_where(m))}</a></td>'
         f'<td>{_e(name(m["player"]))}</td><td>{_e(m["played"][:60])}</td><td>{_e(m["best"][:60])}</td>'

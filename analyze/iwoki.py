@@ -15,7 +15,7 @@ from scorebook.engines.iwoki.metadata import (EMPTY, HAND_HEX, HAND_SMALL, HEX_G
 from scorebook.records import iwoki as IW
 
 from . import svg
-from .loss import MoveRow, verdict
+from .loss import MoveRow, sampled_top, verdict
 from .protocol import Analysis
 
 OPEN, OPEN_SMALL, PLAYED_AREA = "#fff3bf", "#ffd43b", "#e9dfcf"
@@ -71,7 +71,9 @@ class IwokiAnalysis(Analysis):
             p = int(s[IE.TO_MOVE])
             played = option_index(s, opts, a)
             b, vb, vp, loss, se, place = verdict(values, played)
-            rows.append(MoveRow(ply, p, a.text(), option_text(s, opts[b]), vb, vp, loss, se, place, len(opts)))
+            top = sampled_top([option_text(s, o) for o in opts], values, b)
+            rows.append(MoveRow(ply, p, a.text(), option_text(s, opts[b]), vb, vp, loss, se, place, len(opts),
+                                top=top))
             IE.apply_option(s, opts[played])
             if progress:
                 progress()

@@ -69,9 +69,10 @@ class MoveRow:
     candidates: int
     game: int = 1
     exact: bool | None = None
-    pv: list[str] = field(default_factory=list)
     cls: str = ""
     futures: int | None = None  # sampled futures behind value_best and value_played, where sampled
+    top: list[dict] = field(default_factory=list)  # the bot's best candidates, best first (``top_moves``)
+    line: list[str] = field(default_factory=list)  # the bot's continuation after its best move, where it has one
 
     def as_dict(self) -> dict:
         out = {"ply": self.ply, "player": self.player, "played": self.played, "best": self.best,
@@ -82,11 +83,43 @@ class MoveRow:
             out["game"] = self.game
         if self.exact is not None:
             out["exact"] = self.exact
-        if self.pv:
-            out["pv"] = self.pv
         if self.futures is not None:
             out["futures"] = self.futures
+        if self.top:
+            out["top"] = self.top
+        if self.line:
+            out["line"] = self.line
         return out
+
+
+TOP_MOVES = 3  # candidates a report shows per move
+
+
+def top_moves(names: list[str], means, stderrs=None, first: int | None = None, k: int = TOP_MOVES) -> list[dict]:
+    """The ``k`` best candidates, best first (``first``, the bot's pick, leads where given):
+    each its move, value and the standard error of that value (None where it is exact).
+
+    >>> top_moves(["a", "b", "c"], [1.0, 3.0, 2.0], [0.1, 0.2, 0.3], k=2)
+    [{'move': 'b', 'value': 3.0, 'stderr': 0.2}, {'move': 'c', 'value': 2.0, 'stderr': 0.3}]
+    """
+    means = np.asarray(means, dtype=float)
+    order = [int(i) for i in np.argsort(-means, kind="stable")]
+    if first is not None:
+        order = [first] + [i for i in order if i != first]
+    out: list[dict] = []
+    for i in order:  # a move listed twice (the bot's pick also among the candidates) once
+        if len(out) < k and all(t["move"] != names[i] for t in out):
+            out.append({"move": names[i], "value": round(float(means[i]), 3),
+                        "stderr": None if stderrs is None else round(float(stderrs[i]), 3)})
+    return out
+
+
+def sampled_top(names: list[str], values: np.ndarray, first: int | None = None) -> list[dict]:
+    """``top_moves`` of sampled values (a row a candidate, a column a future): each mean with
+    its standard error."""
+    n = values.shape[1]
+    se = values.std(axis=1, ddof=1) / math.sqrt(n) if n > 1 else None
+    return top_moves(names, values.mean(axis=1), se, first)
 
 
 def paired(values: np.ndarray, best: int, played: int) -> tuple[float, float, float | None]:

@@ -16,10 +16,11 @@ from scorebook.engines.patchwork import bots as B, pieces as P, planner as PL, r
 from scorebook.records import patchwork as PW
 
 from . import svg
-from .loss import MoveRow, verdict, with_played
+from .loss import MoveRow, sampled_top, verdict, with_played
 from .protocol import Analysis
 
 CELL = 22
+LINE_MOVES = 5  # moves of the planner's line a report shows after its best move
 LEATHER_FILL, EMPTY_FILL = "#8c6d46", "#f4f1ea"
 
 
@@ -77,8 +78,11 @@ class PatchworkAnalysis(Analysis):
             if value_played >= value_best:  # the beam found more after the move than before it
                 value_best, best_text = value_played, PW.move_text(*played)
             loss = value_best - value_played
+            line = [PW.move_text(*mv) for mv in plan.moves[1:1 + LINE_MOVES]] if best_text != PW.move_text(*played) \
+                else [PW.move_text(*mv) for mv in nxt.moves[:LINE_MOVES]]
             rows.append(MoveRow(ply, 0, PW.move_text(*played), best_text, value_best, value_played, loss, None,
-                                1 if loss == 0 else 2, len(S.options_of(s))))
+                                1 if loss == 0 else 2, len(S.options_of(s)),
+                                top=[{"move": best_text, "value": value_best, "stderr": None}], line=line))
             plan = nxt
             if progress:
                 progress()
@@ -93,8 +97,9 @@ class PatchworkAnalysis(Analysis):
             candidates, i_played = with_played(S.candidate_options(s, 3), played)
             values = S.duel_values(s, candidates, playouts, seed * 1009 + ply)
             b, vb, vp, loss, se, place = verdict(values, i_played)
-            rows.append(MoveRow(ply, m.seat, m.text(True), f"{m.seat + 1}:" + PW.move_text(*candidates[b]),
-                                vb, vp, loss, se, place, candidates.shape[0]))
+            names = [f"{m.seat + 1}:" + PW.move_text(*c) for c in candidates]
+            rows.append(MoveRow(ply, m.seat, m.text(True), names[b], vb, vp, loss, se, place, candidates.shape[0],
+                                top=sampled_top(names, values, b)))
             if progress:
                 progress()
         return rows

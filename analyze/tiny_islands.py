@@ -19,10 +19,17 @@ from scorebook.engines.tiny_islands.metadata import (CELLS, COLUMN_NAMES, DECK_M
 from scorebook.records import tiny_islands as ti
 
 from . import svg
-from .loss import TARGET_STDERR, MoveRow, rank, topped_up, verdict
+from .loss import TARGET_STDERR, MoveRow, rank, sampled_top, top_moves, topped_up, verdict
 from .protocol import Analysis
 
 LAND, WATER = "#cfe8a9", "#a9d3f0"
+
+
+def _base_stderr(values: np.ndarray):
+    """Each candidate's standard error over the futures all of them share (the first round;
+    the best and the played move may have more behind their values)."""
+    n = values.shape[1]
+    return values.std(axis=1, ddof=1) / np.sqrt(n) if n > 1 else None
 
 
 class TinyIslandsAnalysis(Analysis):
@@ -74,8 +81,9 @@ class TinyIslandsAnalysis(Analysis):
                                             deck_model, play_out)
             b, vb, vp, se, means, used = topped_up(values, i, more, max_rollouts)
             name = lambda c: TILE_LETTERS[c[0]] + cell_name(c[1])  # noqa: E731
+            top = top_moves([name(c) for c in chosen], means, _base_stderr(values), b)
             rows.append(MoveRow(ti.ply_of_turn(t), 0, name(played), name(chosen[b]), vb, vp, max(0.0, vb - vp), se,
-                                rank(means, i), len(chosen), futures=used))
+                                rank(means, i), len(chosen), futures=used, top=top))
             tiles[p.cell] = p.tile
             if progress:
                 progress()
@@ -90,6 +98,7 @@ class TinyIslandsAnalysis(Analysis):
                     means = values[:, 0]
                     b = int(np.argmax(means))
                     vb, vp, se, used = float(means[b]), float(means[1]), None, 1
+                    spread = None
                 else:
                     values = bots.eval_regions(tiles, land, offers, t, d, wave_rule, regions, rollouts,
                                                seed + 100 + t, deck_model, play_out)
@@ -98,8 +107,10 @@ class TinyIslandsAnalysis(Analysis):
                         return bots.eval_regions(tiles, land, offers, t, d, wave_rule, regions[pair], n,
                                                  seed + 1000 * k + 100 + t, deck_model, play_out)
                     b, vb, vp, se, means, used = topped_up(values, 1, more, max_rollouts)
+                    spread = _base_stderr(values)
+                top = top_moves([text(r) for r in regions], means, spread, b)
                 rows.append(MoveRow(ti.ply_of_drawing(d), 0, text(played_region), text(regions[b]), vb, vp,
-                                    max(0.0, vb - vp), se, rank(means, 1), 2, futures=used))
+                                    max(0.0, vb - vp), se, rank(means, 1), 2, futures=used, top=top))
                 land = land ^ played_region
                 d += 1
         return rows, {"rollouts": rollouts, "candidates": candidates, "max_rollouts": max_rollouts,
@@ -253,7 +264,8 @@ def _evaluate_with_net(record: ti.TinyIslandsRecord, seed: int, options: dict, p
                 exact[ti.ply_of_drawing(d)] = MoveRow(
                     ti.ply_of_drawing(d), 0, _region_text(played_region), _region_text(regions[b]), float(totals[b]),
                     float(totals[-1]), float(totals[b] - totals[-1]), None, rank(totals, len(regions) - 1),
-                    len(regions), exact=True, futures=1)
+                    len(regions), exact=True, futures=1, top=top_moves([_region_text(r) for r in regions], totals,
+                                                                       None, b))
             else:
                 greedy = net_bots.drawing_candidates(root, net, 0).drawn[0, d]
                 regions = [played_region] if (greedy == played_region).all() else [greedy, played_region]
@@ -293,7 +305,8 @@ def _evaluate_with_net(record: ti.TinyIslandsRecord, seed: int, options: dict, p
     for (ply, labels, _, _), v in zip(judged, values):
         played = v.shape[0] - 1
         b, vb, vp, loss, se, r = verdict(v, played)
-        rows.append(MoveRow(ply, 0, labels[played], labels[b], vb, vp, loss, se, r, v.shape[0], futures=v.shape[1]))
+        rows.append(MoveRow(ply, 0, labels[played], labels[b], vb, vp, loss, se, r, v.shape[0], futures=v.shape[1],
+                            top=sampled_top(labels, v, b)))
     rows = sorted(rows + list(exact.values()), key=lambda row: row.ply)
     return rows, {"futures": futures, "max_futures": cap, "target_stderr": TARGET_STDERR,
                   "deck": DECK_MODELS[deck_model], "net_sha256": _sha(net), "level": "net"}

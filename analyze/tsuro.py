@@ -14,7 +14,7 @@ from scorebook.engines.tsuro import bots as B, rules as R
 from scorebook.records import tsuro as TS
 
 from . import svg
-from .loss import MoveRow, verdict, with_played
+from .loss import MoveRow, sampled_top, verdict, with_played
 from .protocol import Analysis
 
 CELL = 54
@@ -48,9 +48,9 @@ class TsuroAnalysis(Analysis):
             values *= 100.0
             b, vb, vp, loss, se, place = verdict(values, i_played)
             square = R.square_name(turn.square)
-            rows.append(MoveRow(ply, turn.seat, f"{turn.tile}r{turn.rotation}@{square}",
-                                f"{int(options_[b, 0])}r{int(options_[b, 1])}@{square}", vb, vp, loss, se,
-                                place, options_.shape[0]))
+            names = [f"{int(o[0])}r{int(o[1])}@{square}" for o in options_]
+            rows.append(MoveRow(ply, turn.seat, f"{turn.tile}r{turn.rotation}@{square}", names[b], vb, vp, loss, se,
+                                place, options_.shape[0], top=sampled_top(names, values, b)))
             if progress:
                 progress()
         return rows, {"samples": samples}

@@ -701,7 +701,13 @@ def ratings(ctx, game, event, since, out):
 
 ANALYSIS_COLUMNS = [("ply", "ply"), ("player", "player"), ("played", "played"), ("best", "best"),
                     ("value_best", "value best"), ("value_played", "value played"), ("loss", "loss"),
-                    ("stderr", "stderr"), ("class", "class")]
+                    ("stderr", "stderr"), ("class", "class"), ("next", "next best")]
+
+
+def candidate_text(candidate: dict) -> str:
+    """A candidate of a move's ``top`` as a person reads it: ``B2 12.1 ± 0.3``."""
+    se = "" if candidate.get("stderr") is None else f" ± {candidate['stderr']}"
+    return f"{candidate['move']} {candidate['value']}{se}"
 
 
 @main.command(short_help="Per-move loss against the bot, stored with the record.")
@@ -775,6 +781,7 @@ def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, h
     if out.human:
         click.echo(f"{report['id']}  {report['game']}  bot {report['bot']}  seed {report['seed']}")
     rows = [dict(m, ply=(f"game {m['game']}, " if "game" in m else "") + str(m["ply"]),
+                 next="; ".join(candidate_text(c) for c in m.get("top", [])[1:]),
                  **({"class": "best (tied)"} if m.get("tied") else {})) for m in report["moves"]]
     out.rows(ANALYSIS_COLUMNS, rows, {k: report[k] for k in ("id", "bot", "seed", "game", "engine_version", "settings",
                                                               "thresholds", "moves", "summary")})

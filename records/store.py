@@ -172,6 +172,11 @@ MIGRATIONS: list[str] = [
         created_at TEXT NOT NULL
     );
     """,
+    # 7: per analysed move, the bot's best candidates (JSON: move, value, s.e.) and its line
+    """
+    ALTER TABLE analysis_moves ADD COLUMN top TEXT;
+    ALTER TABLE analysis_moves ADD COLUMN line TEXT;
+    """,
 ]
 TOURNAMENTS = 6  # the migration that adds the tournaments table
 # created once older rows are filled and indexed (``_fill_browsing``): deleting from the index
@@ -575,6 +580,9 @@ class Store:
                 move["futures"] = m["futures"]
             if m["class"] == "best" and m["played"] != m["best"]:
                 move["tied"] = True  # level with the bot's own move within the error of the values
+            for key in ("top", "line"):  # absent from a database of schema 6, read as it is
+                if m.get(key):
+                    move[key] = json.loads(m[key])
             moves.append(move)
         return {"bot": bot, "seed": seed, "engine_version": engine_version, "settings": json.loads(row[1]),
                 "thresholds": json.loads(row[2]), "summary": json.loads(row[3]), "moves": moves}
@@ -593,10 +601,12 @@ class Store:
                                              json.dumps(report["summary"]), now])
             aid = cur.lastrowid
             self.db.conn.executemany(
-                "INSERT INTO analysis_moves VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO analysis_moves VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 [(aid, m.get("game", 1), m["ply"], m["player"], m["played"], m["best"], m["value_best"],
                   m["value_played"], m["loss"], m["stderr"], m["class"], m["rank"], m["candidates"],
-                  None if "exact" not in m else int(m["exact"]), m.get("futures")) for m in report["moves"]])
+                  None if "exact" not in m else int(m["exact"]), m.get("futures"),
+                  json.dumps(m["top"]) if m.get("top") else None, json.dumps(m["line"]) if m.get("line") else None)
+                 for m in report["moves"]])
 
     def unanalysed(self, bot_for_game: dict[str, str], seed: int, engine_version: str, *,
                    again: bool = False) -> list[str]:
