@@ -14,14 +14,15 @@ from scorebook import registry
 from . import svg
 from .run import record_of
 
-CSS = """body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}h1{font-size:20px}
-h2{font-size:16px;margin-top:24px}table{border-collapse:collapse;margin:12px 0}
+BODY_CSS = "body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}h1{font-size:20px}\n"
+REPORT_CSS = """h2{font-size:16px;margin-top:24px}table{border-collapse:collapse;margin:12px 0}
 td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px;text-align:left}
 #movelist{max-height:360px;overflow-y:auto;display:block}#movelist a{color:#225;text-decoration:none}
 .boards{display:flex;flex-wrap:wrap;gap:12px}.move{border:1px solid #ddd;padding:6px;scroll-margin-top:12px}
 .move h3{font-size:13px;margin:0 0 4px}.move p{font-size:12px;margin:4px 0 0;max-width:420px}
 .blunder{background:#fdd}.mistake{background:#fed}.inaccuracy{background:#ffe}
 .move:target{outline:3px solid #e6550d}"""
+CSS = BODY_CSS + REPORT_CSS  # a page of its own; inside Datasette's page, REPORT_CSS alone
 
 CLASS_COLOURS = {"best": "#2b8a3e", "good": "#74b816", "inaccuracy": "#f59f00", "mistake": "#e8590c",
                  "blunder": "#c92a2a"}
@@ -215,8 +216,13 @@ def about(row: dict, game, players: list[str], positions: list) -> str:
 
 
 def render_boards(row: dict) -> str:
-    """A record not analysed yet: the record, its result and final position, then its board
-    before every move with the move played marked."""
+    """A record not analysed yet, as a page of its own (``boards_parts``)."""
+    return page(*boards_parts(row))
+
+
+def boards_parts(row: dict) -> tuple[str, str]:
+    """(title, body) of a record not analysed yet: the record, its result and final position,
+    then its board before every move with the move played marked."""
     game = registry.get_game(row["game"])
     record = record_of(row)
     positions = list(game.notation.positions(record))
@@ -226,16 +232,21 @@ def render_boards(row: dict) -> str:
         where = f"game {p.game}, " if p.game != 1 else ""
         cards.append(f'<div class="move" id="move-{p.game}-{p.ply}"><h3>{where}ply {p.ply}: {_e(p.move)}</h3>'
                      f'{game.analysis.svg_board(p.before, game.analysis.move_mark(p), None)}</div>')
-    return page(f"Scorebook record {row['id']} ({game.info.name})",
-                about(row, game, players, positions)
-                + f"<p>Not analysed yet (<code>scorebook analyze {_e(row['id'])}</code>).</p>"
-                f"<h2>Boards</h2><p>Before each move. {game.analysis.legend()}</p>"
-                f"<div class='boards'>{''.join(cards)}</div>")
+    return (f"Scorebook record {row['id']} ({game.info.name})",
+            about(row, game, players, positions)
+            + f"<p>Not analysed yet (<code>scorebook analyze {_e(row['id'])}</code>).</p>"
+            f"<h2>Boards</h2><p>Before each move. {game.analysis.legend()}</p>"
+            f"<div class='boards'>{''.join(cards)}</div>")
 
 
 def render(row: dict, report: dict) -> str:
-    """The report of an analysed record: the record and its result, the summary per player,
-    the chart, the move list and the board before every move."""
+    """The report of an analysed record, as a page of its own (``report_parts``)."""
+    return page(*report_parts(row, report))
+
+
+def report_parts(row: dict, report: dict) -> tuple[str, str]:
+    """(title, body) of the report of an analysed record: the record and its result, the
+    summary per player, the chart, the move list and the board before every move."""
     game = registry.get_game(row["game"])
     record = record_of(row)
     positions = list(game.notation.positions(record))
@@ -273,19 +284,19 @@ def render(row: dict, report: dict) -> str:
     title = f"Scorebook analysis of {row['id']} ({game.info.name})"
     thresholds = ", ".join(f"{cls} ≥ {t:g}" if isinstance(t, (int, float)) else f"{cls} ≥ {t}"
                            for cls, t in report["thresholds"])
-    return page(title, about(row, game, players, positions)
-                + f"<p>Bot {_e(report['bot'])}, seed {_e(report['seed'])}, engine {_e(report['engine_version'])}. "
-                f"A value is the {_e(info.value)} in {_e(info.unit)}, from the mover's side (the chart shows "
-                f"them from one side); the loss is the best move's value less the move played's. Classes: best "
-                f"(the bot's own move, or one level with it within the error of the values: tied), "
-                f"then by loss: {_e(thresholds)}.</p>"
-                f"<table id='summary'><tr><th>player</th><th>moves</th><th>total loss</th><th>mean loss</th>"
-                f"<th>accuracy</th><th>best move</th><th>classes</th></tr>{summary_rows}</table>"
-                f"{chart(moves, report['thresholds'], players, info.scale)}"
-                f"<h2>Moves</h2><table id='movelist'><tr><th>move</th><th>player</th><th>played</th><th>best</th>"
-                f"<th>loss</th><th>class</th></tr>{listing}</table>"
-                f"<h2>Boards</h2><p>Before each move. {game.analysis.legend()}</p>"
-                f"<div class='boards'>{''.join(cards)}</div>")
+    return (title, about(row, game, players, positions)
+            + f"<p>Bot {_e(report['bot'])}, seed {_e(report['seed'])}, engine {_e(report['engine_version'])}. "
+            f"A value is the {_e(info.value)} in {_e(info.unit)}, from the mover's side (the chart shows "
+            f"them from one side); the loss is the best move's value less the move played's. Classes: best "
+            f"(the bot's own move, or one level with it within the error of the values: tied), "
+            f"then by loss: {_e(thresholds)}.</p>"
+            f"<table id='summary'><tr><th>player</th><th>moves</th><th>total loss</th><th>mean loss</th>"
+            f"<th>accuracy</th><th>best move</th><th>classes</th></tr>{summary_rows}</table>"
+            f"{chart(moves, report['thresholds'], players, info.scale)}"
+            f"<h2>Moves</h2><table id='movelist'><tr><th>move</th><th>player</th><th>played</th><th>best</th>"
+            f"<th>loss</th><th>class</th></tr>{listing}</table>"
+            f"<h2>Boards</h2><p>Before each move. {game.analysis.legend()}</p>"
+            f"<div class='boards'>{''.join(cards)}</div>")
 
 
 TIEBREAK_NAMES = {"points": "match points", "omb": "OMB (sum of match margins)",

@@ -37,20 +37,25 @@ MAX_LENGTH = 16 * 1024 * 1024  # SQLite's longest string or blob on a served con
 PAGES_CACHED = 64
 
 
-def record_page(path: str, record_id: str) -> str:
-    """The page of one record: its latest stored analysis as the report, or its boards alone.
-    Pages are drawn once and cached (a record's text never changes; a new analysis is a new
-    page)."""
+def record_parts(path: str, record_id: str) -> tuple[str, str, str]:
+    """(id, title, body) of one record's page: its latest stored analysis as the report, or
+    its boards alone. Drawn once and cached (a record's text never changes; a new analysis is
+    a new page)."""
     with Store(path, write=False) as store:  # one short-lived connection a request
         row = store.get(record_id)
         latest = store.db.execute("SELECT a.id, a.bot, a.seed, a.engine_version FROM analyses a JOIN records r ON "
                                   "r.key = a.record_key WHERE r.id = ? ORDER BY a.id DESC LIMIT 1",
                                   [row["id"]]).fetchone()
-    return _drawn(path, row["id"], latest[0] if latest else None)
+    return (row["id"], *_drawn(path, row["id"], latest[0] if latest else None))
+
+
+def record_page(path: str, record_id: str) -> str:
+    """The record's page on its own (``analyze --html``'s page)."""
+    return report_html.page(*record_parts(path, record_id)[1:])
 
 
 @functools.lru_cache(maxsize=PAGES_CACHED)
-def _drawn(path: str, record_id: str, analysis_id: int | None) -> str:
+def _drawn(path: str, record_id: str, analysis_id: int | None) -> tuple[str, str]:
     with Store(path, write=False) as store:
         row = store.get(record_id)
         report = None
@@ -58,17 +63,33 @@ def _drawn(path: str, record_id: str, analysis_id: int | None) -> str:
             bot, seed, version = store.db.execute("SELECT bot, seed, engine_version FROM analyses WHERE id = ?",
                                                   [analysis_id]).fetchone()
             report = store.find_analysis(row["id"], bot, seed, version)
-    return report_html.render(row, report) if report is not None else report_html.render_boards(row)
+    return report_html.report_parts(row, report) if report is not None else report_html.boards_parts(row)
+
+
+# Datasette's own page around the report: its header, menu and style, a way back to the table
+RECORD_TEMPLATE = """{% extends "base.html" %}
+{% block title %}{{ title }}{% endblock %}
+{% block extra_head %}<style>{{ css }}</style>{% endblock %}
+{% block content %}
+<h1>{{ title }}</h1>
+<p class="scorebook-links">This record's row in <a href="{{ row_url }}">{{ database }} / records</a>;
+each seat's result in <a href="{{ results_url }}">player_results</a>; <a href="{{ ratings_url }}">ratings</a>.</p>
+<div class="scorebook-report">{{ body }}</div>
+{% endblock %}"""
 
 
 async def _record_view(request, datasette):
-    record_id = request.url_vars["id"]
     database = datasette.get_database()
     try:
-        page = await database.execute_fn(lambda conn: record_page(database.path, record_id))
+        rid, title, body = await database.execute_fn(lambda conn: record_parts(database.path, request.url_vars["id"]))
     except ScorebookError as err:
         return Response.html(f"<p>{html.escape(str(err))}</p>", status=404)
-    return Response.html(page)
+    urls = datasette.urls
+    context = {"title": title, "body": Markup(body), "css": Markup(report_html.REPORT_CSS), "database": database.name,
+               "row_url": urls.table(database.name, "records") + f"?id={rid}",
+               "results_url": urls.table(database.name, "player_results") + f"?record={rid}", "ratings_url": RATINGS_ROUTE}
+    template = datasette.jinja_env.from_string(RECORD_TEMPLATE)
+    return Response.html(await datasette.render_template(template, context, request=request))
 
 
 RATINGS_ROUTE = "/-/scorebook/ratings"

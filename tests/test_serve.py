@@ -67,6 +67,9 @@ def test_serve_shows_records_boards_and_search(run_cli, tmp_path):
             else:
                 assert dom.count('class="board"') >= 1 and "<svg" in dom and one_of_each[name] in dom, name
                 assert ('id="chart"' in dom) == (name == "iwoki"), name
+                # inside Datasette's own page, with a way back to the record's row
+                assert "<header><nav>" in dom and "app.css" in dom and 'id="record"' in dom, name
+                assert f'/records?id={one_of_each[name]}"' in dom, name
     finally:
         server.send_signal(signal.SIGINT)
         try:
