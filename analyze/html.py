@@ -3,7 +3,8 @@ result and final position; the summary per player; a chart of the values, from o
 the losses with their axes and the class thresholds, each bar a link to its move; a move list
 whose every row jumps to its board; and the board in SVG before every move with the move played
 (solid orange) and the bot's best (dashed purple) marked, drawn by the game's analysis module
-with its coordinates and legend. No scripts, no external files.
+with its coordinates and legend; above them one interactive board that steps through them
+(arrow keys, a slider). One file: the style and the script inline, nothing fetched.
 """
 from __future__ import annotations
 
@@ -21,7 +22,61 @@ td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px;text-align:left}
 .boards{display:flex;flex-wrap:wrap;gap:12px}.move{border:1px solid #ddd;padding:6px;scroll-margin-top:12px}
 .move h3{font-size:13px;margin:0 0 4px}.move p{font-size:12px;margin:4px 0 0;max-width:420px}
 .blunder{background:#fdd}.mistake{background:#fed}.inaccuracy{background:#ffe}
-.move:target{outline:3px solid #e6550d}"""
+.move:target{outline:3px solid #e6550d}
+#viewer{border:1px solid #ccc;padding:8px;margin:12px 0;max-width:760px}#viewer .controls{display:flex;gap:8px;align-items:center}
+#viewer-slider{flex:1}#viewer .move{border:none;padding:0}#movelist tr.current td{outline:2px solid #6a3d9a}"""
+
+# The one interactive board: the boards below are the data, shown one at a time. Arrow keys
+# (left, right, Home, End), the slider and the buttons step through them; a link to a move
+# (the move list, a chart bar) shows it. Nothing from a record is in the script: it reads the
+# page and copies its boards, setting only text.
+VIEWER = ("<div id='viewer'><h2>Board</h2><div class='controls'>"
+          "<button id='viewer-prev' type='button' aria-label='previous move'>&#9664;</button>"
+          "<input id='viewer-slider' type='range' min='0' max='0' value='0' aria-label='move'>"
+          "<button id='viewer-next' type='button' aria-label='next move'>&#9654;</button></div>"
+          "<p id='viewer-where'></p><p id='viewer-value'></p><div id='viewer-board'></div>"
+          "<p><small>Arrow keys, Home and End step through the moves.</small></p></div>")
+VIEWER_SCRIPT = """<script>
+(function () {
+  var cards = Array.prototype.slice.call(document.querySelectorAll(".boards .move[data-ply]"));
+  var viewer = document.getElementById("viewer");
+  if (!viewer) { return; }
+  if (!cards.length) { viewer.style.display = "none"; return; }
+  var slider = document.getElementById("viewer-slider"), board = document.getElementById("viewer-board");
+  var where = document.getElementById("viewer-where"), value = document.getElementById("viewer-value");
+  slider.max = String(cards.length - 1);
+  function show(i) {
+    i = Math.max(0, Math.min(cards.length - 1, i));
+    var card = cards[i], copy = card.cloneNode(true);
+    copy.removeAttribute("id");
+    board.replaceChildren(copy);
+    slider.value = String(i);
+    viewer.dataset.index = String(i);
+    where.textContent = "move " + (i + 1) + " of " + cards.length + ": " + card.querySelector("h3").textContent;
+    var d = card.dataset;
+    value.textContent = d.valuePlayed === undefined ? "" : "value of the move played " + d.valuePlayed +
+      ", of the bot's best " + d.valueBest + ", loss " + d.loss;
+    var rows = document.querySelectorAll("#movelist tr.current");
+    for (var k = 0; k < rows.length; k++) { rows[k].classList.remove("current"); }
+    var link = document.querySelector('#movelist a[href="#' + card.id + '"]');
+    if (link) { link.closest("tr").classList.add("current"); }
+  }
+  document.addEventListener("keydown", function (e) {
+    if (e.target === slider || e.altKey || e.ctrlKey || e.metaKey) { return; }
+    var i = Number(slider.value), to = {ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: cards.length - 1}[e.key];
+    if (to !== undefined) { show(to); e.preventDefault(); }
+  });
+  slider.addEventListener("input", function () { show(Number(slider.value)); });
+  document.getElementById("viewer-prev").addEventListener("click", function () { show(Number(slider.value) - 1); });
+  document.getElementById("viewer-next").addEventListener("click", function () { show(Number(slider.value) + 1); });
+  function fromHash() {
+    for (var k = 0; k < cards.length; k++) { if ("#" + cards[k].id === location.hash) { show(k); return; } }
+  }
+  window.addEventListener("hashchange", fromHash);
+  show(0);
+  fromHash();
+})();
+</script>"""
 CSS = BODY_CSS + REPORT_CSS  # a page of its own; inside Datasette's page, REPORT_CSS alone
 
 CLASS_COLOURS = {"best": "#2b8a3e", "good": "#74b816", "inaccuracy": "#f59f00", "mistake": "#e8590c",
@@ -181,7 +236,8 @@ def _anchor(m: dict) -> str:
 
 
 def page(title: str, body: str, css: str = CSS) -> str:
-    """One self-contained page: its title as the heading, the style inline, no script."""
+    """One self-contained page: its title as the heading, the style inline (a report's body
+    carries the viewer's script inline); nothing fetched from outside the page."""
     return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
             f"<style>{css}</style></head><body><h1>{html.escape(title)}</h1>{body}</body></html>")
 
@@ -230,13 +286,13 @@ def boards_parts(row: dict) -> tuple[str, str]:
     cards = []
     for p in positions:
         where = f"game {p.game}, " if p.game != 1 else ""
-        cards.append(f'<div class="move" id="move-{p.game}-{p.ply}"><h3>{where}ply {p.ply}: {_e(p.move)}</h3>'
-                     f'{game.analysis.svg_board(p.before, game.analysis.move_mark(p), None)}</div>')
+        cards.append(f'<div class="move" id="move-{p.game}-{p.ply}" data-ply="{p.ply}"><h3>{where}ply {p.ply}: '
+                     f'{_e(p.move)}</h3>{game.analysis.svg_board(p.before, game.analysis.move_mark(p), None)}</div>')
     return (f"Scorebook record {row['id']} ({game.info.name})",
             about(row, game, players, positions)
-            + f"<p>Not analysed yet (<code>scorebook analyze {_e(row['id'])}</code>).</p>"
-            f"<h2>Boards</h2><p>Before each move. {game.analysis.legend()}</p>"
-            f"<div class='boards'>{''.join(cards)}</div>")
+            + f"<p>Not analysed yet (<code>scorebook analyze {_e(row['id'])}</code>).</p>" + VIEWER
+            + f"<h2>Boards</h2><p>Before each move. {game.analysis.legend()}</p>"
+            f"<div class='boards'>{''.join(cards)}</div>" + VIEWER_SCRIPT)
 
 
 def render(row: dict, report: dict) -> str:
@@ -267,7 +323,9 @@ def report_parts(row: dict, report: dict) -> tuple[str, str]:
                         for c in m.get("top", []))
         extra = (f"<p class='top'>the bot's candidates: {_e(top)}</p>" if top else "") + \
             (f"<p class='line'>its line after {_e(m['best'])}: {_e(' '.join(m['line']))}</p>" if m.get("line") else "")
-        cards.append(f'<div class="move {_e(m["class"])}" id="{_e(_anchor(m))}" data-ply="{_e(m["ply"])}">'
+        cards.append(f'<div class="move {_e(m["class"])}" id="{_e(_anchor(m))}" data-ply="{_e(m["ply"])}" '
+                     f'data-value-played="{_e(m["value_played"])}" data-value-best="{_e(m["value_best"])}" '
+                     f'data-loss="{_e(m["loss"])}">'
                      f'<h3>{_e(_where(m))}: {_e(p.move)} ({_e(_shown_class(m))})</h3>{board}'
                      f'<p>{_e(name(m["player"]))} played {_e(m["played"])}: {_e(m["value_played"])}; '
                      f'best {_e(m["best"])}: {_e(m["value_best"])}; loss {_e(m["loss"])}{se}</p>{extra}</div>')
@@ -292,11 +350,11 @@ def report_parts(row: dict, report: dict) -> tuple[str, str]:
             f"then by loss: {_e(thresholds)}.</p>"
             f"<table id='summary'><tr><th>player</th><th>moves</th><th>total loss</th><th>mean loss</th>"
             f"<th>accuracy</th><th>best move</th><th>classes</th></tr>{summary_rows}</table>"
-            f"{chart(moves, report['thresholds'], players, info.scale)}"
+            f"{chart(moves, report['thresholds'], players, info.scale)}{VIEWER}"
             f"<h2>Moves</h2><table id='movelist'><tr><th>move</th><th>player</th><th>played</th><th>best</th>"
             f"<th>loss</th><th>class</th></tr>{listing}</table>"
             f"<h2>Boards</h2><p>Before each move. {game.analysis.legend()}</p>"
-            f"<div class='boards'>{''.join(cards)}</div>")
+            f"<div class='boards'>{''.join(cards)}</div>" + VIEWER_SCRIPT)
 
 
 TIEBREAK_NAMES = {"points": "match points", "omb": "OMB (sum of match margins)",

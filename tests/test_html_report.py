@@ -37,7 +37,9 @@ def test_the_report_of_every_game_renders_in_chromium(game, run_cli, tmp_path):
     doc = cli_json(run_cli("analyze", rid, "--bot", bot, "--json", "--html", str(page)))
     moves = doc["moves"]
     html = page.read_text()
-    assert "<script" not in html and "http://" not in html.replace("http://www.w3.org/2000/svg", "")  # self-contained
+    # self-contained: one inline script (the viewer), nothing fetched
+    assert html.count("<script") == 1 and "<script>" in html and "src=" not in html.split("<script>")[1]
+    assert "http://" not in html.replace("http://www.w3.org/2000/svg", "") and "https://" not in html
     profile = ["--user-data-dir=" + str(tmp_path / "profile")]
     shot = tmp_path / "shot.png"
     run = subprocess.run([CHROMIUM, *FLAGS, *profile, "--enable-logging=stderr", "--v=0", f"--screenshot={shot}",
@@ -47,7 +49,8 @@ def test_the_report_of_every_game_renders_in_chromium(game, run_cli, tmp_path):
     dom = subprocess.run([CHROMIUM, *FLAGS, *profile, "--dump-dom", page.as_uri()], capture_output=True,
                          text=True, timeout=120).stdout
     finals = dom.count('class="move final"')  # the final position of each game of the record
-    assert finals >= 1 and dom.count('class="board"') == len(moves) + finals  # and one before every analysed move
+    # and one before every analysed move, and the interactive board's copy of the one it shows
+    assert finals >= 1 and dom.count('class="board"') == len(moves) + finals + 1
     assert 'id="record"' in dom and 'id="result"' in dom and "Final position" in dom
     assert dom.count('class="mark played"') >= sum(1 for m in moves if not UNMARKED.fullmatch(m["played"]))
     for m in moves:  # every row of the move list jumps to its board
@@ -57,6 +60,43 @@ def test_the_report_of_every_game_renders_in_chromium(game, run_cli, tmp_path):
     assert re.search(r"(inaccuracy|mistake|blunder) ≥", dom)  # the class thresholds on the loss axis
     assert 'class="legend"' in dom and "move played" in dom and "bot's best" in dom
     assert 'id="summary"' in dom
+    assert re.search(r'id="viewer"[^>]*data-index="0"', dom)  # the interactive board shows the first move
+
+
+KEYS = """<script>
+function key(k) { document.dispatchEvent(new KeyboardEvent("keydown", {key: k, bubbles: true})); }
+function at() { return document.getElementById("viewer").dataset.index; }
+var seen = [];
+key("ArrowRight"); key("ArrowRight"); key("ArrowRight"); seen.push(at());
+key("ArrowLeft"); seen.push(at());
+key("End"); seen.push(at());
+key("ArrowRight"); seen.push(at());
+key("Home"); key("ArrowLeft"); seen.push(at());
+key("End");
+document.body.setAttribute("data-keys", seen.join(",") + "|" + document.getElementById("viewer-where").textContent);
+</script>"""
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (bash .ci/run installs it)")
+@pytest.mark.parametrize("game", ["tsuro", "game-of-islands"])
+def test_the_interactive_board_steps_with_the_arrow_keys(game, run_cli, tmp_path):
+    """Key presses dispatched in Chromium (a script added to a copy of the page): right three
+    times, left, End, right at the end, Home then left at the start."""
+    path, bot = REPORTS[game]
+    rid = cli_json(run_cli("ingest", str(SAMPLES / path), "--json"))["records"][0]["id"]
+    page = tmp_path / "report.html"
+    moves = cli_json(run_cli("analyze", rid, "--bot", bot, "--json", "--html", str(page)))["moves"]
+    page.write_text(page.read_text().replace("</body>", KEYS + "</body>"))
+    dom = subprocess.run([CHROMIUM, *FLAGS, "--user-data-dir=" + str(tmp_path / "profile"), "--dump-dom",
+                          page.as_uri()], capture_output=True, text=True, timeout=120).stdout
+    seen, where = re.search(r'data-keys="([^"|]*)\|([^"]*)"', dom).groups()
+    last = len(moves) - 1
+    assert seen.split(",") == [str(min(3, last)), str(min(3, last) - 1), str(last), str(last), "0"]
+    final = moves[-1]
+    assert where.startswith(f"move {len(moves)} of {len(moves)}: ") and f"ply {final['ply']}:" in where
+    shown = dom.split('id="viewer-board"')[1].split('id="movelist"')[0] if 'id="movelist"' in dom else dom
+    assert 'class="board"' in shown  # the board of the move it shows
 
 
 @pytest.mark.browser
