@@ -180,10 +180,30 @@ class _Node:
         self.seat = int(s[TO_MOVE])
 
 
+def _first_try(moves: np.ndarray, unvisited: np.ndarray, rng) -> int:
+    """The unvisited move a node tries next, drawn as random-patch plays: a uniform patch
+    among those with an untried placement, then one of them; once no buy is left untried,
+    the shortest skip (random-patch skips no further than it must), else any. (Uniform over
+    all moves, the many skips would come first, most of them far too long.)"""
+    buys = unvisited[moves[unvisited, 0] == BUY]
+    if buys.size == 0:
+        skips = unvisited[moves[unvisited, 0] == SKIP]
+        if skips.size:
+            return int(skips[np.argmin(moves[skips, 1])])
+        return int(unvisited[rng.integers(unvisited.size)])
+    patches = np.unique(moves[buys, 1])
+    patch = patches[rng.integers(patches.size)]
+    mine = buys[moves[buys, 1] == patch]
+    return int(mine[rng.integers(mine.size)])
+
+
 def mcts_choice(s: np.ndarray, playouts: int, scaled: bool, seed: int) -> list[tuple[int, int, int]]:
     """UCT (spec section 2): ``w/n`` (divided by MS when ``scaled``) + sqrt(2) sqrt(ln N / n);
-    expansion adds all children; one non-weighted random play-out per iteration; the most
-    visited move. Two players: values are the final margin from the mover's side."""
+    expansion adds all children, tried first in random-patch's order (``_first_try``); one
+    non-weighted random play-out per iteration; the most
+    visited move, the best mean among the most visited (with fewer play-outs than moves,
+    every visited move has one: the first listed would be a skip). Two players: values are
+    the final margin from the mover's side."""
     root = _Node(s)
     if root.moves.shape[0] == 1:
         return [tuple(int(v) for v in root.moves[0])]
@@ -198,7 +218,7 @@ def mcts_choice(s: np.ndarray, playouts: int, scaled: bool, seed: int) -> list[t
                 break
             unvisited = np.flatnonzero(node.visits == 0)
             if unvisited.size:
-                i = int(unvisited[rng.integers(unvisited.size)])
+                i = _first_try(node.moves, unvisited, rng)
             else:
                 q = node.wins / node.visits / scale
                 i = int(np.argmax(q + EXPLORATION * np.sqrt(math.log(node.visits.sum()) / node.visits)))
@@ -215,7 +235,9 @@ def mcts_choice(s: np.ndarray, playouts: int, scaled: bool, seed: int) -> list[t
         for n, i in path:
             n.visits[i] += 1
             n.wins[i] += margin if s[PLAYERS] == 1 else margin * sign[n.seat]
-    return [tuple(int(v) for v in root.moves[int(np.argmax(root.visits))])]
+    most = root.visits == root.visits.max()
+    mean = np.where(most, root.wins / np.maximum(root.visits, 1), -np.inf)
+    return [tuple(int(v) for v in root.moves[int(np.argmax(mean))])]
 
 
 # ---------------------------------------------------------------- two players: best

@@ -81,3 +81,14 @@ def test_game_declares_its_bots():
     info = registry.get_game("patchwork").info
     assert {b.name for b in info.bots} == {"random", "random-patch", "vbrz", "rule-based", "mc", "mc-greedy", "mcts",
                                             "mcts-raw", "best"}
+
+
+def test_mcts_on_the_real_quilt_is_never_weaker_than_random_patch(store):
+    """With fewer play-outs than moves, UCT used to keep the first listed move, a skip, and
+    scored about -88 at mcts:300; now it tries moves in random-patch's order and keeps the
+    best of the most visited. The same 40 shuffles at every level."""
+    from scorebook.records.play import play
+    mean = {bot: play(store, "patchwork", [bot], games=40, seed=11)["summary"]["mean"]
+            for bot in ("random-patch", "mcts:1", "mcts-raw:1", "mcts:3", "mcts:20")}
+    assert min(mean["mcts:1"], mean["mcts-raw:1"], mean["mcts:3"], mean["mcts:20"]) >= mean["random-patch"], mean
+    assert mean["mcts:20"] > mean["mcts:3"] > mean["mcts:1"], mean  # more play-outs, more points
