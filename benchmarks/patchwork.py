@@ -180,6 +180,32 @@ def best_solo(lines: list[str], quick: bool, effort_real: int, effort_sim: int) 
     lines += ["", f"The best real game found ({best_record[0]}):", "", "```", best_record[1].rstrip(), "```", ""]
 
 
+def mcts_solo(lines: list[str], quick: bool) -> None:
+    """UCT on the real quilt by its play-outs a move, beside random-patch, its play-out policy:
+    the same shuffles (the quilt has none: the seeds drive the random choices)."""
+    from scorebook.engines.patchwork.game import ENGINE
+    levels = ["random-patch", "mcts:1", "mcts:10", "mcts:100", "mcts:300", "mcts-raw:100"]
+    lines += ["| bot | games | mean ± s.e. | min | max | s a game |", "|---|---|---|---|---|---|"]
+    options = {"variant": "real"}
+    for level in levels:
+        games = 4 if quick else (20 if level.endswith(":300") else 40)
+        bots = [Spec(level)]
+        ENGINE.warm_up(bots, options)
+        scores, seconds = [], []
+        for seed in range(games):
+            setup = ENGINE.new_game(np.random.default_rng(seed), options)
+            played = ENGINE.play(setup, bots, seed, options)
+            s = ENGINE.initial_state(setup)
+            for move in played.moves:
+                ENGINE.apply(s, move)
+            scores.append(ENGINE.score(s)["total"])
+            seconds.append(played.seconds)
+        m, se = mean_se(scores)
+        lines.append(f"| {level} | {games} | {m:.2f} ± {se:.2f} | {min(scores)} | {max(scores)} | "
+                     f"{np.mean(seconds):.3f} |")
+    lines.append("")
+
+
 def ladder(lines: list[str], quick: bool, circles: int, mc: int) -> None:
     from scorebook.engines.patchwork.game import ENGINE
     pairs = [("vbrz", "random"), (f"mc:{mc}", "vbrz"), ("best:2", f"mc:{mc}"), ("best:2", "vbrz")]
@@ -216,7 +242,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--write", action="store_true", help="put the figures into BENCHMARKS.md")
     ap.add_argument("--quick", action="store_true", help="a small run (minutes), to check the script")
-    ap.add_argument("--only", default="speed,table1,table4,best,ladder")
+    ap.add_argument("--only", default="speed,table1,table4,best,mcts,ladder")
     ap.add_argument("--effort-real", type=int, default=8)
     ap.add_argument("--effort-sim", type=int, default=8)
     ap.add_argument("--circles", type=int, default=200)
@@ -231,6 +257,8 @@ def main() -> None:
                 ("table4", "Thesis Table 4: simulated pure Monte Carlo", lambda: table4(lines, args.quick)),
                 ("best", "best against the thesis's headlines",
                  lambda: best_solo(lines, args.quick, args.effort_real, args.effort_sim)),
+                ("mcts", "UCT on the real quilt, beside its play-out policy",
+                 lambda: mcts_solo(lines, args.quick)),
                 ("ladder", "Two players: a ladder", lambda: ladder(lines, args.quick, args.circles, args.mc))]
     for key, title, run in sections:
         if key in only:

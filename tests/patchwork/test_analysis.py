@@ -37,10 +37,18 @@ def test_skipping_to_the_end_with_the_quilt_open_is_a_blunder():
     assert max(r.loss for r in rows[:3]) < skip.loss / 10
 
 
-def test_a_plan_followed_loses_nothing():
+def test_a_game_that_reaches_85_loses_nothing():
+    """85 is the real quilt's maximum: no move of a game that reaches it loses a point."""
+    record = record_of((SAMPLES / "patchwork" / "patchwork-best2-real-85.pgn").read_text())
+    rows, _ = ANALYSIS.evaluate(record, ["p"], seed=0, options={"effort": 2, "playouts": 16})
+    assert all(r.loss == 0 and r.value_played == 85 for r in rows)
+
+
+def test_the_84_game_loses_its_point_where_it_leaves_the_85_plans():
     record = record_of((SAMPLES / "patchwork" / "patchwork-best2-real-s3-0001.pgn").read_text())
     rows, _ = ANALYSIS.evaluate(record, ["p"], seed=0, options={"effort": 2, "playouts": 16})
-    assert all(r.loss == 0 and r.value_played == 84 for r in rows)
+    assert [(r.ply, r.played, r.loss) for r in rows if r.loss] == [(3, "B6@d8r0m", 1.0)]
+    assert rows[0].value_best == 85 and rows[-1].value_played == 84
 
 
 def test_two_player_values_are_margins_with_paired_errors():

@@ -10,6 +10,7 @@ from ..golden import golden_check
 
 GOLDEN = [  # file, id, the score's variant, total (one player) or finals (two players)
     ("patchwork/patchwork-best2-real-s3-0001.pgn", "b6fa8dcf2623a0d0", "real", 84),
+    ("patchwork/patchwork-best2-real-85.pgn", "464bb336d7bd6fd6", "real", 85),
     ("patchwork/patchwork-rule-based-real-s5-0001.pgn", "979a10eb9d2bb7f2", "real", 51),
     ("patchwork/patchwork-mc10-sim-s4-0001.pgn", "72e5bc4120f9d4b8", "sim", 70),
     ("patchwork/patchwork-handwritten-sim.pgn", "9f13f3e60c5cba2c", "sim", 70),
@@ -32,7 +33,7 @@ def test_the_best_real_game_fills_the_quilt(store):
 
 
 def test_two_player_scores_keep_their_signs_and_the_special_tile(store):
-    score = golden_check(store, GOLDEN[5][0], 1, GOLDEN[5][1])["score"]
+    score = golden_check(store, GOLDEN[6][0], 1, GOLDEN[6][1])["score"]
     assert score["final"] == [-15, 43] and score["winner"] == 1 and score["special_tile"] == 1
     assert score["final"] == [b - 2 * e + (7 if score["special_tile"] == p else 0)
                               for p, (b, e) in enumerate(zip(score["buttons"], score["empty"]))]
