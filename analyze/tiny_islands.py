@@ -15,7 +15,8 @@ import numpy as np
 from scorebook.engines.tiny_islands import bots, heuristic
 from scorebook.engines.tiny_islands.engine import legal_placements
 from scorebook.engines.tiny_islands.metadata import (CELLS, COLUMN_NAMES, DECK_MODELS, DRAWING_AFTER_TURN,
-                                                     ROW_NAMES, SIZE, TILE_LETTERS, TURNS, cell_name, parse_cell)
+                                                     ROW_NAMES, SIZE, TILE_LETTERS, TILE_NAMES, TURNS, ZONE_MASK,
+                                                     cell_name, parse_cell)
 from scorebook.records import tiny_islands as ti
 
 from . import svg
@@ -23,6 +24,11 @@ from .loss import TARGET_STDERR, MoveRow, rank, sampled_top, top_moves, topped_u
 from .protocol import Analysis
 
 LAND, WATER = "#cfe8a9", "#a9d3f0"
+# each tile a colour (none the marks' orange or purple), its letter on it in TILE_INK
+TILE_COLOURS = {"f": "#2b8a3e", "h": "#c92a2a", "s": "#f2c94c", "w": "#1864ab", "M": "#5c5f66", "C": "#f8f9fa",
+                "B": "#8d6e63"}
+TILE_INK = {"s": "#333", "C": "#333"}
+ZONE = "#0b7285"  # the offered zones, dashed
 
 
 def _base_stderr(values: np.ndarray):
@@ -121,7 +127,7 @@ class TinyIslandsAnalysis(Analysis):
     def text_board(self, state) -> str:
         """Cells are three characters: the tile letter (``.`` when empty) in brackets on land,
         between spaces on water."""
-        tiles, land = state
+        tiles, land = state[0], state[1]
         lines = ["    " + "  ".join(COLUMN_NAMES)]
         for r in range(SIZE):
             cells = []
@@ -134,13 +140,17 @@ class TinyIslandsAnalysis(Analysis):
 
     def state_json(self, state) -> dict:
         """Rows from the top (row 9): tile letters with '.' for empty, and '#' land / '.' water."""
-        tiles, land = state
+        tiles, land = state[0], state[1]
         return {"tiles": ["".join(TILE_LETTERS[tiles[r * SIZE + c]] if tiles[r * SIZE + c] else "."
                                   for c in range(SIZE)) for r in range(SIZE)],
                 "land": ["".join("#" if land[r * SIZE + c] else "." for c in range(SIZE)) for r in range(SIZE)]}
 
     def legend(self) -> str:
-        return svg.legend([("land", {"fill": LAND}), ("water", {"fill": WATER})])
+        tiles = [(name, {"fill": TILE_COLOURS[letter], "rx": 6, "stroke": svg.INK, "stroke_width": 0.5})
+                 for letter, name in zip(TILE_LETTERS[1:], TILE_NAMES[1:])]
+        return svg.legend([("land", {"fill": LAND}), ("water", {"fill": WATER}), *tiles,
+                           ("offered zone", {"fill": "none", "stroke": ZONE, "stroke_width": 2,
+                                             "stroke_dasharray": "4,3"})])
 
     def move_mark(self, position) -> str:
         """A drawing's region as written, ``(a1 b1 ...)``; a placement's last word (``hi3``:
@@ -148,10 +158,13 @@ class TinyIslandsAnalysis(Analysis):
         return position.move if position.move.startswith("(") else position.move.split()[-1]
 
     def svg_board(self, state, played: str | None = None, best: str | None = None) -> str:
-        """The board before a move: land and water, the tiles, coordinates; a placement marked
-        on its cell, a drawing by its shoreline (the move played solid orange, the bot's best
-        dashed purple)."""
-        tiles, land = state
+        """The board before a move: land and water, the tiles as coloured discs with their
+        letters, coordinates; before a placement, the two offered zones (dashed) and the tile
+        played and the bot's best drawn in their cells; before a drawing, the region played and
+        the bot's tinted; each outlined (the move played solid orange, the bot's best dashed
+        purple). ``state``: (tiles, land), and the turn's offer where the record gives it."""
+        tiles, land = state[0], state[1]
+        offer = state[2] if len(state) > 2 else None
         size, margin = 26, 18
         s = svg.Svg(margin + SIZE * size + 2, margin + SIZE * size + 2)
         for i in range(SIZE):
@@ -162,20 +175,47 @@ class TinyIslandsAnalysis(Analysis):
             x, y = margin + c * size, margin + r * size
             s.rect(x, y, size, size, fill=LAND if land[z] else WATER, stroke="#fff")
             if tiles[z]:
-                s.text(x + size / 2, y + size * 0.68, TILE_LETTERS[tiles[z]], font_size=size * 0.55,
-                       text_anchor="middle", fill=svg.INK)
+                self._tile(s, TILE_LETTERS[tiles[z]], x, y, size)
+        for kind, move in (("best", best), ("played", played)):
+            if move and move.startswith("("):  # a drawing: its region tinted
+                for z in {parse_cell(w) for w in move.strip("()").split()}:
+                    r, c = divmod(z, SIZE)
+                    s.rect(margin + c * size, margin + r * size, size, size, fill=svg.PLAYED if kind == "played"
+                           else svg.BEST, fill_opacity=0.22, **{"class": f"region {kind}"})
+            elif move and len(move) == 3 and move[0] in TILE_COLOURS:  # a placement: the tile in its cell
+                r, c = divmod(parse_cell(move[1:3]), SIZE)
+                self._tile(s, move[0], margin + c * size, margin + r * size, size, opacity=0.6)
+        if offer is not None:
+            for zone in (offer[1], offer[3]):
+                cells = set(int(z) for z in np.flatnonzero(ZONE_MASK[zone]))
+                for x1, y1, x2, y2 in self._cells_outline(cells, size, margin):
+                    s.line(x1, y1, x2, y2, stroke=ZONE, stroke_width=2, stroke_dasharray="4,3",
+                           **{"class": "zone"})
         for kind, move in (("best", best), ("played", played)):
             for x1, y1, x2, y2 in self._outline(move, size, margin):
                 s.mark(kind, "line", {"x1": x1, "y1": y1, "x2": x2, "y2": y2})
         return s.to_string()
 
     @staticmethod
-    def _outline(move: str | None, size: int, margin: int) -> list[tuple]:
+    def _tile(s, letter: str, x: float, y: float, size: float, opacity: float = 1.0) -> None:
+        """A tile: a disc in its colour, its letter on it."""
+        s.circle(x + size / 2, y + size / 2, size * 0.4, fill=TILE_COLOURS[letter], stroke=svg.INK,
+                 stroke_width=0.5, opacity=None if opacity == 1.0 else opacity, **{"class": "tile"})
+        s.text(x + size / 2, y + size * 0.68, letter, font_size=size * 0.5, text_anchor="middle",
+               fill=TILE_INK.get(letter, "#fff"), opacity=None if opacity == 1.0 else opacity)
+
+    @classmethod
+    def _outline(cls, move: str | None, size: int, margin: int) -> list[tuple]:
         """The segments that outline a move: a placement's cell, or a drawing's shoreline."""
         if not move:
             return []
         cells = {parse_cell(w) for w in move.strip("()").split()} if move.startswith("(") else \
             {parse_cell(move[1:3])} if len(move) == 3 else set()
+        return cls._cells_outline(cells, size, margin)
+
+    @staticmethod
+    def _cells_outline(cells: set, size: int, margin: int) -> list[tuple]:
+        """The segments around a set of cells (each side with no cell of the set beyond it)."""
         segments = []
         for z in cells:
             r, c = divmod(z, SIZE)

@@ -628,12 +628,16 @@ class TinyIslandsNotation(Notation):
                          warnings=warnings)
 
     def positions(self, record: TinyIslandsRecord):
-        """After every placement and drawing: state (tiles, land); the annotation is the bot's visit list."""
+        """After every placement and drawing: state (tiles, land); before a placement, (tiles,
+        land, the turn's offer as tile, zone, tile, zone); the annotation is the bot's visit list."""
         notes = {ply_of_turn(t): p.visits for t, p in enumerate(record.placements)}
         notes.update({ply_of_drawing(d): None if dr.visits is None else _join_visits(dr.visits)
                       for d, dr in enumerate(record.drawings)})
+        offers = {ply_of_turn(t): (o.tile1, o.zone1, o.tile2, o.zone2) for t, o in enumerate(record.offers)}
         before = (np.zeros(CELLS, np.int64), np.zeros(CELLS, np.bool_))
         for ply, move, tiles, land in states(record):
+            if ply in offers:
+                before = (*before[:2], offers[ply])
             yield Position(ply=ply, player=0, move=move, annotation=notes.get(ply), state=(tiles, land), before=before)
             before = (tiles, land)
 
