@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 
 from scorebook.engines.iwoki import agents as A, engine as IE
 from scorebook.engines.iwoki.metadata import (EMPTY, HAND_HEX, HAND_SMALL, HEX_GAP_INDEX, HEX_GAP_NAMES, N_HAND_HEX,
@@ -19,6 +20,16 @@ from .loss import MoveRow, sampled_top, verdict
 from .protocol import Analysis
 
 OPEN, OPEN_SMALL, PLAYED_AREA = "#fff3bf", "#ffd43b", "#e9dfcf"
+SEAT_INK = ("#1864ab", "#2b8a3e")  # the numbers each seat put on the board (never the marks' colours)
+HEX_SIZE = 34.0
+
+
+def _board(state):
+    """(the engine's state vector, who wrote each vertex's number or -1): a position's state is
+    the vector, or the vector with the writers (``records.iwoki`` gives both)."""
+    if isinstance(state, tuple):
+        return state[0], state[1]
+    return state, np.full(N_HEX_GAPS * 6, -1, np.int64)
 
 
 def option_index(s, opts, a: IW.Action) -> int:
@@ -81,9 +92,10 @@ class IwokiAnalysis(Analysis):
 
     # ---- boards: a state is the engine's state vector
 
-    def text_board(self, s) -> str:
+    def text_board(self, state) -> str:
         """The virtual board as text: every hex gap with numbers on it (its six vertices, clockwise,
         ``.`` where none is yet), then the scores, the hands and the open gaps."""
+        s = _board(state)[0]
         small, hexes = gap_names(s)
         board = []
         for gap in range(N_HEX_GAPS):
@@ -100,50 +112,97 @@ class IwokiAnalysis(Analysis):
         lines.append("open hex gaps: " + (" ".join(hexes) or "-"))
         return "\n".join(lines)
 
-    def state_json(self, s) -> dict:
+    def state_json(self, state) -> dict:
+        s = _board(state)[0]
         small, hexes = gap_names(s)
         return {"open_small": small, "open_hex": hexes, "scores": [int(s[IE.SCORE]), int(s[IE.SCORE + 1])]}
 
     def legend(self) -> str:
         return svg.legend([("numbers on the board", {"fill": PLAYED_AREA, "stroke": "#999"}),
                            ("open hex gap", {"fill": OPEN, "stroke": "#999"}),
-                           ("open small gap", {"fill": OPEN_SMALL, "stroke": "#b8860b", "rx": 6})])
+                           ("open small gap", {"fill": OPEN_SMALL, "stroke": "#b8860b", "rx": 6}),
+                           ("First's numbers", {"fill": SEAT_INK[0]}), ("Second's numbers", {"fill": SEAT_INK[1]})])
 
-    def svg_board(self, s, played: str | None = None, best: str | None = None) -> str:
-        """The virtual board before a move: the 55 hex gaps (named, their vertices' numbers,
-        open ones yellow), the open small gaps (where three hexes meet), each seat's score,
-        white tokens and hand; the gap of the move played (solid orange) and of the bot's best
-        (dashed purple)."""
+    def move_mark(self, position) -> str:
+        """The action itself (``ht18B3@H13``, ``draw=st31``, ``pass``): the move less its number and player."""
+        return position.move.split()[-1]
+
+    def svg_board(self, state, played: str | None = None, best: str | None = None) -> str:
+        """The virtual board before a move: the 55 hex gaps (named, their vertices' numbers in
+        the colour of the seat that put them there, open ones yellow), the open small gaps
+        (where three hexes meet), each seat's score, white tokens and hand; the move played
+        (solid orange) and the bot's best (dashed purple): a placement's gap outlined and the
+        tile's numbers, face and rotation as they would lie, in the mark's colour; a draw or a
+        pass in words."""
+        s, owner = _board(state)
         hexval = s[IE.HEXVAL:IE.HEXVAL + N_HEX_GAPS * 6]
         open_hex = {int(s[IE.OPEN_HEX + i]) for i in range(s[IE.N_OPEN_HEX])}
         open_small = {int(s[IE.OPEN_SMALL + i]) for i in range(s[IE.N_OPEN_SMALL])}
         lines = self.text_board(s).split("\n")[1:4]
         width, height = LAYOUT["width"], LAYOUT["height"]
-        board = svg.Svg(max(width, 8 + 6.4 * max(len(line) for line in lines)), height + 16 * len(lines) + 6)
+        words = [(kind, move) for kind, move in (("played", played), ("best", best))
+                 if move and "@" not in move]
+        board = svg.Svg(max(width, 8 + 6.4 * max(len(line) for line in lines)),
+                        height + 16 * (len(lines) + len(words)) + 6)
         for g, corners in enumerate(LAYOUT["corners"]):
             values = [int(v) for v in hexval[g * 6:g * 6 + 6]]
             fill = OPEN if g in open_hex else PLAYED_AREA if any(v != EMPTY for v in values) else "#f7f7f7"
             board.polygon(corners, fill=fill, stroke="#999", stroke_width=1)
             cx, cy = LAYOUT["centres"][g]
-            board.text(cx, cy + 3, HEX_GAP_NAMES[g], font_size=8, fill="#aaa", text_anchor="middle")
-            for (x, y), v in zip(corners, values):
+            board.text(cx, cy + 3, HEX_GAP_NAMES[g], font_size=9, fill="#aaa", text_anchor="middle")
+            for j, ((x, y), v) in enumerate(zip(corners, values)):
                 if v != EMPTY:
-                    board.text(cx + 0.7 * (x - cx), cy + 0.7 * (y - cy) + 4, "*" if v == WILD else v,
-                               font_size=11, text_anchor="middle", fill=svg.INK, font_weight="bold")
+                    seat = int(owner[g * 6 + j])
+                    board.text(cx + 0.7 * (x - cx), cy + 0.7 * (y - cy) + 5, "*" if v == WILD else v, font_size=14,
+                               text_anchor="middle", fill=SEAT_INK[seat] if seat >= 0 else svg.INK, font_weight="bold")
         for g in open_small:
             x, y = LAYOUT["small"][g]
-            board.circle(x, y, 5, fill=OPEN_SMALL, stroke="#b8860b", stroke_width=1)
+            board.circle(x, y, 6, fill=OPEN_SMALL, stroke="#b8860b", stroke_width=1)
         for kind, move in (("best", best), ("played", played)):
-            gap = move.split("@")[1] if move and "@" in move else None
-            if gap in HEX_GAP_INDEX:
-                board.mark(kind, "polygon", {"points": " ".join(f"{x:.1f},{y:.1f}"
-                                                               for x, y in LAYOUT["corners"][HEX_GAP_INDEX[gap]])})
-            elif gap in SMALL_GAP_INDEX:
-                x, y = LAYOUT["small"][SMALL_GAP_INDEX[gap]]
-                board.mark(kind, "circle", {"cx": x, "cy": y, "r": 9})
+            self._mark_placement(board, kind, move)
         for i, line in enumerate(lines):
             board.text(4, height + 14 + 16 * i, line, font_size=11)
+        for i, (kind, move) in enumerate(words):
+            label = "move played" if kind == "played" else "bot's best"
+            board.text(4, height + 14 + 16 * (len(lines) + i), f"{label}: {move.replace('=', ' ')}", font_size=12,
+                       font_weight="bold", fill=svg.PLAYED if kind == "played" else svg.BEST,
+                       **{"class": f"word {kind}"})
         return board.to_string()
+
+    @staticmethod
+    def _mark_placement(board, kind: str, move: str | None) -> None:
+        """A placement's gap outlined, and the numbers the tile would lay there (its face and
+        rotation) in the mark's colour."""
+        m = IW.ACTION_RE.match(move or "")
+        if not m or not (m.group(1) or m.group(5)):
+            return
+        colour = svg.PLAYED if kind == "played" else svg.BEST
+        if m.group(1):  # a small tile: three numbers, one on each hex meeting at the gap
+            _, tile = parse_tile(m.group(1))
+            gap = SMALL_GAP_INDEX.get(m.group(4))
+            if gap is None:
+                return
+            x, y = LAYOUT["small"][gap]
+            board.mark(kind, "circle", {"cx": x, "cy": y, "r": 10})
+            values = IE.small_results(tile, "+-".index(m.group(2)), int(m.group(3)))
+            for j in range(3):
+                vtx = int(SLOT_VERTEX[gap, j])
+                cx, cy = LAYOUT["centres"][vtx // 6]
+                px, py = LAYOUT["corners"][vtx // 6][vtx % 6]
+                board.text(cx + 0.45 * (px - cx), cy + 0.45 * (py - cy) + 5, int(values[j]), font_size=13,
+                           text_anchor="middle", fill=colour, font_style="italic", **{"class": f"tile-number {kind}"})
+            return
+        _, tile = parse_tile(m.group(5))
+        gap = HEX_GAP_INDEX.get(m.group(8))
+        if gap is None:
+            return
+        corners = LAYOUT["corners"][gap]
+        board.mark(kind, "polygon", {"points": " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)})
+        values = IE.hex_vertices(tile, "AB".index(m.group(6)), int(m.group(7)))
+        cx, cy = LAYOUT["centres"][gap]
+        for (x, y), v in zip(corners, values):
+            board.text(cx + 0.45 * (x - cx), cy + 0.45 * (y - cy) + 5, "*" if v == WILD else int(v), font_size=13,
+                       text_anchor="middle", fill=colour, font_style="italic", **{"class": f"tile-number {kind}"})
 
 
 def _layout(size: float = 24.0) -> dict:
@@ -185,5 +244,5 @@ def _layout(size: float = 24.0) -> dict:
             "width": max(xs) - min(xs) + 2.2 * size, "height": max(ys) - min(ys) + 2.2 * size}
 
 
-LAYOUT = _layout()
+LAYOUT = _layout(HEX_SIZE)
 ANALYSIS = IwokiAnalysis()

@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scorebook.engines.iwoki import engine as E
-from scorebook.engines.iwoki.metadata import (GAME_ID, HEX_GAP_INDEX, HEX_GAP_NAMES, N_HEX_TILES, N_SMALL_TILES,
+from scorebook.engines.iwoki.metadata import (GAME_ID, HEX_GAP_INDEX, HEX_GAP_NAMES, N_HEX_GAPS, N_HEX_TILES,
+                                              N_SMALL_TILES,
                                               RULE_SETS, SCORE,
                                               SMALL_GAP_INDEX, SMALL_GAP_NAMES, TO_MOVE, WHITE, hex_name,
                                               parse_tile, small_name)
@@ -590,14 +591,20 @@ class IwokiNotation(Notation):
                          finished=record.finished, rules=record.rules, warnings=record.warnings)
 
     def positions(self, record: IwokiRecord):
-        """After every action: the engine's state vector; the action's comment."""
-        before = _initial_state(record.header, record.rules, Where())
+        """After every action: (the engine's state vector, the seat that wrote each hex vertex's
+        number or -1); the action's comment."""
+        state = _initial_state(record.header, record.rules, Where())
+        before = (state, np.full(N_HEX_GAPS * 6, -1, np.int64))
         names = record.players
         for ply, action, s in states(record):
             who = names[action.seat] if action.seat < len(names) else f"seat {action.seat}"
+            owner = before[1].copy()
+            written = s[E.HEXVAL:E.HEXVAL + N_HEX_GAPS * 6] != before[0][E.HEXVAL:E.HEXVAL + N_HEX_GAPS * 6]
+            owner[written] = action.seat
+            after = (s, owner)
             yield Position(ply=ply, player=action.seat, move=f"{ply}. {who} {action.text()}",
-                           annotation=action.note, state=s, before=before)
-            before = s
+                           annotation=action.note, state=after, before=before)
+            before = after
 
 
     def write_played(self, setup, played, seats, tags, context) -> str:

@@ -1,0 +1,41 @@
+"""Iwoki's boards in the report: each number in the colour of the seat that laid it, a
+placement's tile drawn in its gap with its face and rotation, a draw or a pass in words."""
+from __future__ import annotations
+
+from scorebook import registry
+from scorebook.analyze.iwoki import ANALYSIS, SEAT_INK
+from scorebook.engines.iwoki import engine as IE
+from scorebook.engines.iwoki.metadata import EMPTY, N_HEX_GAPS
+from scorebook.records.formats import read_text
+
+from ..conftest import SAMPLES
+
+SAMPLE = SAMPLES / "iwoki" / "iwoki-minimax2-greedy-s5-0002.pgn"
+
+
+def _positions():
+    item = read_text(SAMPLE.read_text(), str(SAMPLE))[0]
+    return list(registry.get_game("iwoki").notation.positions(item.record))
+
+
+def test_every_number_is_coloured_by_the_seat_that_laid_it():
+    positions = _positions()
+    s, owner = positions[-1].state
+    laid = s[IE.HEXVAL:IE.HEXVAL + N_HEX_GAPS * 6] != EMPTY
+    assert ((owner >= 0) == laid).all() and set(owner[laid].tolist()) == {0, 1}
+    board = ANALYSIS.svg_board(positions[-1].state)
+    assert board.count(f'fill="{SEAT_INK[0]}"') == int((owner == 0).sum())
+    assert board.count(f'fill="{SEAT_INK[1]}"') == int((owner == 1).sum())
+
+
+def test_a_placement_shows_its_tile_and_a_draw_its_words():
+    positions = _positions()
+    hexes = next(p for p in positions if "@H" in p.move and "_" not in p.move.split()[-1])
+    board = ANALYSIS.svg_board(hexes.before, ANALYSIS.move_mark(hexes), None)
+    assert board.count('class="tile-number played"') == 6 and 'class="mark played"' in board
+    small = next(p for p in positions if "_" in p.move.split()[-1])
+    board = ANALYSIS.svg_board(small.before, None, ANALYSIS.move_mark(small))
+    assert board.count('class="tile-number best"') == 3
+    draw = next(p for p in positions if "draw=" in p.move)
+    board = ANALYSIS.svg_board(draw.before, ANALYSIS.move_mark(draw), "pass")
+    assert 'class="word played"' in board and "draw st" in board and 'class="word best"' in board
