@@ -18,6 +18,7 @@ from .loss import MoveRow, sampled_top, verdict, with_played
 from .protocol import Analysis
 
 CELL = 54
+HAND_TILE = 28  # a tile of a hand, drawn smaller
 TOKEN_COLOURS = ["#1f77b4", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"]
 
 
@@ -93,12 +94,15 @@ class TsuroAnalysis(Analysis):
 
     def svg_board(self, position, played: str | None = None, best: str | None = None) -> str:
         """The board before a move: every tile's four paths, the tokens on their points (each
-        player's colour, named below), the square of the move with the played tile's paths
-        (solid orange) and the bot's best tile's (dashed purple)."""
+        player's colour); the move played in its square (solid orange), the bot's best tile
+        beside the board (dashed purple, the same square); below, each player with its hand
+        drawn as tiles."""
         s, names = position
         m = 20
         n = int(s[R.N])
-        board = svg.Svg(2 * m + R.COLS * CELL, 2 * m + R.ROWS * CELL + 16 * n + 8)
+        side = CELL + 60  # the bot's best, beside the board
+        row = 18 + HAND_TILE + 8
+        board = svg.Svg(2 * m + R.COLS * CELL + side, 2 * m + R.ROWS * CELL + row * n + 4)
         for sq in range(R.SQUARES):
             r, c = divmod(sq, R.COLS)
             x0, y0 = m + c * CELL, m + r * CELL
@@ -110,15 +114,21 @@ class TsuroAnalysis(Analysis):
             board.text(m + c * CELL + CELL / 2, m - 6, "abcdef"[c], font_size=10, text_anchor="middle", fill="#888")
         for r in range(R.ROWS):
             board.text(m - 6, m + r * CELL + CELL / 2 + 3, r + 1, font_size=10, text_anchor="end", fill="#888")
-        for kind, move in (("best", best), ("played", played)):
+        for kind, move in (("played", played), ("best", best)):
             parsed = TS._PLACE_RE.fullmatch(move or "")
             if not parsed or not parsed.group(3):
                 continue
-            sq = (int(parsed.group(4)) - 1) * R.COLS + "abcdef".index(parsed.group(3))
-            x0, y0 = m + (sq % R.COLS) * CELL, m + (sq // R.COLS) * CELL
-            board.mark(kind, "rect", {"x": x0 + 2, "y": y0 + 2, "width": CELL - 4, "height": CELL - 4})
             style = {"stroke": svg.PLAYED if kind == "played" else svg.BEST, "stroke_width": 2.5,
                      "stroke_dasharray": None if kind == "played" else svg.BEST_DASH}
+            if kind == "played":
+                sq = (int(parsed.group(4)) - 1) * R.COLS + "abcdef".index(parsed.group(3))
+                x0, y0 = m + (sq % R.COLS) * CELL, m + (sq // R.COLS) * CELL
+            else:
+                x0, y0 = 2 * m + R.COLS * CELL + 10, m + 16
+                board.text(x0, y0 - 5, "bot's best", font_size=11, fill=svg.BEST)
+                board.rect(x0, y0, CELL, CELL, fill="#fbfbf8", stroke=svg.GRID, stroke_width=1)
+                board.text(x0, y0 + CELL + 14, move, font_size=11, fill=svg.BEST)
+            board.mark(kind, "rect", {"x": x0 + 2, "y": y0 + 2, "width": CELL - 4, "height": CELL - 4})
             self._paths(board, x0, y0, int(parsed.group(1)), int(parsed.group(2)), style)
         for p in range(n):
             colour = TOKEN_COLOURS[p % len(TOKEN_COLOURS)]
@@ -128,16 +138,24 @@ class TsuroAnalysis(Analysis):
                 x, y = port_xy(x0, y0, pt % 8)
                 board.circle(x, y, 6, fill=colour, stroke=svg.INK, stroke_width=1)
             status = "" if s[R.POS + p] >= 0 else f" (out, turn {int(s[R.ELIM_TURN + p])})"
-            y = 2 * m + R.ROWS * CELL + 16 * p
+            dragon = " (dragon)" if s[R.DRAGON] == p else ""
+            y = 2 * m + R.ROWS * CELL + row * p
             board.circle(m + 5, y - 4, 5, fill=colour, stroke=svg.INK, stroke_width=1)
-            board.text(m + 16, y, f"{names[p]}{status}: hand {R.hand(s, p)}", font_size=11)
+            hand = R.hand(s, p)
+            board.text(m + 16, y, f"{names[p]}{status}{dragon}: hand " + (", ".join(map(str, hand)) or "empty"),
+                       font_size=11)
+            for k, tile in enumerate(hand):  # each tile of the hand, drawn unturned
+                hx, hy = m + 16 + k * (HAND_TILE + 6), y + 6
+                board.rect(hx, hy, HAND_TILE, HAND_TILE, fill="#f3ead7", stroke=svg.GRID, stroke_width=1,
+                           **{"class": "hand-tile"})
+                self._paths(board, hx, hy, int(tile), 0, {"stroke": svg.INK, "stroke_width": 1.2}, HAND_TILE)
         return board.to_string()
 
     @staticmethod
-    def _paths(board: svg.Svg, x0: float, y0: float, tile: int, rot: int, style: dict) -> None:
-        cx, cy = x0 + CELL / 2, y0 + CELL / 2
+    def _paths(board: svg.Svg, x0: float, y0: float, tile: int, rot: int, style: dict, size: float = CELL) -> None:
+        cx, cy = x0 + size / 2, y0 + size / 2
         for a, b in tile_paths(tile, rot):
-            (xa, ya), (xb, yb) = port_xy(x0, y0, a), port_xy(x0, y0, b)
+            (xa, ya), (xb, yb) = port_xy(x0, y0, a, size), port_xy(x0, y0, b, size)
             mx, my = (xa + xb) / 2, (ya + yb) / 2
             bend = (mx + 0.35 * (cx - mx), my + 0.35 * (cy - my))
             board.polyline([(xa, ya), bend, (xb, yb)], fill="none", **style)
