@@ -142,14 +142,17 @@ class PatchworkAnalysis(Analysis):
     def svg_board(self, q: PW.Quilts, played: str | None = None, best: str | None = None) -> str:
         """The quilt(s) before a move: each patch in its colour with its number, outlined
         where it meets another patch or an empty square; leather patches brown; the squares of
-        the move played (solid orange) and of the bot's best (dashed purple); the track."""
+        the move played (solid orange) and of the bot's best (dashed purple); the time track
+        (buttons, leather patches, the tokens); two players, the window of patches to buy."""
         s = q.state
         seats = q.owners.shape[0]
         two = seats == 2
         margin, gap = 16, 30
         width = margin + seats * (P.COLS * CELL + gap)
         lines = [_stats(s, p, two) for p in range(seats)]
-        board = svg.Svg(max(width, 8 + 6.4 * max(len(x) for x in lines)), margin + P.ROWS * CELL + 18 * seats + 26)
+        extra = TRACK + 16 * seats + 40 + (WINDOW_HEIGHT if two else 0)  # the track, the window
+        board = svg.Svg(max(width, 8 + 6.4 * max(len(x) for x in lines), 2 * margin + (P.LAST_SPACE + 1) * TRACK),
+                        margin + P.ROWS * CELL + 18 * seats + 26 + extra)
         for p in range(seats):
             x0 = margin + p * (P.COLS * CELL + gap)
             _draw_quilt(board, q.owners[p], x0, margin)
@@ -164,6 +167,10 @@ class PatchworkAnalysis(Analysis):
                                                   "width": CELL - 4, "height": CELL - 4})
         for i, line in enumerate(lines):
             board.text(4, margin + P.ROWS * CELL + 30 + 18 * i, line, font_size=11)
+        y = margin + P.ROWS * CELL + 18 * seats + 34
+        _draw_track(board, s, seats, margin, y)
+        if two:
+            _draw_window(board, s, margin, y + TRACK + 16 * seats + 24)
         return board.to_string()
 
 
@@ -193,6 +200,53 @@ def _grid(owners: np.ndarray) -> list[str]:
         rows.append(f"{r + 1} " + "".join(cells))
     rows.append("  " + "".join(f"  {c}" for c in PW.COLUMNS))
     return rows
+
+
+TRACK = 10  # a space of the time track
+SEAT_COLOURS = ("#1864ab", "#2b8a3e")
+BUTTON_FILL = "#4dabf7"
+SHAPE_CELL = 9  # a square of a window patch
+WINDOW_HEIGHT = 5 * SHAPE_CELL + 40
+
+
+def _draw_track(board: svg.Svg, s: np.ndarray, seats: int, x0: float, y0: float) -> None:
+    """The time track, 0 to the last space: a button where income is paid, a leather patch
+    where one still lies (taken once a token has passed it), each seat's token below it."""
+    board.text(x0, y0 - 4, "time track", font_size=10, fill="#666")
+    passed = max(int(s[R.TIME + R.SEAT_SIZE * p]) for p in range(seats))
+    for t in range(P.LAST_SPACE + 1):
+        x = x0 + t * TRACK
+        board.rect(x, y0, TRACK, TRACK, fill="#fff", stroke=svg.GRID, stroke_width=0.5)
+        if t in P.INCOME_SPACES:
+            board.circle(x + TRACK / 2, y0 + TRACK / 2, TRACK * 0.35, fill=BUTTON_FILL, **{"class": "income-space"})
+        if t in P.LEATHER_SPACES and t > passed:
+            board.rect(x + 2, y0 + 2, TRACK - 4, TRACK - 4, fill=LEATHER_FILL, **{"class": "leather-space"})
+    for p in range(seats):
+        t = int(s[R.TIME + R.SEAT_SIZE * p])
+        board.circle(x0 + t * TRACK + TRACK / 2, y0 + TRACK + 7 + 14 * p, 5, fill=SEAT_COLOURS[p], stroke=svg.INK,
+                     stroke_width=0.8, **{"class": f"token seat-{p}"})
+        board.text(x0 + t * TRACK + TRACK / 2 + 8, y0 + TRACK + 11 + 14 * p, f"{'player ' + str(p + 1) if seats == 2 else 'time'} {t}",
+                   font_size=9)
+
+
+def _draw_window(board: svg.Svg, s: np.ndarray, x0: float, y0: float) -> None:
+    """The patches the player to move may buy next: each shape, its number, and its cost in
+    buttons, time and income."""
+    w = np.empty(R.WINDOW, np.int64)
+    n = R.window(s, w)
+    board.text(x0, y0 - 4, "window (cost, time, income)", font_size=10, fill="#666")
+    x = x0
+    for i in range(n):
+        patch = int(w[i])
+        shape = P.SHAPES[patch]
+        for r, line in enumerate(shape):
+            for c, ch in enumerate(line):
+                if ch == "#":
+                    board.rect(x + c * SHAPE_CELL, y0 + r * SHAPE_CELL, SHAPE_CELL, SHAPE_CELL,
+                               fill=patch_colour(patch), stroke=svg.INK, stroke_width=0.5, **{"class": "window-patch"})
+        label = f"B{patch}: {int(P.COST[patch])}, {int(P.TIME[patch])}, +{int(P.INCOME[patch])}"
+        board.text(x, y0 + len(shape) * SHAPE_CELL + 12, label, font_size=10)
+        x += max(len(shape[0]) * SHAPE_CELL, 6.2 * len(label)) + 14
 
 
 def _stats(s: np.ndarray, p: int, two: bool) -> str:
