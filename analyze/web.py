@@ -23,9 +23,11 @@ import sqlite3
 import os
 
 from datasette import Response, hookimpl
+from datasette.utils import actor_matches_allow
 from markupsafe import Markup
 
-from scorebook.errors import ScorebookError
+from scorebook.errors import NotFound, ScorebookError
+from scorebook.records import tokens
 from scorebook.records.store import Store
 
 from . import html as report_html
@@ -112,10 +114,198 @@ async def _ratings_view(request, datasette):
     return Response.html(page)
 
 
+# ---------------------------------------------------------------- the HTTP API (writes)
+
+API = "/-/scorebook/api/"
+ACTIONS = {"submit": "scorebook-submit", "analyze": "scorebook-analyze"}
+
+
+def _json(doc: dict, status: int = 200) -> Response:
+    return Response.json(doc, status=status)
+
+
+def _settings(datasette) -> dict:
+    return datasette.plugin_config("scorebook") or {}
+
+
+async def _allowed(request, datasette, what: str):
+    """None when the request may ``what`` (submit, analyze), else the refusal: 403 where the
+    server takes no writes or the actor lacks the permission, 401 without a credential."""
+    if not _settings(datasette).get("writes"):
+        return _json({"error": "this server is read-only (scorebook serve --writes)"}, 403)
+    if request.actor is None:
+        return _json({"error": "a credential is needed: Authorization: Bearer TOKEN (scorebook token create)"}, 401)
+    if not await datasette.permission_allowed(request.actor, ACTIONS[what], default=False):
+        return _json({"error": f"{request.actor.get('id')} may not {what} here"}, 403)
+    return None
+
+
+async def _body(request, limit: int):
+    """The request's body, read up to ``limit`` bytes; None when it is longer."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        return None
+    chunks, size = [], 0
+    while True:
+        message = await request.receive()
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body"):
+            return b"".join(chunks)
+
+
+def _write_store(datasette):
+    return Store(datasette.get_database().path)
+
+
+async def _submit_view(request, datasette):
+    """``POST /-/scorebook/api/records``: the body is a record text in any format ``ingest``
+    reads; the answer is ``ingest --json``'s document: 201 when a record was stored, 200 when
+    every one was a duplicate, 422 when none was stored and one was rejected."""
+    if request.method != "POST":
+        return _json({"error": "POST a record's text"}, 405)
+    refused = await _allowed(request, datasette, "submit")
+    if refused is not None:
+        return refused
+    from scorebook.records.ingest import document, ingest_bytes
+    from scorebook.records.limits import MAX_FILE_BYTES
+    data = await _body(request, MAX_FILE_BYTES)
+    if data is None:
+        return _json({"error": f"a submission is at most {MAX_FILE_BYTES:,} bytes"}, 413)
+    source = f"http:{request.actor.get('id')}"
+
+    def work():
+        with _write_store(datasette) as store:
+            return document(ingest_bytes(store, data, source))
+    try:
+        doc = await asyncio.get_running_loop().run_in_executor(None, work)
+    except ScorebookError as err:
+        return _json({"error": str(err)}, 503)
+    s = doc["summary"]
+    status = 201 if s["ingested"] else 200 if not s["rejected"] else 422
+    return _json(doc, status)
+
+
+async def _analyses_view(request, datasette):
+    """``POST /-/scorebook/api/records/<id>/analyses`` (optional JSON ``{"bot", "seed"}``):
+    202 and the job, queued (200 when it was asked before or is stored already)."""
+    if request.method != "POST":
+        return _json({"error": "POST to ask for an analysis"}, 405)
+    refused = await _allowed(request, datasette, "analyze")
+    if refused is not None:
+        return refused
+    from .jobs import MAX_QUEUED, TooManyJobs, ask
+    data = await _body(request, 4096)
+    try:
+        asked = json.loads(data or b"{}") if data is not None else None
+    except ValueError:
+        asked = None
+    if not isinstance(asked, dict) or not set(asked) <= {"bot", "seed"} \
+            or not isinstance(asked.get("bot", ""), str) or type(asked.get("seed", 0)) is not int \
+            or not 0 <= asked.get("seed", 0) < 10 ** 9:
+        return _json({"error": 'the body is JSON: {"bot": "KEY:N,...", "seed": N}, both optional'}, 400)
+    limit = int(_settings(datasette).get("max_queued", MAX_QUEUED))
+
+    def work():
+        with _write_store(datasette) as store:
+            return ask(store, request.url_vars["id"], asked.get("bot") or None, asked.get("seed", 0),
+                       request.actor.get("id"), max_queued=limit)
+    try:
+        job, new = await asyncio.get_running_loop().run_in_executor(None, work)
+    except TooManyJobs as err:
+        return _json({"error": str(err)}, 429)
+    except NotFound as err:
+        return _json({"error": str(err)}, 404)
+    except ScorebookError as err:
+        return _json({"error": str(err)}, 400)
+    return _json(job, 202 if new and job["status"] == "queued" else 200)
+
+
+async def _job_view(request, datasette):
+    """``GET /-/scorebook/api/jobs/<job>``: queued, running (moves done of all), done, failed."""
+    from .jobs import job
+    database = datasette.get_database()
+    try:
+        doc = await database.execute_fn(lambda conn: _reading(database.path, lambda st: job(st, int(request.url_vars["job"]))))
+    except NotFound as err:
+        return _json({"error": str(err)}, 404)
+    return _json(doc)
+
+
+async def _analysis_view(request, datasette):
+    """``GET /-/scorebook/api/records/<id>/analysis``: the latest stored analysis, the
+    document ``analyze --json`` prints; 404 before there is one."""
+    from .jobs import latest_report
+    database = datasette.get_database()
+    try:
+        doc = await database.execute_fn(lambda conn: _reading(database.path,
+                                                              lambda st: latest_report(st, request.url_vars["id"])))
+    except NotFound as err:
+        return _json({"error": str(err)}, 404)
+    if doc is None:
+        return _json({"error": f"record {request.url_vars['id']} has no analysis yet"}, 404)
+    return _json(doc)
+
+
+def _reading(path: str, fn):
+    with Store(path, write=False) as store:
+        return fn(store)
+
+
+@hookimpl
+def actor_from_request(datasette, request):
+    """A program's token (``Authorization: Bearer sbk_...``): its actor and permissions."""
+    auth = request.headers.get("authorization", "")
+    if not auth.startswith("Bearer sbk_"):
+        return None
+    token = auth[len("Bearer "):]
+
+    async def inner():
+        database = datasette.get_database()
+
+        def look(conn):
+            try:
+                return tokens.who(conn, token)
+            except sqlite3.Error:  # a database from before the service: no tokens
+                return None
+        return await database.execute_fn(look)
+    return inner
+
+
+@hookimpl
+def permission_allowed(datasette, actor, action, resource):
+    """Submitting and asking for analyses: what a token grants, or who the server's
+    configuration allows (``{"scorebook": {"submit": {"id": ["alice"]}}}``, Datasette's allow
+    blocks). Nothing else is decided here."""
+    if action not in ACTIONS.values():
+        return None
+    what = action.removeprefix("scorebook-")
+    if actor and what in (actor.get("scorebook") or []) and actor.get("token"):
+        return True
+    allow = _settings(datasette).get(what)
+    return bool(allow is not None and actor is not None and actor_matches_allow(actor, allow))
+
+
+@hookimpl
+def skip_csrf(datasette, scope):
+    """A program with a token sends no cookie a page from elsewhere could ride on: the API's
+    POSTs with ``Authorization: Bearer`` need no CSRF token; forms always do."""
+    headers = dict(scope.get("headers") or [])
+    return scope.get("path", "").startswith(API) and headers.get(b"authorization", b"").startswith(b"Bearer sbk_") \
+        and b"cookie" not in headers
+
+
 @hookimpl
 def register_routes():
     return [(ROUTE.replace("/", r"\/") + r"(?P<id>[0-9a-f]{1,64})$", _record_view),
-            (RATINGS_ROUTE.replace("/", r"\/") + "$", _ratings_view)]
+            (RATINGS_ROUTE.replace("/", r"\/") + "$", _ratings_view),
+            (r"^/-/scorebook/api/records$", _submit_view),
+            (r"^/-/scorebook/api/records/(?P<id>[0-9a-f]{1,64})/analyses$", _analyses_view),
+            (r"^/-/scorebook/api/records/(?P<id>[0-9a-f]{1,64})/analysis$", _analysis_view),
+            (r"^/-/scorebook/api/jobs/(?P<job>[0-9]{1,12})$", _job_view)]
 
 
 @hookimpl
@@ -169,14 +359,18 @@ class HostCheck:
         await self.app(scope, receive, send)
 
 
-def metadata(path: str, allow_sql: bool) -> dict:
-    """Scorebook's Datasette metadata for the database at ``path`` (kept in memory, no file)."""
+def metadata(path: str, allow_sql: bool, *, writes: bool = False, config: dict | None = None) -> dict:
+    """Scorebook's Datasette metadata for the database at ``path`` (kept in memory, no file):
+    its tables described, SQL off unless asked for, and the plugin's settings: whether it takes
+    writes, who may submit and analyze (``config``'s "scorebook"), other plugins' ("plugins")."""
     from importlib import resources
     meta = json.loads(resources.files("scorebook.records").joinpath("metadata.json").read_text())
     name = os.path.splitext(os.path.basename(path))[0]
     meta["databases"] = {name: meta["databases"]["scorebook"]}
     if not allow_sql:
         meta["allow_sql"] = False
+    config = config or {}
+    meta["plugins"] = dict(config.get("plugins", {}), scorebook=dict(config.get("scorebook", {}), writes=writes))
     return meta
 
 
@@ -190,13 +384,19 @@ def port_free(host: str, port: int) -> bool:
     return True
 
 
-def serve(path: str, host: str, port: int, *, allow_sql: bool = False, on_start=None) -> None:
-    """Serve the database read-only until the process is stopped (``on_start(url)`` first)."""
+def serve(path: str, host: str, port: int, *, allow_sql: bool = False, writes: bool = False,
+          config: dict | None = None, on_start=None) -> None:
+    """Serve the database until the process is stopped (``on_start(url)`` first): read-only,
+    or with ``writes`` the HTTP API's submissions and analysis requests, the queue worked by
+    a thread of this process."""
     import uvicorn
     from datasette.app import Datasette
     settings = {"truncate_cells_html": 120, "allow_csv_stream": False, "allow_download": False,
                 "sql_time_limit_ms": 1000, "max_returned_rows": 1000}
-    ds = Datasette([path], metadata=metadata(path, allow_sql), settings=settings)
+    ds = Datasette([path], metadata=metadata(path, allow_sql, writes=writes, config=config), settings=settings)
+    if writes:
+        from .jobs import Worker
+        Worker(path).start()
     asyncio.run(ds.invoke_startup())
     app = ds.app()
     if is_loopback(host):

@@ -7,6 +7,7 @@ error; 130 interrupted. No tracebacks for bad input. ``--db`` goes before or aft
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -211,7 +212,7 @@ def ingest(ctx, paths, fmt, strict, lenient, out):
 
     Example: scorebook ingest games.txt tournament/ -"""
     from scorebook.analyze.standings import ingest_tournament
-    from scorebook.records.ingest import GAME_FILES, expand_paths, ingest_file, tournament_file_text
+    from scorebook.records.ingest import GAME_FILES, document, expand_paths, ingest_file, tournament_file_text
     store = _store(ctx)
     files, problems, skipped = expand_paths(list(paths), tournaments=fmt == "auto")
     in_this_run = frozenset(os.path.abspath(f) for f in files if f != "-")
@@ -234,8 +235,8 @@ def ingest(ctx, paths, fmt, strict, lenient, out):
             else:
                 outcomes.extend(ingest_file(store, path, fmt, strict=strict, lenient=lenient))
             bar.update()
-    summary = {k: sum(1 for o in outcomes if o["status"] == v)
-               for k, v in (("ingested", "ingested"), ("duplicates", "duplicate"), ("rejected", "rejected"))}
+    doc = document(outcomes, skipped, tournaments)
+    summary = doc["summary"]
     for o in outcomes:
         if o["status"] == "rejected":
             e = o["errors"][0]
@@ -249,8 +250,7 @@ def ingest(ctx, paths, fmt, strict, lenient, out):
              "code": o["errors"][0]["code"] if o.get("errors") else _kept_code(o.get("warnings"))} for o in outcomes]
     if out.human and len(rows) > 40:  # a long run: the records that were not simply ingested
         rows = [r for r in rows if r["status"] != "ingested"][:40]
-    out.rows(INGEST_COLUMNS, rows, {"summary": summary, "records": outcomes, "skipped": skipped,
-                                    "tournaments": tournaments})
+    out.rows(INGEST_COLUMNS, rows, doc)
     if out.human:
         for t in tournaments:
             if t["status"] != "rejected":
@@ -538,13 +538,20 @@ def play(ctx, game, players, ladder, n_games, seed, out_dir, jobs, executor, sch
 @click.option("--sql", "allow_sql", is_flag=True, help="Let visitors run their own SQL queries (off by default).")
 @click.option("--upgrade", is_flag=True, help="Bring an older database's schema up to date first (the one write "
                                               "serve may make).")
+@click.option("--writes", is_flag=True, help="Take submissions and analysis requests (HTTP API) from those "
+                                             "permitted: tokens (scorebook token create) or --config.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, exists=True),
+              help="A JSON file: who may submit and analyze (Datasette allow blocks under \"scorebook\"), "
+                   "other plugins' settings under \"plugins\".")
 @db_option
 @click.pass_context
-def serve(ctx, port, host, public, allow_sql, upgrade):
-    """Browse the archive in Datasette, read-only: views, search, every record's boards and
-    analysis, the ratings (pip install 'scorebook[web]'). Runs until stopped (Ctrl-C, SIGTERM).
+def serve(ctx, port, host, public, allow_sql, upgrade, writes, config_path):
+    """Browse the archive in Datasette: views, search, every record's boards and analysis, the
+    ratings (pip install 'scorebook[web]'); read-only unless --writes, when programs with a
+    token (and accounts --config permits) submit records and ask for analyses over HTTP, an
+    analysis worker running in this process. Runs until stopped (Ctrl-C, SIGTERM).
 
-    Example: scorebook serve --port 8001"""
+    Example: scorebook serve --port 8001 --writes"""
     import importlib.util
     if importlib.util.find_spec("datasette") is None:
         raise UsageError("serve needs Datasette: pip install 'scorebook[web]'")
@@ -553,20 +560,104 @@ def serve(ctx, port, host, public, allow_sql, upgrade):
     from scorebook.records.store import MIGRATIONS
     if not is_loopback(host) and not public:
         raise UsageError(f"--host {host} serves the archive to other machines: add --public to mean it")
+    config = _serve_config(config_path)
     store = _store(ctx, write=upgrade)
     if store.schema_version < len(MIGRATIONS):
         raise UsageError(f"{store.path} has an older schema ({store.schema_version}, this Scorebook's is "
                          f"{len(MIGRATIONS)}): serve --upgrade brings it up to date (serve writes nothing else)")
     path = store.path
+    from scorebook.records.tokens import any_active
+    permitted = any(config.get("scorebook", {}).get(k) for k in ("submit", "analyze")) or any_active(store)
     store.close()
+    if writes and not is_loopback(host) and not permitted:
+        raise UsageError("--writes on a network address needs a permission: a token (scorebook token create) or "
+                         "--config naming who may submit or analyze")
     if not port_free(host, port):
         raise Unavailable(f"port {port} on {host} is in use: choose another with --port")
     if not is_loopback(host):
         click.echo(f"scorebook: warning: serving to the network on {host}:{port}: anyone who reaches it reads "
                    "the whole archive", err=True)
-    run_server(path, host, port, allow_sql=allow_sql,
-               on_start=lambda url: click.echo(f"scorebook: serving {path} read-only at {url} (Ctrl-C stops)",
+    mode = "taking submissions and analysis requests from those permitted" if writes else "read-only"
+    run_server(path, host, port, allow_sql=allow_sql, writes=writes, config=config,
+               on_start=lambda url: click.echo(f"scorebook: serving {path} {mode} at {url} (Ctrl-C stops)",
                                                err=True))
+
+
+def _serve_config(path: str | None) -> dict:
+    """``serve --config``: {"scorebook": {"submit": ALLOW, "analyze": ALLOW, "max_queued": N},
+    "plugins": {...}}; anything else is refused."""
+    if path is None:
+        return {}
+    try:
+        with open(path, encoding="utf-8") as fh:
+            config = json.loads(fh.read(1024 * 1024))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"--config {path}: not a JSON file ({exc})") from None
+    if not isinstance(config, dict) or not set(config) <= {"scorebook", "plugins"} \
+            or not isinstance(config.get("scorebook", {}), dict) or not isinstance(config.get("plugins", {}), dict) \
+            or not set(config.get("scorebook", {})) <= {"submit", "analyze", "max_queued"}:
+        raise UsageError(f"--config {path}: an object of \"scorebook\" (submit, analyze: allow blocks; max_queued) "
+                         "and \"plugins\"")
+    return config
+
+
+# ------------------------------------------------------------------ tokens
+
+@main.group(short_help="Tokens for programs that submit records or ask for analyses.")
+def token():
+    """Tokens for programs that write to a served archive (scorebook serve --writes) over HTTP:
+    Authorization: Bearer TOKEN. The database keeps a hash of each, never the token.
+
+    Example: scorebook token create club-bot --can submit --can analyze"""
+
+
+@token.command("create", short_help="Print a new token for ACTOR (shown once).")
+@click.argument("actor")
+@click.option("--can", "permissions", multiple=True, type=click.Choice(["submit", "analyze"]), required=True,
+              help="What it may do (repeat for both).")
+@db_option
+@output_options
+@click.pass_context
+def token_create(ctx, actor, permissions, out):
+    """Print a new token for ACTOR with these permissions; only its hash is kept, so it is
+    shown this once.
+
+    Example: scorebook token create club-bot --can submit"""
+    from scorebook.records.tokens import create
+    made = create(_store(ctx), actor, list(permissions))
+    if out.json:
+        click.echo(json.dumps({"token": made, "id": made.split("_")[1], "actor": actor,
+                               "permissions": sorted(set(permissions))}))
+    else:
+        click.echo(made)
+
+
+@token.command("revoke", short_help="End a token, by its id.")
+@click.argument("token_id")
+@db_option
+@click.pass_context
+def token_revoke(ctx, token_id):
+    """End a token at once: its id is the part after sbk_ (scorebook token list shows them).
+
+    Example: scorebook token revoke 3f2a9c0d1e4b5a67"""
+    from scorebook.records.tokens import revoke
+    revoke(_store(ctx), token_id.removeprefix("sbk_").split("_")[0])
+    click.echo(f"token {token_id[:20]} revoked")
+
+
+@token.command("list", short_help="The tokens: id, actor, permissions, created, revoked.")
+@db_option
+@output_options
+@click.pass_context
+def token_list(ctx, out):
+    """Every token with its actor and permissions (never a secret).
+
+    Example: scorebook token list"""
+    from scorebook.records.tokens import listed
+    rows = listed(_store(ctx, write=False))
+    out.rows([("id", "id"), ("actor", "actor"), ("permissions", "permissions"), ("created_at", "created"),
+              ("revoked_at", "revoked")], [dict(r, permissions=",".join(r["permissions"])) for r in rows],
+             {"tokens": rows})
 
 
 # ------------------------------------------------------------------ standings

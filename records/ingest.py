@@ -283,6 +283,25 @@ def read_source(path: str) -> bytes:
     return data
 
 
+def ingest_bytes(store: Store, data: bytes, source: str, fmt: str = "auto", *, strict: bool = False,
+                 lenient: bool = False) -> list[dict]:
+    """Ingest one text received whole (an HTTP body, at most MAX_FILE_BYTES): as a file is."""
+    try:
+        text = decode(data)
+    except RecordRejected as err:
+        return [file_rejection(source, err)]
+    return ingest_text(store, text, source, fmt, strict=strict, lenient=lenient)
+
+
+def document(outcomes: list[dict], skipped: list[str] | None = None, tournaments: list[dict] | None = None) -> dict:
+    """The document ``ingest --json`` prints (and the HTTP API answers): a summary, every
+    record's outcome, the files skipped, the tournaments ingested."""
+    summary = {k: sum(1 for o in outcomes if o["status"] == v)
+               for k, v in (("ingested", "ingested"), ("duplicates", "duplicate"), ("rejected", "rejected"))}
+    return {"summary": summary, "records": outcomes, "skipped": list(skipped or []),
+            "tournaments": list(tournaments or [])}
+
+
 def ingest_file(store: Store, path: str, fmt: str = "auto", *, strict: bool = False,
                 lenient: bool = False) -> list[dict]:
     """Ingest one file (or ``-`` for stdin); unreadable, oversized or undecodable input is one rejection."""

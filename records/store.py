@@ -177,6 +177,34 @@ MIGRATIONS: list[str] = [
     ALTER TABLE analysis_moves ADD COLUMN top TEXT;
     ALTER TABLE analysis_moves ADD COLUMN line TEXT;
     """,
+    # 8: the service: tokens programs write with (only a hash of each secret is kept), and
+    # the queue of analyses asked for over HTTP (one job per record, bot and seed)
+    """
+    CREATE TABLE api_tokens (
+        id TEXT PRIMARY KEY,
+        actor TEXT NOT NULL,
+        permissions TEXT NOT NULL,
+        secret_hash TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+    );
+    CREATE TABLE analysis_jobs (
+        id INTEGER PRIMARY KEY,
+        record_id TEXT NOT NULL,
+        bot TEXT NOT NULL,
+        spec TEXT,
+        seed INTEGER NOT NULL,
+        actor TEXT NOT NULL,
+        status TEXT NOT NULL,
+        done_moves INTEGER NOT NULL DEFAULT 0,
+        total_moves INTEGER,
+        error TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (record_id, bot, seed)
+    );
+    CREATE INDEX analysis_jobs_status ON analysis_jobs(status, id);
+    """,
 ]
 TOURNAMENTS = 6  # the migration that adds the tournaments table
 # created once older rows are filled and indexed (``_fill_browsing``): deleting from the index

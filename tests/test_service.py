@@ -1,0 +1,203 @@
+"""The service: a server on loopback (``serve --writes``) takes records and analysis requests
+over HTTP from programs with a token. Submissions answer ``ingest --json``'s document (201,
+200 for duplicates, 422 for rejections, 413 past the limit, 401 without a credential, 403
+without the permission, and then nothing is written); an analysis is queued, run by the
+server's worker, and read back as ``analyze --json`` prints it; the queue survives a restart."""
+from __future__ import annotations
+
+import http.client
+import importlib.util
+import json
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from scorebook.records.limits import MAX_FILE_BYTES
+
+from .conftest import SAMPLES, cli_json
+from .test_serve_guards import free_port
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(importlib.util.find_spec("datasette") is None,
+                                                   reason="Datasette is not installed (pip install -e '.[test]' installs it)")]
+
+TSURO = SAMPLES / "tsuro" / "tsuro-mc8-simple-random-s6-0001.pgn"
+IWOKI = SAMPLES / "iwoki" / "iwoki-minimax2-greedy-s5-0002.pgn"
+
+
+class Server:
+    """``scorebook serve --writes`` on a free loopback port, until ``stop``."""
+
+    def __init__(self, db: str, *extra: str):
+        self.db, self.extra = db, extra
+        self.start()
+
+    def start(self) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen([sys.executable, "-m", "scorebook", "--db", self.db, "serve", "--port",
+                                         str(self.port), *self.extra], stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True)
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(self.base + "/", timeout=2).read()
+                return
+            except OSError:
+                time.sleep(0.2)
+        raise AssertionError(self.process.stderr.read())
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=30)
+
+    def call(self, method: str, path: str, body: bytes | None = None, token: str | None = None,
+             headers: dict | None = None) -> tuple[int, dict]:
+        request = urllib.request.Request(self.base + path, data=body, method=method,
+                                         headers={**({"Authorization": f"Bearer {token}"} if token else {}),
+                                                  **(headers or {})})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as err:
+            text = err.read()
+            try:
+                return err.code, json.loads(text)
+            except ValueError:
+                return err.code, {"text": text.decode(errors="replace")}
+
+    def wait_done(self, job: int, seconds: float = 240) -> dict:
+        for _ in range(int(seconds * 5)):
+            status, doc = self.call("GET", f"/-/scorebook/api/jobs/{job}")
+            assert status == 200
+            if doc["status"] in ("done", "failed"):
+                return doc
+            time.sleep(0.2)
+        raise AssertionError(f"job {job} still {doc}")
+
+
+def _count(run_cli) -> int:
+    return len(cli_json(run_cli("list", "--json"))["records"])
+
+
+@pytest.fixture
+def service(run_cli):
+    cli_json(run_cli("ingest", str(IWOKI), "--json"))
+    tokens = {name: cli_json(run_cli("token", "create", name, *args, "--json"))["token"]
+              for name, args in (("club", ["--can", "submit", "--can", "analyze"]), ("reader", ["--can", "analyze"]))}
+    server = Server(run_cli.db, "--writes")
+    yield server, tokens
+    server.stop()
+
+
+def test_submissions_answer_as_ingest_does(service, run_cli, tmp_path):
+    server, tokens = service
+    text = TSURO.read_bytes()
+    before = _count(run_cli)
+    assert server.call("POST", "/-/scorebook/api/records", text)[0] == 401
+    assert server.call("POST", "/-/scorebook/api/records", text, "sbk_0000000000000000_" + "x" * 43)[0] == 401
+    status, doc = server.call("POST", "/-/scorebook/api/records", text, tokens["reader"])
+    assert status == 403 and "may not submit" in doc["error"] and _count(run_cli) == before  # nothing written
+    status, doc = server.call("POST", "/-/scorebook/api/records", text, tokens["club"])
+    assert status == 201 and doc["summary"] == {"ingested": 1, "duplicates": 0, "rejected": 0}
+    assert _count(run_cli) == before + 1
+    # the same document as ingest --json, to the record's id and score
+    local = cli_json(run_cli("--db", str(tmp_path / "other.db"), "ingest", str(TSURO), "--json"))
+    assert [(r["id"], r["score"]) for r in doc["records"]] == [(r["id"], r["score"]) for r in local["records"]]
+    status, doc = server.call("POST", "/-/scorebook/api/records", text, tokens["club"])
+    assert status == 200 and doc["records"][0]["status"] == "duplicate"
+    bad = text.replace(b"@", b"#", 1)
+    status, doc = server.call("POST", "/-/scorebook/api/records", bad, tokens["club"])
+    error = doc["records"][0]["errors"][0]
+    assert status == 422 and error["line"] and error["column"] and error["code"] and error["message"]
+    assert _count(run_cli) == before + 1
+
+
+def test_a_submission_past_the_limit_is_refused_before_it_is_read(service):
+    server, tokens = service
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn.putrequest("POST", "/-/scorebook/api/records")
+    conn.putheader("Authorization", f"Bearer {tokens['club']}")
+    conn.putheader("Content-Length", str(MAX_FILE_BYTES + 1))
+    conn.endheaders()
+    conn.send(b"[Game \"tsuro\"]\n")  # the rest never comes: the answer does not wait for it
+    response = conn.getresponse()
+    assert response.status == 413 and "at most" in json.loads(response.read())["error"]
+
+
+def test_a_revoked_token_and_a_read_only_server_take_nothing(run_cli):
+    cli_json(run_cli("ingest", str(IWOKI), "--json"))
+    made = cli_json(run_cli("token", "create", "club", "--can", "submit", "--json"))
+    server = Server(run_cli.db)  # no --writes
+    try:
+        status, doc = server.call("POST", "/-/scorebook/api/records", TSURO.read_bytes(), made["token"])
+        assert status == 403 and "read-only" in doc["error"]
+    finally:
+        server.stop()
+    assert run_cli("token", "revoke", made["id"]).exit_code == 0
+    server = Server(run_cli.db, "--writes")
+    try:
+        assert server.call("POST", "/-/scorebook/api/records", TSURO.read_bytes(), made["token"])[0] == 401
+    finally:
+        server.stop()
+    assert len(cli_json(run_cli("list", "--json"))["records"]) == 1
+
+
+def test_a_cross_site_form_post_is_refused(service, run_cli):
+    """A page elsewhere can make a browser post a form with its cookies, never with a token:
+    without the form's CSRF token the post is refused and nothing is written."""
+    server, _ = service
+    before = _count(run_cli)
+    status, _ = server.call("POST", "/-/scorebook/api/records", b"csrftoken=forged&text=x",
+                            headers={"Cookie": "csrftoken=other; ds_actor=forged",
+                                     "Content-Type": "application/x-www-form-urlencoded",
+                                     "Origin": "http://evil.example"})
+    assert status == 403 and _count(run_cli) == before
+
+
+def test_an_analysis_is_queued_run_and_read_back(service, run_cli):
+    server, tokens = service
+    rid = cli_json(run_cli("list", "--json"))["records"][0]["id"]
+    ask = json.dumps({"bot": "samples:2", "seed": 3}).encode()
+    status, job = server.call("POST", f"/-/scorebook/api/records/{rid}/analyses", ask, tokens["reader"])
+    assert status == 202 and job["status"] == "queued" and job["bot"] == "greedy samples:2"
+    assert server.call("GET", f"/-/scorebook/api/records/{rid}/analysis")[0] in (200, 404)
+    assert server.wait_done(job["job"])["status"] == "done"
+    status, again = server.call("POST", f"/-/scorebook/api/records/{rid}/analyses", ask, tokens["reader"])
+    assert status == 200 and again["job"] == job["job"]  # the same job: never run twice
+    status, doc = server.call("GET", f"/-/scorebook/api/records/{rid}/analysis")
+    local = cli_json(run_cli("analyze", rid, "--bot", "samples:2", "--seed", "3", "--json"))  # stored: read back
+    assert status == 200 and doc == local
+    assert server.call("POST", f"/-/scorebook/api/records/{rid}/analyses", b'{"bot": "depth:2"}',
+                       tokens["reader"])[0] == 400
+    assert server.call("POST", "/-/scorebook/api/records/ffff/analyses", None, tokens["reader"])[0] == 404
+    assert server.call("GET", "/-/scorebook/api/jobs/999")[0] == 404
+
+
+def test_the_queue_survives_a_restart_and_an_actor_has_a_limit(run_cli, tmp_path):
+    cli_json(run_cli("ingest", str(SAMPLES / "tiny-islands"), "--json"))
+    ids = [r["id"] for r in cli_json(run_cli("list", "--game", "tiny-islands", "--json"))["records"]][:3]
+    token = cli_json(run_cli("token", "create", "club", "--can", "analyze", "--json"))["token"]
+    config = tmp_path / "serve.json"
+    config.write_text(json.dumps({"scorebook": {"max_queued": 2}}))
+    server = Server(run_cli.db, "--writes", "--config", str(config))
+    try:
+        ask = json.dumps({"bot": "rollouts:6,candidates:4,max-rollouts:12"}).encode()
+        jobs = [server.call("POST", f"/-/scorebook/api/records/{rid}/analyses", ask, token) for rid in ids]
+        assert [s for s, _ in jobs] == [202, 202, 429]  # two queued or running at most
+        first = jobs[0][1]["job"]
+        for _ in range(600):  # stopped while the first runs
+            if server.call("GET", f"/-/scorebook/api/jobs/{first}")[1]["status"] == "running":
+                break
+            time.sleep(0.1)
+    finally:
+        server.stop()
+    server.start()
+    try:
+        assert [server.wait_done(j["job"])["status"] for _, j in jobs[:2]] == ["done", "done"]
+        assert server.call("GET", f"/-/scorebook/api/records/{ids[0]}/analysis")[0] == 200
+    finally:
+        server.stop()
