@@ -71,27 +71,159 @@ def _drawn(path: str, record_id: str, analysis_id: int | None) -> tuple[str, str
 # Datasette's own page around the report: its header, menu and style, a way back to the table
 RECORD_TEMPLATE = """{% extends "base.html" %}
 {% block title %}{{ title }}{% endblock %}
-{% block extra_head %}<style>{{ css }}</style>{% endblock %}
+{% block extra_head %}<style>{{ css }}</style>{% if refresh %}<meta http-equiv="refresh" content="3">{% endif %}{% endblock %}
 {% block content %}
 <h1>{{ title }}</h1>
 <p class="scorebook-links">This record's row in <a href="{{ row_url }}">{{ database }} / records</a>;
 each seat's result in <a href="{{ results_url }}">player_results</a>; <a href="{{ ratings_url }}">ratings</a>.</p>
+{% if job %}<p id="job" class="job-{{ job.status }}">Analysis {{ job.status }}{% if job.progress %}: move {{ job.progress.moves }}
+of {{ job.progress.of }}{% endif %}{% if job.error %}: {{ job.error }}{% endif %} ({{ job.bot }}, seed {{ job.seed }}).</p>{% endif %}
+{% if can_analyze %}<form method="post" action="{{ analyse_url }}" id="analyse"><input type="hidden" name="csrftoken"
+value="{{ csrftoken() }}"><button type="submit">Analyse with the default bot</button></form>{% endif %}
 <div class="scorebook-report">{{ body }}</div>
 {% endblock %}"""
+
+
+def _latest_job(path: str, record_id: str) -> dict | None:
+    """The newest analysis job of a record, if the database has a queue and the record a job."""
+    from .jobs import job_doc
+    with Store(path, write=False) as store:
+        try:
+            rows = list(store.db.query("SELECT * FROM analysis_jobs WHERE record_id = ? ORDER BY id DESC LIMIT 1",
+                                       [record_id]))
+        except sqlite3.Error:
+            return None
+    return job_doc(rows[0]) if rows else None
 
 
 async def _record_view(request, datasette):
     database = datasette.get_database()
     try:
         rid, title, body = await database.execute_fn(lambda conn: record_parts(database.path, request.url_vars["id"]))
+        job = await database.execute_fn(lambda conn: _latest_job(database.path, rid))
     except ScorebookError as err:
         return Response.html(f"<p>{html.escape(str(err))}</p>", status=404)
     urls = datasette.urls
+    can_analyze = bool(_settings(datasette).get("writes")) and request.actor is not None and \
+        await datasette.permission_allowed(request.actor, ACTIONS["analyze"], default=False)
     context = {"title": title, "body": Markup(body), "css": Markup(report_html.REPORT_CSS), "database": database.name,
                "row_url": urls.table(database.name, "records") + f"?id={rid}",
-               "results_url": urls.table(database.name, "player_results") + f"?record={rid}", "ratings_url": RATINGS_ROUTE}
+               "results_url": urls.table(database.name, "player_results") + f"?record={rid}", "ratings_url": RATINGS_ROUTE,
+               "job": job, "refresh": job is not None and job["status"] in ("queued", "running"),
+               "can_analyze": can_analyze, "analyse_url": f"{ROUTE}{rid}/analyse"}
     template = datasette.jinja_env.from_string(RECORD_TEMPLATE)
     return Response.html(await datasette.render_template(template, context, request=request))
+
+
+async def _analyse_form_view(request, datasette):
+    """The record page's button: queue its analysis by the default bot, then back to the page
+    (which shows the job until it is done). Datasette checks the form's CSRF token first."""
+    if request.method != "POST":
+        return Response.redirect(f"{ROUTE}{request.url_vars['id']}")
+    refused = await _refusal(request, datasette, "analyze")
+    if refused is not None:
+        return Response.html(f"<p>{html.escape(refused[1])}</p>", status=refused[0])
+    from .jobs import MAX_QUEUED, TooManyJobs, ask
+    limit = int(_settings(datasette).get("max_queued", MAX_QUEUED))
+
+    def work():
+        with _write_store(datasette) as store:
+            return ask(store, request.url_vars["id"], None, 0, request.actor.get("id"), max_queued=limit)
+    try:
+        await asyncio.get_running_loop().run_in_executor(None, work)
+    except (TooManyJobs, ScorebookError) as err:
+        return Response.html(f"<p>{html.escape(str(err))}</p>", status=429 if isinstance(err, TooManyJobs) else 404)
+    return Response.redirect(f"{ROUTE}{request.url_vars['id']}")
+
+
+SUBMIT_ROUTE = "/-/scorebook/submit"
+SUBMIT_TEMPLATE = """{% extends "base.html" %}
+{% block title %}Submit a record{% endblock %}
+{% block extra_head %}<style>{{ css }} textarea{width:100%;max-width:900px;font-family:monospace}
+.rejected{background:#fdd}.context{font-family:monospace;white-space:pre;background:#f8f8f8;padding:6px}
+.context .at{background:#ffe066}</style>{% endblock %}
+{% block content %}
+<h1>Submit a record</h1>
+{% if message %}<p class="message">{{ message }}</p>{% endif %}
+{% if results %}<h2>What was read</h2><table id="results"><tr><th>record</th><th>game</th><th>status</th><th>where</th></tr>
+{% for r in results %}<tr class="{{ r.status }}"><td>{{ r.index }}</td><td>{{ r.game or "-" }}</td><td>{{ r.status }}</td>
+<td>{% if r.id %}<a href="{{ record_route }}{{ r.id }}">{{ r.id }}</a>{% else %}line {{ r.line or "-" }}, column {{ r.column or "-" }},
+ply {{ r.ply or "-" }}, token {{ r.token or "-" }}: <b>{{ r.code }}</b>: {{ r.message }}
+{% if r.context %}<div class="context">{% for n, text, at in r.context %}<span{% if at %} class="at"{% endif %}>{{ "%5d" % n }}  {{ text }}</span>
+{% endfor %}</div>{% endif %}{% endif %}</td></tr>{% endfor %}</table>{% endif %}
+{% if can_submit %}
+<form method="post" action="{{ submit_route }}" id="submit">
+<input type="hidden" name="csrftoken" value="{{ csrftoken() }}">
+<p>Paste a record in any format <code>scorebook ingest</code> reads (Scorebook notation, TinyBot lines, an Iwoki
+log), or choose a file: it is read here, in the page, into the box.</p>
+<p><input type="file" id="file" accept=".pgn,.txt,.jsonl,.json"></p>
+<p><textarea name="text" rows="16" id="text">{{ text }}</textarea></p>
+<p><button type="submit">Submit</button></p>
+</form>
+<script>
+document.getElementById("file").addEventListener("change", function (e) {
+  var f = e.target.files[0];
+  if (!f) { return; }
+  var reader = new FileReader();
+  reader.onload = function () { document.getElementById("text").value = reader.result; };
+  reader.readAsText(f);
+});
+</script>
+{% else %}<p>{{ why }}</p>{% endif %}
+{% endblock %}"""
+SUBMIT_FORM_LIMIT = 4 * 1024 * 1024  # a form's text: a pasted record or a few, far below a file's limit
+
+
+def _context_lines(text: str, line: int | None, around: int = 2) -> list[tuple[int, str, bool]]:
+    """The lines of a submitted text around ``line`` (1-based), each cut to 200 characters."""
+    if not line:
+        return []
+    lines = text.split("\n")
+    return [(n, lines[n - 1][:200], n == line) for n in range(max(1, line - around), min(len(lines), line + around) + 1)]
+
+
+async def _submit_page(request, datasette):
+    """``/-/scorebook/submit``: a form to paste or load a record; its answer lists every record
+    read, stored ones linked to their page, each rejection at its line and column with its code
+    and reason and the lines around it."""
+    settings = _settings(datasette)
+    can_submit = bool(settings.get("writes")) and request.actor is not None and \
+        await datasette.permission_allowed(request.actor, ACTIONS["submit"], default=False)
+    why = ("This server is read-only." if not settings.get("writes") else
+           "Log in with an account that may submit records." if request.actor is None else
+           f"{request.actor.get('id')} may not submit records here.")
+    context = {"css": Markup(report_html.REPORT_CSS), "submit_route": SUBMIT_ROUTE, "record_route": ROUTE,
+               "can_submit": can_submit, "why": why, "text": "", "results": None, "message": None}
+    status = 200
+    if request.method == "POST":
+        refused = await _refusal(request, datasette, "submit")
+        if refused is not None:
+            return Response.html(f"<p>{html.escape(refused[1])}</p>", status=refused[0])
+        from urllib.parse import parse_qs
+        from scorebook.records.ingest import document, ingest_bytes
+        data = await _body(request, SUBMIT_FORM_LIMIT)
+        if data is None:
+            return Response.html(f"<p>A form takes at most {SUBMIT_FORM_LIMIT:,} bytes: use the HTTP API for more.</p>",
+                                 status=413)
+        text = (parse_qs(data.decode("utf-8", "replace")).get("text") or [""])[0].replace("\r\n", "\n")
+
+        def work():
+            with _write_store(datasette) as store:
+                return document(ingest_bytes(store, text.encode("utf-8"), f"form:{request.actor.get('id')}"))
+        doc = await asyncio.get_running_loop().run_in_executor(None, work)
+        results = []
+        for o in doc["records"]:
+            r = {"index": o["index"], "game": o.get("game"), "status": o["status"], "id": o.get("id")}
+            if o["status"] == "rejected":
+                e = o["errors"][0]
+                r.update(e, id=None, context=_context_lines(text, e.get("line")))
+            results.append(r)
+        s = doc["summary"]
+        context.update(results=results, text=text if s["rejected"] else "",
+                       message=f"{s['ingested']} stored, {s['duplicates']} already stored, {s['rejected']} rejected.")
+        status = 201 if s["ingested"] else 200 if not s["rejected"] else 422
+    template = datasette.jinja_env.from_string(SUBMIT_TEMPLATE)
+    return Response.html(await datasette.render_template(template, context, request=request), status=status)
 
 
 RATINGS_ROUTE = "/-/scorebook/ratings"
@@ -128,16 +260,22 @@ def _settings(datasette) -> dict:
     return datasette.plugin_config("scorebook") or {}
 
 
-async def _allowed(request, datasette, what: str):
-    """None when the request may ``what`` (submit, analyze), else the refusal: 403 where the
+async def _refusal(request, datasette, what: str) -> tuple[int, str] | None:
+    """None when the request may ``what`` (submit, analyze), else (status, why): 403 where the
     server takes no writes or the actor lacks the permission, 401 without a credential."""
     if not _settings(datasette).get("writes"):
-        return _json({"error": "this server is read-only (scorebook serve --writes)"}, 403)
+        return 403, "this server is read-only (scorebook serve --writes)"
     if request.actor is None:
-        return _json({"error": "a credential is needed: Authorization: Bearer TOKEN (scorebook token create)"}, 401)
+        return 401, "a credential is needed: Authorization: Bearer TOKEN (scorebook token create), or an account"
     if not await datasette.permission_allowed(request.actor, ACTIONS[what], default=False):
-        return _json({"error": f"{request.actor.get('id')} may not {what} here"}, 403)
+        return 403, f"{request.actor.get('id')} may not {what} here"
     return None
+
+
+async def _allowed(request, datasette, what: str):
+    """``_refusal`` as the HTTP API answers it (JSON), or None."""
+    refused = await _refusal(request, datasette, what)
+    return None if refused is None else _json({"error": refused[1]}, refused[0])
 
 
 async def _body(request, limit: int):
@@ -302,6 +440,8 @@ def skip_csrf(datasette, scope):
 def register_routes():
     return [(ROUTE.replace("/", r"\/") + r"(?P<id>[0-9a-f]{1,64})$", _record_view),
             (RATINGS_ROUTE.replace("/", r"\/") + "$", _ratings_view),
+            (ROUTE.replace("/", r"\/") + r"(?P<id>[0-9a-f]{1,64})/analyse$", _analyse_form_view),
+            (SUBMIT_ROUTE.replace("/", r"\/") + "$", _submit_page),
             (r"^/-/scorebook/api/records$", _submit_view),
             (r"^/-/scorebook/api/records/(?P<id>[0-9a-f]{1,64})/analyses$", _analyses_view),
             (r"^/-/scorebook/api/records/(?P<id>[0-9a-f]{1,64})/analysis$", _analysis_view),
@@ -393,7 +533,9 @@ def serve(path: str, host: str, port: int, *, allow_sql: bool = False, writes: b
     from datasette.app import Datasette
     settings = {"truncate_cells_html": 120, "allow_csv_stream": False, "allow_download": False,
                 "sql_time_limit_ms": 1000, "max_returned_rows": 1000}
-    ds = Datasette([path], metadata=metadata(path, allow_sql, writes=writes, config=config), settings=settings)
+    # a secret that outlives a restart (DATASETTE_SECRET) keeps accounts signed in
+    ds = Datasette([path], metadata=metadata(path, allow_sql, writes=writes, config=config), settings=settings,
+                   secret=os.environ.get("DATASETTE_SECRET") or None)
     if writes:
         from .jobs import Worker
         Worker(path).start()

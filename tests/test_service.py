@@ -201,3 +201,112 @@ def test_the_queue_survives_a_restart_and_an_actor_has_a_limit(run_cli, tmp_path
         assert server.call("GET", f"/-/scorebook/api/records/{ids[0]}/analysis")[0] == 200
     finally:
         server.stop()
+
+
+# ---------------------------------------------------------------- the browser: accounts, forms
+
+SECRET = "test-secret"
+
+
+def _account_cookie(actor: str) -> str:
+    """A signed-in account's cookie, as Datasette signs it (the server shares the secret)."""
+    from datasette.app import Datasette
+    return "ds_actor=" + Datasette(secret=SECRET).sign({"a": {"id": actor}}, "actor")
+
+
+def _form(server, path: tuple[str, str], cookie: str, fields: dict) -> tuple[int, str]:
+    """GET the page (signed in as alice, who sees the form) for its CSRF token and cookie, then
+    POST the form as a browser does, with ``cookie`` (another account's, or none)."""
+    import http.cookiejar
+    import re
+    import urllib.parse
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    page = opener.open(urllib.request.Request(server.base + path[0], headers={"Cookie": _account_cookie("alice")})
+                       ).read().decode()
+    token = re.search(r'name="csrftoken" value="([^"]+)"', page).group(1)
+    csrf = next(c.value for c in jar if c.name == "ds_csrftoken")
+    body = urllib.parse.urlencode({"csrftoken": token, **fields}).encode()
+    request = urllib.request.Request(server.base + path[1], data=body, headers={
+        "Cookie": f"{cookie + '; ' if cookie else ''}ds_csrftoken={csrf}",
+        "Content-Type": "application/x-www-form-urlencoded"})
+    try:
+        with opener.open(request) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read().decode()
+
+
+@pytest.fixture
+def accounts(run_cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("DATASETTE_SECRET", SECRET)
+    config = tmp_path / "serve.json"
+    config.write_text(json.dumps({"scorebook": {"submit": {"id": "alice"}, "analyze": {"id": "alice"}}}))
+    cli_json(run_cli("ingest", str(IWOKI), "--json"))
+    server = Server(run_cli.db, "--writes", "--config", str(config))
+    yield server
+    server.stop()
+
+
+def test_the_submit_form_shows_each_rejection_against_the_text(accounts, run_cli):
+    server = accounts
+    form = ("/-/scorebook/submit", "/-/scorebook/submit")
+    bad = TSURO.read_text().replace("@", "#", 1)
+    status, page = _form(server, form, _account_cookie("alice"), {"text": bad})
+    line = next(n for n, text in enumerate(bad.split("\n"), 1) if "#" in text)
+    assert status == 422 and "bad-token" in page and f"line {line}, column" in page
+    assert f'<span class="at">{line:5d}  ' in page  # the line itself, marked among its neighbours
+    status, page = _form(server, form, _account_cookie("alice"), {"text": TSURO.read_text()})
+    rid = cli_json(run_cli("list", "--game", "tsuro", "--json"))["records"][0]["id"]
+    assert status == 201 and f'href="/-/scorebook/record/{rid}"' in page
+    status, _ = _form(server, form, _account_cookie("bob"), {"text": IWOKI.read_text()})
+    assert status == 403  # bob is signed in, but not permitted
+    status, page = _form(server, form, "", {"text": TSURO.read_text()})
+    assert status == 401
+
+
+def test_the_record_page_asks_for_an_analysis_and_follows_it(accounts, run_cli):
+    server = accounts
+    rid = cli_json(run_cli("list", "--json"))["records"][0]["id"]
+    page = f"/-/scorebook/record/{rid}"
+    anonymous = urllib.request.urlopen(server.base + page, timeout=30).read().decode()
+    assert 'id="analyse"' not in anonymous  # the button only for those who may
+    status, shown = _form(server, (page, page + "/analyse"), _account_cookie("alice"), {})
+    assert status == 200 and 'id="job"' in shown  # back on the record's page, the job shown
+    job = server.call("POST", f"/-/scorebook/api/records/{rid}/analyses", None,
+                      None)[0]  # without a credential: refused
+    assert job == 401
+    for _ in range(600):
+        shown = urllib.request.urlopen(server.base + page, timeout=30).read().decode()
+        if "Analysis done" in shown:
+            break
+        time.sleep(0.2)
+    assert "Analysis done" in shown and 'id="chart"' in shown
+
+
+@pytest.mark.browser
+def test_hostile_text_is_inert_in_every_page(accounts, run_cli, tmp_path):
+    """A record whose player names, event and comment carry markup: its page, the record
+    list and the submit form's answer show it as text, and no script of it runs (Chromium)."""
+    from .test_html_report import CHROMIUM, FLAGS
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (bash .ci/run installs it)")
+    server = accounts
+    payload = "<img src=x onerror=document.title=1><script>document.title=2</script>"
+    hostile = TSURO.read_text().replace('[Event "', f'[Event "{payload} ', 1)
+    if hostile == TSURO.read_text():
+        hostile = hostile.replace("\n", f'\n[Event "{payload}"]\n', 1)
+    status, answer = _form(server, ("/-/scorebook/submit", "/-/scorebook/submit"), _account_cookie("alice"),
+                           {"text": hostile.replace("@", "#", 1)})  # rejected: its text shown back
+    assert status == 422 and payload not in answer
+    (tmp_path / "answer.html").write_text(answer)
+    _, doc = server.call("POST", "/-/scorebook/api/records", hostile.encode(),
+                         cli_json(run_cli("token", "create", "club", "--can", "submit", "--json"))["token"])
+    rid = doc["records"][0]["id"]
+    for url in (server.base + f"/-/scorebook/record/{rid}", server.base + "/cli/records",
+                (tmp_path / "answer.html").as_uri()):
+        dom = subprocess.run([CHROMIUM, *FLAGS, "--user-data-dir=" + str(tmp_path / "profile"), "--dump-dom",
+                              "--virtual-time-budget=2000", url], capture_output=True, text=True, timeout=120).stdout
+        assert "<title>1</title>" not in dom and "<title>2</title>" not in dom and "<img src" not in dom, url
+        if "/-/scorebook/record/" in url:  # shown, as text, in the record's header
+            assert "&lt;img src=x onerror=document.title=1&gt;&lt;script&gt;" in dom
