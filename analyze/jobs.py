@@ -5,6 +5,11 @@ when that analysis is stored already, it is done at once. A job is ``queued``, `
 (moves done of all), ``done`` or ``failed`` (with the reason). The queue is in the database,
 so a server stopped mid-job finds it queued again when it starts, and runs it then. An actor
 has at most ``MAX_QUEUED`` jobs queued or running at once.
+
+The worker hands each job to the batch seam (:mod:`scorebook.batch`): by default it runs in
+the server's process, one job at a time, reporting its progress move by move; with
+``executor="dask"`` each job runs on a worker of a Dask cluster and comes back whole (its
+progress shows only when done), the database never leaving this machine.
 """
 from __future__ import annotations
 
@@ -12,11 +17,12 @@ import threading
 import time
 from datetime import datetime, timezone
 
+from scorebook import batch
 from scorebook.errors import NotFound, ScorebookError, UsageError
 from scorebook.records.store import Store
 
 from .loss import ENGINE_VERSION
-from .run import analyze_one, resolve
+from .run import analysis_task, analyze_one, resolve
 
 MAX_QUEUED = 10  # jobs one actor may have queued or running at once
 POLL_SECONDS = 0.5  # how often an idle worker looks at the queue
@@ -90,18 +96,22 @@ def latest_report(store: Store, record_id: str) -> dict | None:
 
 
 class Worker(threading.Thread):
-    """Works the queue of the database at ``path``, one job at a time, until ``stop``."""
+    """Works the queue of the database at ``path``, one job at a time, until ``stop``: in this
+    process (``executor="local"``) or on a Dask cluster (``"dask"``, at ``scheduler``)."""
 
-    def __init__(self, path: str, *, files: dict | None = None, poll: float = POLL_SECONDS):
+    def __init__(self, path: str, *, files: dict | None = None, poll: float = POLL_SECONDS,
+                 executor: str = "local", scheduler: str | None = None):
         super().__init__(name="scorebook-analyses", daemon=True)
         self.path, self.files, self.poll = path, files, poll
+        self.executor, self.scheduler = executor, scheduler
+        self.pool: batch.Pool | None = None
         self.stopping = threading.Event()
 
     def stop(self) -> None:
         self.stopping.set()
 
     def run(self) -> None:
-        with Store(self.path) as store:
+        with batch.executor(self.executor, jobs=1, scheduler=self.scheduler) as self.pool, Store(self.path) as store:
             with store.atomic():  # a job a stopped server left running is queued again
                 store.db.execute("UPDATE analysis_jobs SET status = 'queued', done_moves = 0, updated_at = ? "
                                  "WHERE status = 'running'", [_now()])
@@ -130,7 +140,7 @@ class Worker(threading.Thread):
                     store.db.execute("UPDATE analysis_jobs SET done_moves = ?, updated_at = ? WHERE id = ?",
                                      [done[0], _now(), job_id])
         try:
-            analyze_one(store, record_id, spec, seed, progress=progress, files=self.files)
+            self.analyse(store, record_id, spec, seed, progress)
             status, error = "done", None
         except (ScorebookError, UsageError) as exc:
             status, error = "failed", str(exc)[:300]
@@ -140,3 +150,13 @@ class Worker(threading.Thread):
             store.db.execute("UPDATE analysis_jobs SET status = ?, error = ?, done_moves = coalesce(total_moves, ?), "
                              "updated_at = ? WHERE id = ?", [status, error, done[0], _now(), job_id])
         return True
+
+    def analyse(self, store: Store, record_id: str, spec: str | None, seed: int, progress) -> None:
+        """One job: here, move by move; or as one task on the pool's workers, stored here."""
+        if self.pool is None or isinstance(self.pool.executor, batch.InlineExecutor):
+            analyze_one(store, record_id, spec, seed, progress=progress, files=self.files)
+            return
+        report = self.pool.submit(analysis_task, (store.get(record_id), spec, seed, self.files)).result()
+        if "error" in report:
+            raise ScorebookError(report["error"])
+        store.save_analysis(report["id"], report)

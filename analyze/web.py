@@ -525,10 +525,10 @@ def port_free(host: str, port: int) -> bool:
 
 
 def serve(path: str, host: str, port: int, *, allow_sql: bool = False, writes: bool = False,
-          config: dict | None = None, on_start=None) -> None:
+          config: dict | None = None, on_start=None, executor: str = "local", scheduler: str | None = None) -> None:
     """Serve the database until the process is stopped (``on_start(url)`` first): read-only,
     or with ``writes`` the HTTP API's submissions and analysis requests, the queue worked by
-    a thread of this process."""
+    a thread of this process (its jobs run here, or on a Dask cluster: ``executor``)."""
     import uvicorn
     from datasette.app import Datasette
     settings = {"truncate_cells_html": 120, "allow_csv_stream": False, "allow_download": False,
@@ -538,7 +538,7 @@ def serve(path: str, host: str, port: int, *, allow_sql: bool = False, writes: b
                    secret=os.environ.get("DATASETTE_SECRET") or None)
     if writes:
         from .jobs import Worker
-        Worker(path).start()
+        Worker(path, executor=executor, scheduler=scheduler).start()
     asyncio.run(ds.invoke_startup())
     app = ds.app()
     if is_loopback(host):

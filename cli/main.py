@@ -543,9 +543,14 @@ def play(ctx, game, players, ladder, n_games, seed, out_dir, jobs, executor, sch
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, exists=True),
               help="A JSON file: who may submit and analyze (Datasette allow blocks under \"scorebook\"), "
                    "other plugins' settings under \"plugins\".")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="Where requested analyses run: local: in the server's process, one at a time; dask: on the "
+                   "workers of a Dask cluster (pip install 'scorebook[dask]').")
+@click.option("--scheduler", metavar="ADDRESS", envvar="SCOREBOOK_SCHEDULER", show_envvar=True,
+              help="The Dask scheduler, tcp://HOST:PORT (with --executor dask).")
 @db_option
 @click.pass_context
-def serve(ctx, port, host, public, allow_sql, upgrade, writes, config_path):
+def serve(ctx, port, host, public, allow_sql, upgrade, writes, config_path, executor, scheduler):
     """Browse the archive in Datasette: views, search, every record's boards and analysis, the
     ratings (pip install 'scorebook[web]'); read-only unless --writes, when programs with a
     token (and accounts --config permits) submit records and ask for analyses over HTTP, an
@@ -574,11 +579,16 @@ def serve(ctx, port, host, public, allow_sql, upgrade, writes, config_path):
                          "--config naming who may submit or analyze")
     if not port_free(host, port):
         raise Unavailable(f"port {port} on {host} is in use: choose another with --port")
+    if writes and executor == "dask":  # the cluster is reached before serving, not at the first request
+        from scorebook import batch
+        with batch.dask_client(scheduler):
+            pass
     if not is_loopback(host):
         click.echo(f"scorebook: warning: serving to the network on {host}:{port}: anyone who reaches it reads "
                    "the whole archive", err=True)
     mode = "taking submissions and analysis requests from those permitted" if writes else "read-only"
-    run_server(path, host, port, allow_sql=allow_sql, writes=writes, config=config,
+    run_server(path, host, port, allow_sql=allow_sql, writes=writes, config=config, executor=executor,
+               scheduler=scheduler,
                on_start=lambda url: click.echo(f"scorebook: serving {path} {mode} at {url} (Ctrl-C stops)",
                                                err=True))
 

@@ -3,6 +3,7 @@ the same seeds, and a worker killed mid-task costs nothing but time. A real
 ``distributed.LocalCluster`` of two worker processes, one thread each."""
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -117,3 +118,25 @@ def test_dask_without_a_scheduler_is_a_usage_error(run_cli, monkeypatch):
     monkeypatch.delenv("SCOREBOOK_SCHEDULER", raising=False)
     result = run_cli("analyze", "--all", "--executor", "dask")
     assert result.exit_code == 2 and "--scheduler" in result.output
+
+
+def test_the_server_runs_requested_analyses_on_the_cluster(tmp_path, cluster, run_cli):
+    """``serve --writes --executor dask``: an analysis asked for over HTTP runs on a worker of
+    the cluster and is stored by the server as the local path stores it."""
+    pytest.importorskip("datasette", reason="Datasette is not installed (pip install -e '.[test]' installs it)")
+    from tests.conftest import cli_json
+    from tests.test_service import Server
+    expected = _records(tmp_path / "local.db", 1)
+    analyze_all(expected, BOT, 3, jobs=1)
+    _records(run_cli.db, 1).close()
+    rid = cli_json(run_cli("list", "--json"))["records"][0]["id"]
+    token = cli_json(run_cli("token", "create", "club", "--can", "analyze", "--json"))["token"]
+    server = Server(run_cli.db, "--writes", "--executor", "dask", "--scheduler", cluster.scheduler_address)
+    try:
+        status, job = server.call("POST", f"/-/scorebook/api/records/{rid}/analyses",
+                                  json.dumps({"bot": BOT, "seed": 3}).encode(), token)
+        assert status == 202
+        assert server.wait_done(job["job"])["status"] == "done"
+    finally:
+        server.stop()
+    assert _stored(run_cli.db) == _stored(tmp_path / "local.db")

@@ -27,6 +27,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(importlib.util.find_spec("dat
 
 TSURO = SAMPLES / "tsuro" / "tsuro-mc8-simple-random-s6-0001.pgn"
 IWOKI = SAMPLES / "iwoki" / "iwoki-minimax2-greedy-s5-0002.pgn"
+OTHER = SAMPLES / "tsuro" / "tsuro-simple-random-s5-0001.pgn"  # stored by no test before it is sent
 
 
 class Server:
@@ -310,3 +311,53 @@ def test_hostile_text_is_inert_in_every_page(accounts, run_cli, tmp_path):
         assert "<title>1</title>" not in dom and "<title>2</title>" not in dom and "<img src" not in dom, url
         if "/-/scorebook/record/" in url:  # shown, as text, in the record's header
             assert "&lt;img src=x onerror=document.title=1&gt;&lt;script&gt;" in dom
+
+
+@pytest.mark.browser
+def test_a_browser_submits_good_bad_and_duplicate_records(accounts, run_cli, tmp_path):
+    """Headless Chromium, signed in as alice: the submit form shows a rejection at its line and
+    column, stores a good record and links its page, calls a resubmission a duplicate; a form
+    on another site posting to the server is refused and writes nothing."""
+    from .browser import Browser
+    from .test_html_report import CHROMIUM, FLAGS
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (bash .ci/run installs it)")
+    server = accounts
+    before = _count(run_cli)
+    browser = Browser(CHROMIUM, FLAGS, str(tmp_path / "profile"))
+    try:
+        browser.set_cookie(server.base, "ds_actor", _account_cookie("alice").removeprefix("ds_actor="))
+
+        def submit(text: str) -> str:
+            browser.open(server.base + "/-/scorebook/submit")
+            browser.evaluate(f"document.getElementById('text').value = {json.dumps(text)}")
+            browser.submit("form#submit")
+            return browser.html()
+
+        bad = TSURO.read_text().replace("@", "#", 1)
+        line = next(n for n, text in enumerate(bad.split("\n"), 1) if "#" in text)
+        page = submit(bad)
+        assert browser.status() == 422 and "bad-token" in page and f"line {line}, column" in page
+        assert _count(run_cli) == before
+        page = submit(TSURO.read_text())
+        rid = cli_json(run_cli("list", "--game", "tsuro", "--json"))["records"][0]["id"]
+        assert browser.status() == 201 and f'href="/-/scorebook/record/{rid}"' in page
+        browser.evaluate(f"document.querySelector('a[href=\"/-/scorebook/record/{rid}\"]').click()")
+        browser.settle()
+        assert browser.evaluate("location.pathname") == f"/-/scorebook/record/{rid}" and browser.status() == 200
+        page = submit(TSURO.read_text())
+        assert browser.status() == 200 and "0 stored, 1 already stored, 0 rejected" in page
+        stored = _count(run_cli)
+        elsewhere = tmp_path / "elsewhere.html"  # another site's page, its form aimed at the server
+        elsewhere.write_text(f'<form method="post" action="{server.base}/-/scorebook/submit" id="cross">'
+                             f'<textarea name="text">{OTHER.read_text().replace("&", "&amp;").replace("<", "&lt;")}'
+                             '</textarea></form>')
+        browser.open(elsewhere.as_uri())
+        browser.submit("form#cross")
+        assert browser.status() in (401, 403) and _count(run_cli) == stored
+        browser.open(server.base + "/-/scorebook/submit")  # the same record, from the server's own form
+        browser.evaluate(f"document.getElementById('text').value = {json.dumps(OTHER.read_text())}")
+        browser.submit("form#submit")
+        assert browser.status() == 201 and _count(run_cli) == stored + 1
+    finally:
+        browser.close()
