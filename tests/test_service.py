@@ -361,3 +361,41 @@ def test_a_browser_submits_good_bad_and_duplicate_records(accounts, run_cli, tmp
         assert browser.status() == 201 and _count(run_cli) == stored + 1
     finally:
         browser.close()
+
+
+def test_an_account_signs_in_with_its_password_and_submits(run_cli, tmp_path):
+    """Accounts by datasette-auth-passwords (``serve --config``'s "plugins"): alice signs in at
+    /-/login with her password and submits through the form; a wrong password signs nobody in."""
+    hashing = pytest.importorskip("datasette_auth_passwords.utils",
+                                  reason="datasette-auth-passwords is not installed (pip install -e '.[test]')")
+    import http.cookiejar
+    import re
+    import urllib.parse
+    config = tmp_path / "serve.json"
+    config.write_text(json.dumps({"scorebook": {"submit": {"id": "alice"}},
+                                  "plugins": {"datasette-auth-passwords": {
+                                      "alice_password_hash": hashing.hash_password("correct horse")}}}))
+    cli_json(run_cli("ingest", str(IWOKI), "--json"))
+    server = Server(run_cli.db, "--writes", "--config", str(config))
+    try:
+        def signed_in(password: str):
+            jar = http.cookiejar.CookieJar()
+            opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+            page = opener.open(server.base + "/-/login").read().decode()
+            token = re.search(r'name="csrftoken" value="([^"]+)"', page).group(1)
+            opener.open(server.base + "/-/login", data=urllib.parse.urlencode(
+                {"csrftoken": token, "username": "alice", "password": password}).encode())
+            return opener, {c.name for c in jar}
+
+        _, cookies = signed_in("wrong")
+        assert "ds_actor" not in cookies
+        opener, cookies = signed_in("correct horse")
+        assert "ds_actor" in cookies
+        page = opener.open(server.base + "/-/scorebook/submit").read().decode()
+        token = re.search(r'name="csrftoken" value="([^"]+)"', page).group(1)
+        with opener.open(server.base + "/-/scorebook/submit", data=urllib.parse.urlencode(
+                {"csrftoken": token, "text": TSURO.read_text()}).encode()) as answer:
+            assert answer.status == 201
+        assert sorted(r["game"] for r in cli_json(run_cli("list", "--json"))["records"]) == ["iwoki", "tsuro"]
+    finally:
+        server.stop()
