@@ -21,6 +21,7 @@ from .protocol import Analysis
 from .standings import Match
 
 FIRST, SECOND, LINE = "#222", "#fff", "#8a8a8a"
+DEEP_BELOW = 400  # legal lines left under which the search goes ``depth`` deep (above: one line, the gain)
 
 
 def parse_line(n: int, text: str):
@@ -95,7 +96,7 @@ class GameOfIslandsAnalysis(Analysis):
                 if turn.kind == G.LINE:
                     # value of each line: searched deeper when few lines are left
                     left = G.count_legal_lines(n, used, diag)
-                    d = depth if left <= 400 else 1
+                    d = depth if left <= DEEP_BELOW else 1
                     value, _, complete = bots.solve(n, used, diag, owner, budget) if left <= 18 else (0, 0, False)
                     lines, values, exact = bots.line_values(n, used, diag, owner, max(d, 64) if complete else d,
                                                             budget)

@@ -20,6 +20,9 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from scorebook import registry
 from scorebook.errors import RecordRejected, UsageError
@@ -66,32 +69,64 @@ def tournament_game(name: str | None = None):
     return with_tournaments[0]
 
 
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+
+class TournamentPlayer(_Strict):
+    name: str
+    seniority: int | None = None
+
+
+class TournamentMatch(_Strict):
+    """A match: its file (or its PGN inline), and optionally its two players (the file's
+    order) and the Match tag that picks it out of a file of several."""
+    file: str | None = None
+    pgn: str | None = None
+    players: Annotated[list[str], Field(min_length=2, max_length=2)] | None = None
+    match: str | None = None
+
+    @model_validator(mode="after")
+    def _names_its_games(self):
+        if self.file is None and self.pgn is None:
+            raise ValueError("a match names its file or holds its pgn")
+        return self
+
+
+class TournamentFile(_Strict):
+    """A tournament file (shared/data/goi/README.md): the event, its game, the players (names,
+    or objects with a seniority), the tiebreak chain, and its matches or record files."""
+    event: str | None = None
+    game: str | None = None
+    tiebreaks: list[str] | None = None
+    records: list[str] = []
+    players: list[str | TournamentPlayer] = []
+    matches: list[TournamentMatch] = []
+
+    @model_validator(mode="after")
+    def _has_games(self):
+        if not self.matches and not self.records:
+            raise ValueError("it has no matches and no records")
+        return self
+
+
+_SHAPES = {"TournamentFile": "a JSON object with players and matches or records",
+           "TournamentPlayer": "a name, or an object with a name and a seniority",
+           "TournamentMatch": "an object naming its file or holding its pgn"}
+
+
 def _check_tournament(spec, path: str) -> None:
-    """The tournament file's shape (shared/data/goi/README.md), or one clear error."""
-    def bad(why: str) -> UsageError:
-        return UsageError(f"{path}: not a tournament file: {why}")
-    if not isinstance(spec, dict):
-        raise bad("a JSON object with players and matches or records")
-    strings = lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v)  # noqa: E731
-    for key in ("event", "game"):
-        if key in spec and not isinstance(spec[key], str):
-            raise bad(f"{key} is a string")
-    for key in ("tiebreaks", "records"):
-        if key in spec and not strings(spec[key]):
-            raise bad(f"{key} is a list of strings")
-    players = spec.get("players", [])
-    if not isinstance(players, list) or not all(
-            isinstance(p, str) or (isinstance(p, dict) and isinstance(p.get("name"), str)
-                                   and (p.get("seniority") is None or type(p.get("seniority")) is int)) for p in players):
-        raise bad("players are names, or objects with a name and a seniority")
-    matches = spec.get("matches", [])
-    if not isinstance(matches, list) or not all(
-            isinstance(m, dict) and (isinstance(m.get("file"), str) or isinstance(m.get("pgn"), str))
-            and (m.get("players") is None or (strings(m["players"]) and len(m["players"]) == 2))
-            and (m.get("match") is None or isinstance(m["match"], str)) for m in matches):
-        raise bad("each match names its file (or holds its pgn), and may name its two players and its Match tag")
-    if not matches and not spec.get("records"):
-        raise bad("it has no matches and no records")
+    """The tournament file's shape, or one clear error naming where in it."""
+    try:
+        TournamentFile.model_validate(spec)
+    except ValidationError as exc:
+        first = max(exc.errors(), key=lambda e: len(e["loc"]))  # the deepest: a union's member that came closest
+        where = ".".join(str(p) for p in first["loc"] if p != "str" and not str(p).startswith("Tournament"))
+        why = first["msg"].removeprefix("Value error, ")
+        for model, shape in _SHAPES.items():
+            if why.endswith(f"instance of {model}"):
+                why = f"expected {shape}"
+        raise UsageError(f"{path}: not a tournament file: {where + ': ' if where else ''}{why}") from None
 
 
 def read_tournament(path: str, text: str | None = None) -> dict:

@@ -172,3 +172,20 @@ def test_a_tournament_file_read_as_records_says_what_it_is(run_cli):
     err = cli_json(result)["records"][0]["errors"][0]
     assert result.exit_code == 1 and (err["code"], err["line"], err["column"]) == ("tournament-file", 1, 1)
     assert "scorebook standings" in err["message"]
+
+
+@pytest.mark.parametrize("spec, where", [
+    ([], "expected a JSON object"),
+    ({"event": 3, "records": ["a.pgn"]}, "event:"),
+    ({"players": [{"name": "A", "seniority": True}], "records": ["a.pgn"]}, "players.0.seniority:"),
+    ({"matches": [{"players": ["A", "B"]}]}, "matches.0: a match names its file or holds its pgn"),
+    ({"matches": [{"file": "a.pgn", "players": ["A"]}]}, "matches.0.players:"),
+    ({"event": "x"}, "it has no matches and no records"),
+])
+def test_a_malformed_tournament_file_says_where(tmp_path, spec, where):
+    """The tournament file's schema (pydantic): the first fault, with its place in the file."""
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(spec))
+    with pytest.raises(UsageError, match="not a tournament file") as caught:
+        standings_from_file(str(path))
+    assert where in str(caught.value)
