@@ -41,6 +41,11 @@ from scorebook.engines.iwoki.metadata import (GAME_ID, HEX_GAP_INDEX, HEX_GAP_NA
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
 
 from . import pgn
+from typing import Annotated, Literal
+
+from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StrictStr, ValidationError, field_validator,
+                      model_validator)
+
 from .limits import MAX_DIGITS, MAX_JSON_DEPTH, MAX_TAG_CHARS, json_depth, small_int, too_large
 from .notation import Canonical, Notation, Position
 
@@ -318,43 +323,98 @@ def check_tags(tags, code: str, line: int) -> None:
         raise too_large("the record's own tags", MAX_TAG_CHARS // 2, line, 1)
 
 
+Plain = Annotated[object, AfterValidator(lambda v: _checked(_plain(v), v))]
+Name = Annotated[str, AfterValidator(lambda v: _checked(bool(_NAME_RE.fullmatch(v)), v))]
+Tiles = list[StrictStr]
+
+
+def _checked(ok: bool, value):
+    if not ok:
+        raise ValueError("not plain")
+    return value
+
+
+class LogPlayer(BaseModel):
+    """A seat of an Iwoki log: its number, a name, and an agent (a type, one word, and its
+    settings: plain values under names)."""
+    model_config = ConfigDict(strict=True, extra="allow")
+    seat: Literal[0, 1]
+    name: str = ""
+    type: Annotated[str, AfterValidator(lambda v: _checked(_plain(v), v))] = None  # absent, never null
+
+    @model_validator(mode="after")
+    def _settings_are_plain(self):
+        settings = self.model_extra or {}
+        if settings and "type" not in self.model_fields_set:
+            raise ValueError("settings without a type")
+        for key, value in settings.items():
+            _checked(bool(_NAME_RE.fullmatch(key)) and _plain(value), value)
+        return self
+
+
+class Deal(BaseModel):
+    model_config = ConfigDict(strict=True)
+    small: Tiles
+    hex: Tiles
+
+
+class LogHeader(BaseModel):
+    """The header of an Iwoki log (spec section 8); other keys pass through (``HeaderExtra``)."""
+    model_config = ConfigDict(strict=True, extra="allow")
+    format: str
+    game: str
+    seed: int | Annotated[str, AfterValidator(lambda v: _checked(_plain(v), v))] | None = None
+    reference: dict[Literal[tuple(REFERENCE_TAGS)], str] = {}
+    variant: dict[Name, Plain] = {}
+    players: Annotated[list[dict], Field(min_length=2, max_length=2)]
+    initial_deal: Annotated[list[Deal], Field(min_length=2, max_length=2)]
+    small_pile: Tiles
+    hex_pile: Tiles
+
+    @field_validator("players")
+    @classmethod
+    def _two_seats(cls, players: list[dict]) -> list[dict]:
+        if sorted(p.get("seat") if type(p.get("seat")) is int else -1 for p in players) != [0, 1]:
+            raise ValueError("players must give seats 0 and 1")
+        try:
+            for player in players:
+                LogPlayer.model_validate(player)
+        except ValidationError:
+            raise ValueError("a player has a name, a type (one word) and plain settings") from None
+        return players
+
+
+# what a fault in each field is called, in the order the fields are checked
+_HEADER_FAULTS = {
+    "format": "format must be a string",
+    "game": "game must be a string",
+    "seed": "seed must be a number, a string or null",
+    "reference": f"reference must be an object of strings: {', '.join(REFERENCE_TAGS)}",
+    "variant": "variant must be an object of names to numbers, true, false, null or words",
+    "players": "players must list the two seats",
+    "initial_deal": "initial_deal must give each seat's small and hex tiles",
+    "small_pile": "small_pile and hex_pile must list tiles",
+    "hex_pile": "small_pile and hex_pile must list tiles",
+}
+
+
 def check_header(h: dict, line: int) -> None:
-    """The header's shape (spec §8), every field of the type the format gives it, each small
-    enough for the tag that carries it in Scorebook notation."""
-    def bad(why: str):
-        return ParseError("bad-header", why, line=line, column=1)
+    """The header's shape (spec section 8, ``LogHeader``), every field of the type the format
+    gives it, each small enough for the tag that carries it in Scorebook notation."""
     extra = {k: v for k, v in h.items() if k not in HEADER_KEYS}
     for key, value in [*h.items(), ("the other keys", extra)]:
         if len(dump_json(value)) > MAX_TAG_CHARS // 2:
             raise too_large(f"the header's {key}", MAX_TAG_CHARS // 2, line, 1)
-    for key in ("format", "game"):
-        if not isinstance(h.get(key), str):
-            raise bad(f"{key} must be a string")
-    seed = h.get("seed")
-    if not (seed is None or type(seed) is int or (isinstance(seed, str) and _plain(seed))):
-        raise bad("seed must be a number, a string or null")
-    ref = h.get("reference", {})
-    if not isinstance(ref, dict) or not set(ref) <= set(REFERENCE_TAGS) or not all(isinstance(v, str) for v in ref.values()):
-        raise bad(f"reference must be an object of strings: {', '.join(REFERENCE_TAGS)}")
-    variant = h.get("variant", {})
-    if not isinstance(variant, dict) or not all(_NAME_RE.fullmatch(k) and _plain(v) for k, v in variant.items()):
-        raise bad("variant must be an object of names to numbers, true, false, null or words")
-    players = h.get("players")
-    if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, dict) for p in players):
-        raise bad("players must list the two seats")
-    if sorted(p.get("seat") if type(p.get("seat")) is int else -1 for p in players) != [0, 1]:
-        raise bad("players must give seats 0 and 1")
-    for p in players:
-        settings = {k: v for k, v in p.items() if k not in ("seat", "name", "type")}
-        if not isinstance(p.get("name", ""), str) or ("type" in p and not (isinstance(p["type"], str) and _plain(p["type"])))\
-                or (settings and "type" not in p) or not all(_NAME_RE.fullmatch(k) and _plain(v) for k, v in settings.items()):
-            raise bad("a player has a name, a type (one word) and plain settings")
-    deal = h.get("initial_deal")
-    if not isinstance(deal, list) or len(deal) != 2 or not all(
-            isinstance(d, dict) and _strings(d.get("small")) and _strings(d.get("hex")) for d in deal):
-        raise bad("initial_deal must give each seat's small and hex tiles")
-    if not _strings(h.get("small_pile")) or not _strings(h.get("hex_pile")):
-        raise bad("small_pile and hex_pile must list tiles")
+    def bad(why: str):
+        return ParseError("bad-header", why, line=line, column=1)
+    try:
+        LogHeader.model_validate(h)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = str(first["loc"][0]) if first["loc"] else ""
+        if field == "players" and first["type"] == "value_error":  # the players' own checks say what
+            raise bad(first["msg"].removeprefix("Value error, ")) from None
+        raise bad(_HEADER_FAULTS.get(field, "the header is not an Iwoki log header")) from None
 
 
 def dump_json(obj) -> str:

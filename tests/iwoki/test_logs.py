@@ -10,9 +10,10 @@ from scorebook.records import iwoki, iwoki_log, pgn
 from scorebook.errors import LENIENT, RecordRejected
 from scorebook.records.formats import read_text
 
-from ..conftest import SHARED, cli_json, shared_file
+from ..conftest import SAMPLES as PROJECT_SAMPLES, SHARED, cli_json, shared_file
 
 SAMPLES = SHARED / "data" / "iwoki" / "samples"
+SAMPLE_LOG = PROJECT_SAMPLES / "iwoki" / "iwoki-sampler-vs-random-s6.jsonl"
 NAMES = ["iwoki_gr_60069.jsonl", "iwoki_m1g_9002.jsonl", "iwoki_m2r_9003.jsonl"]
 
 
@@ -157,3 +158,22 @@ def test_an_infinite_number_in_a_log_is_refused():
         with pytest.raises(ValueError):
             load_json(text)
     assert load_json('{"a": 0.25}') == {"a": 0.25}
+
+
+def test_the_log_header_schema_names_the_first_fault_in_field_order():
+    """``LogHeader`` (pydantic) checks the fields in the spec's order; the first fault is the one said."""
+    from scorebook.errors import ParseError
+    from scorebook.records.iwoki import check_header
+    good = json.loads(next(line for line in SAMPLE_LOG.read_text().splitlines() if line.strip()))  # the project's own log
+    check_header(good, 1)
+    cases = [({"seed": 1.5}, "seed must be"), ({"reference": {"other": "x"}}, "reference must be"),
+             ({"variant": {"two words": 1}}, "variant must be"), ({"players": [good["players"][0]]}, "two seats"),
+             ({"players": [dict(p, seat=0) for p in good["players"]]}, "seats 0 and 1"),
+             ({"players": [dict(good["players"][0], type=None), good["players"][1]]}, "a player has"),
+             ({"players": [dict(good["players"][0], type="two words")], "small_pile": 3}, "two seats"),
+             ({"initial_deal": [{"small": []}] * 2}, "initial_deal must"), ({"hex_pile": [1]}, "hex_pile must"),
+             ({"game": None, "hex_pile": [1]}, "game must be")]
+    for change, said in cases:
+        with pytest.raises(ParseError, match=said) as caught:
+            check_header({**good, **change}, 7)
+        assert caught.value.code == "bad-header" and caught.value.line == 7
