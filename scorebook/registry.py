@@ -24,27 +24,31 @@ scorebook.errors.UnknownGame: unknown game 'chess'; games: ...
 """
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import json
 import re
-import types
-import typing
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
 
+from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
+
 from scorebook.errors import UnknownGame
+
+# every part of the declaration: typed strictly, no key it does not name
+_STRICT = with_config(ConfigDict(strict=True, extra="forbid"))
 
 # ---------------------------------------------------------------- the declaration schema
 
 
+@_STRICT
 @dataclass(frozen=True)
 class Players:
     min: int
     max: int
 
 
+@_STRICT
 @dataclass(frozen=True)
 class Formats:
     read: tuple[str, ...]
@@ -53,6 +57,7 @@ class Formats:
     detect: dict[str, str] = field(default_factory=dict)
 
 
+@_STRICT
 @dataclass(frozen=True)
 class Bot:
     """A bot of ``play``: ``name`` or ``name:N`` when it takes a number (``argument``);
@@ -66,6 +71,7 @@ class Bot:
     needs: str | None = None
 
 
+@_STRICT
 @dataclass(frozen=True)
 class UserFile:
     """A file the user supplies to the game's engine (a trained network), never shipped with
@@ -75,6 +81,7 @@ class UserFile:
     help: str
 
 
+@_STRICT
 @dataclass(frozen=True)
 class PlayOption:
     """A game-specific option of ``play`` (``--grid 12``): ``kind`` is choice, int, float,
@@ -88,6 +95,7 @@ class PlayOption:
     max: float | None = None
 
 
+@_STRICT
 @dataclass(frozen=True)
 class Analysis:
     """How ``analyze`` judges a move: the bot and its options (``--bot key:N``), what a value
@@ -105,6 +113,7 @@ class Analysis:
     scale: str = "margin"
 
 
+@_STRICT
 @dataclass(frozen=True)
 class GameInfo:
     """A game's declaration: the ``"game"`` object of its ``game.json``."""
@@ -134,59 +143,26 @@ KINDS = ("choice", "int", "float", "flag", "file")
 SCALES = ("margin", "share", "score")
 
 
-def _typed(tp, value, where: str):
-    """``value`` read as type ``tp`` (the field's annotation), or ValueError naming ``where``."""
-    origin = typing.get_origin(tp)
-    if origin in (typing.Union, types.UnionType):
-        for option in typing.get_args(tp):
-            try:
-                return _typed(option, value, where)
-            except ValueError:
-                continue
-        raise ValueError(f"{where}: {value!r} is not a {tp}")
-    if tp is type(None):
-        if value is not None:
-            raise ValueError(f"{where}: expected null")
-        return None
-    if origin is tuple:
-        if not isinstance(value, list):
-            raise ValueError(f"{where}: expected a list")
-        return tuple(_typed(typing.get_args(tp)[0], v, f"{where}[{i}]") for i, v in enumerate(value))
-    if origin is dict:
-        key_type, value_type = typing.get_args(tp)
-        if not isinstance(value, dict):
-            raise ValueError(f"{where}: expected an object")
-        return {_typed(key_type, k, where): _typed(value_type, v, f"{where}.{k}") for k, v in value.items()}
-    if dataclasses.is_dataclass(tp):
-        return _from_json(tp, value, where)
-    if tp is float and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
-    if not isinstance(value, tp) or (tp is int and isinstance(value, bool)):
-        raise ValueError(f"{where}: {value!r} is not a {tp.__name__}")
-    return value
+_DECLARATION = TypeAdapter(GameInfo)
 
 
-def _from_json(cls, data, where: str):
-    """A frozen dataclass from JSON data: every field typed, no unknown key, required ones present."""
-    if not isinstance(data, dict):
-        raise ValueError(f"{where}: expected an object")
-    hints = typing.get_type_hints(cls)
-    names = {f.name for f in dataclasses.fields(cls)}
-    unknown = set(data) - names
-    if unknown:
-        raise ValueError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
-    values = {}
-    for f in dataclasses.fields(cls):
-        if f.name in data:
-            values[f.name] = _typed(hints[f.name], data[f.name], f"{where}.{f.name}")
-        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-            raise ValueError(f"{where}: missing {f.name}")
-    return cls(**values)
+def _fault(error: dict, where: str) -> str:
+    """One of pydantic's errors, said with its place in the declaration."""
+    *path, last = ("game", *(str(p) for p in error["loc"])) if error["loc"] else ("game",)
+    place = ".".join(path) if path else last
+    if error["type"] == "missing":
+        return f"{where}: {place}: missing {last}"
+    if error["type"] in ("extra_forbidden", "unexpected_keyword_argument"):
+        return f"{where}: {place}: unknown key(s) {last}"
+    return f"{where}: {'.'.join([*path, last])}: {error['input']!r}: {error['msg']}"
 
 
 def load_info(facts: dict, where: str) -> GameInfo:
     """Check a game's declaration (the ``"game"`` object of ``game.json``); ValueError if it is wrong."""
-    info = _from_json(GameInfo, facts.get("game"), f"{where}: game")
+    try:  # JSON mode: lists read as the tuples the declaration holds, nothing else converted
+        info = _DECLARATION.validate_json(json.dumps(facts.get("game")))
+    except ValidationError as exc:
+        raise ValueError(_fault(exc.errors()[0], where)) from None
     if not 1 <= info.players.min <= info.players.max:
         raise ValueError(f"{where}: players must satisfy 1 <= min <= max")
     for o in info.play_options:

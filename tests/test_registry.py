@@ -32,7 +32,8 @@ def test_every_game_declares_itself_once(game):
 
 @pytest.mark.parametrize("change, complaint", [
     (lambda d: d["game"].pop("players"), "missing players"),
-    (lambda d: d["game"].update(chance="yes"), "is not a bool"),
+    (lambda d: d["game"].update(chance="yes"), "game.chance: 'yes': Input should be a valid boolean"),
+    (lambda d: d["game"]["bots"][1].update(min="1"), "game.bots.1.min: '1': Input should be a valid integer"),
     (lambda d: d["game"].update(colour="red"), "unknown key(s) colour"),
     (lambda d: d["game"]["formats"].update(write=["pgn", "sgf"]), "writes only formats it reads"),
     (lambda d: d["game"]["players"].update(min=3, max=2), "1 <= min <= max"),
