@@ -24,7 +24,7 @@ from scorebook import registry
 from scorebook.errors import LENIENT, STRICT, ErrorPolicy, RecordRejected, UsageError
 from .formats import decode, detect_format, is_tournament, iter_text
 from .limits import MAX_FILE_BYTES
-from .notation import Item, PreparedRecord
+from .notation import Item, PreparedRecord, browsing
 from .store import Store
 
 GAME_FILES = (".txt", ".pgn", ".sbn", ".jsonl", ".tbt")
@@ -38,13 +38,15 @@ def content_hash(canonical_text: str) -> str:
 def prepare(item: Item, source: str, policy: ErrorPolicy = STRICT) -> PreparedRecord:
     """Replay one parsed record (where reading did not) and build what the store takes;
     raises RecordRejected."""
-    c = registry.get_game(item.game).notation.canonical(item.record, policy)
+    notation = registry.get_game(item.game).notation
+    c = notation.canonical(item.record, policy)
     digest = content_hash(c.text)
+    result, points, outcomes = browsing(notation, c.score, c.finished)
     return PreparedRecord(
         id=digest[:16], hash=digest, game=item.game, rules=c.rules, deck=c.deck, format=item.format,
         source=source, index=item.index, text=c.text, tags=c.tags, score=c.score, recorded=c.recorded,
         total=c.total, finished=c.finished, warnings=list(c.warnings), players=list(c.players), moves=c.moves,
-        scores=c.score_rows)
+        scores=c.score_rows, result=result, points=list(points), outcomes=list(outcomes))
 
 
 def _outcome(item: Item, source: str) -> dict:

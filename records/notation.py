@@ -67,6 +67,10 @@ class PreparedRecord(NamedTuple):
     players: list[str]
     moves: list[tuple]
     scores: list[tuple]
+    # what browsing shows, as the game decides it: the result text, each seat's points and outcome
+    result: str = ""
+    points: list[float] = []
+    outcomes: list[str | None] = []
 
 
 @dataclass(frozen=True)
@@ -206,6 +210,13 @@ def pgn_groups(games: list[pgn.PgnGame], key_of) -> list[list[pgn.PgnGame]]:
             by_key[key] = [g]
             groups.append(by_key[key])
     return groups
+
+
+def browsing(notation: "Notation", score: dict, finished: bool) -> tuple[str, list[float], list[str | None]]:
+    """A record's result as the CLI writes it (`` *`` unfinished), each seat's points and each
+    seat's outcome (win, loss, shared) as its game decides them."""
+    return (score_text(score) + ("" if finished else " *"), notation.seat_points(score),
+            notation.seat_outcomes(score))
 
 
 def score_text(score) -> str:

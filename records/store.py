@@ -26,7 +26,7 @@ import sqlite_utils
 from scorebook import registry
 
 from scorebook.errors import DatabaseError, NotFound, UnknownGame, UsageError
-from .notation import score_text
+from .notation import browsing, score_text
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -442,7 +442,7 @@ class Store:
         for p in items:
             key += 1
             event = p.tags.get("Event")
-            result, points, outcomes = _browsing(p.game, p.score, p.finished)
+            result, points, outcomes = p.result, p.points, p.outcomes  # as the game decided them
             rows.append((
                 key, p.id, p.hash, p.game, p.rules, p.deck, p.format, p.source, p.index, p.text,
                 json.dumps(p.tags), json.dumps(p.score), None if p.recorded is None else json.dumps(p.recorded),
@@ -657,15 +657,12 @@ _ROWS_PER_STATEMENT = 100
 
 
 def _browsing(game: str, score: dict, finished) -> tuple[str, list[float], list[str | None]]:
-    """A record's result as the CLI writes it (`` *`` unfinished), each seat's points and each
-    seat's outcome (win, loss, shared) as the game decides it."""
+    """What browsing shows of a record stored before its columns existed (a migration): as
+    ingest prepares it for a new record (``notation.browsing``)."""
     try:
-        notation = registry.get_game(game).notation
+        return browsing(registry.get_game(game).notation, score, finished)
     except UnknownGame:  # a game no longer registered keeps no points or outcomes
-        points, outcomes = [], []
-    else:
-        points, outcomes = notation.seat_points(score), notation.seat_outcomes(score)
-    return score_text(score) + ("" if finished else " *"), points, outcomes
+        return score_text(score) + ("" if finished else " *"), [], []
 
 
 def _insert_rows(conn, table: str, width: int, rows: list[tuple]) -> None:
