@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
 import signal
 import sqlite3
@@ -183,15 +182,6 @@ class _Progress:
 
 # ------------------------------------------------------------------ ingest
 
-def _kept_code(warnings) -> str | None:
-    """A record stored with a warning (--lenient): the code it was kept despite."""
-    for w in warnings or []:
-        m = re.search(r"(?:^|: )([a-z]+(?:-[a-z]+)+): ", w)
-        if m:
-            return f"{m.group(1)} (kept)"
-    return None
-
-
 INGEST_COLUMNS = [("source", "source"), ("index", "record"), ("status", "status"), ("game", "game"), ("id", "id"),
                   ("score", "score"), ("code", "code")]
 
@@ -212,47 +202,31 @@ def ingest(ctx, paths, fmt, strict, lenient, out):
 
     Example: scorebook ingest games.txt tournament/ -"""
     from scorebook.analyze.standings import ingest_tournament
-    from scorebook.records.ingest import GAME_FILES, document, expand_paths, ingest_file, tournament_file_text
+    from scorebook.records.ingest import GAME_FILES, IngestPlan, kept_code, rejection_line
     store = _store(ctx)
-    files, problems, skipped = expand_paths(list(paths), tournaments=fmt == "auto")
-    in_this_run = frozenset(os.path.abspath(f) for f in files if f != "-")
-    skipped = [f for f in skipped if os.path.abspath(f) not in in_this_run]  # also named: not skipped
-    if skipped:
-        shown = ", ".join(skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5 else "")
+    plan = IngestPlan.of(paths, fmt)
+    if plan.skipped:
+        shown = ", ".join(plan.skipped[:5]) + (f" and {len(plan.skipped) - 5} more" if len(plan.skipped) > 5 else "")
         read = " ".join(GAME_FILES) + (" and tournament .json files" if fmt == "auto" else "")
-        click.echo(f"scorebook: skipped {len(skipped)} file(s) that are not records (folders are read for {read}): "
-                   f"{shown}", err=True)
-    outcomes: list[dict] = list(problems)
-    tournaments: list[dict] = []
-    with _Progress(len(files), "ingesting", not out.json and sys.stderr.isatty()) as bar:
-        for path in files:
-            text = tournament_file_text(path) if fmt == "auto" else None
-            if text is not None:
-                found, tournament = ingest_tournament(store, path, text, strict=strict, lenient=lenient,
-                                                      also_ingested=in_this_run)
-                outcomes.extend(found)
-                tournaments.append(tournament)
-            else:
-                outcomes.extend(ingest_file(store, path, fmt, strict=strict, lenient=lenient))
-            bar.update()
-    doc = document(outcomes, skipped, tournaments)
+        click.echo(f"scorebook: skipped {len(plan.skipped)} file(s) that are not records (folders are read for "
+                   f"{read}): {shown}", err=True)
+    with _Progress(len(plan.files), "ingesting", not out.json and sys.stderr.isatty()) as bar:
+        doc = plan.run(store, strict=strict, lenient=lenient, take_tournament=ingest_tournament, progress=bar.update)
     summary = doc["summary"]
-    for o in outcomes:
+    for o in doc["records"]:
         if o["status"] == "rejected":
-            e = o["errors"][0]
-            click.echo(f"{o['source']}:{e['line'] or '-'}:{e['column'] or '-'}: record {o['index']}, "
-                       f"ply {e['ply'] if e['ply'] is not None else '-'}, token {e['token'] or '-'}: "
-                       f"{e['code']}: {e['message']}", err=True)
+            click.echo(rejection_line(o), err=True)
         for w in o.get("warnings", []):
             click.echo(f"{o['source']}: record {o['index']}: warning: {w}", err=True)
     rows = [{"source": o["source"], "index": o["index"], "status": o["status"], "game": o.get("game"),
              "id": o.get("id"), "score": score_text(o.get("score")) if o.get("score") else None,
-             "code": o["errors"][0]["code"] if o.get("errors") else _kept_code(o.get("warnings"))} for o in outcomes]
+             "code": o["errors"][0]["code"] if o.get("errors") else kept_code(o.get("warnings"))}
+            for o in doc["records"]]
     if out.human and len(rows) > 40:  # a long run: the records that were not simply ingested
         rows = [r for r in rows if r["status"] != "ingested"][:40]
     out.rows(INGEST_COLUMNS, rows, doc)
     if out.human:
-        for t in tournaments:
+        for t in doc["tournaments"]:
             if t["status"] != "rejected":
                 click.echo(f"tournament {t['event']!r} ({t['game']}): {t['matches']} matches, {t['players']} players, "
                            f"{t['status']}; rank it with: scorebook standings {shlex.quote(t['event'])}")
@@ -834,7 +808,7 @@ def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, h
     value of the bot's best move and of the move played, the loss and its class.
 
     Example: scorebook analyze 3f2a --html report.html"""
-    from scorebook.analyze.run import analysis_files, analyze_all, analyze_one
+    from scorebook.analyze.run import analysis_files, analyze_one
     if all_ == bool(record_id):
         raise UsageError("give a record id or --all")
     if all_ and html_path:
@@ -847,30 +821,7 @@ def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, h
         click.echo(f"scorebook: {note}", err=True)
     _compile_notice(games or [g.id for g in registry.games() if g.info.analysis])
     if all_:
-        bar = {}
-
-        def progress(step, total):
-            if "bar" not in bar:
-                bar["bar"] = _Progress(total, "analysing", not out.json and sys.stderr.isatty(), "records",
-                                       lines=not out.json).__enter__()
-            bar["bar"].update(step)
-        reports = analyze_all(store, bot, seed, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress,
-                              force=force, files=files)
-        if "bar" in bar:
-            bar["bar"].__exit__(None, None, None)
-        failed = [r for r in reports if "error" in r]
-        done = [r for r in reports if "error" not in r]
-        rows = [{"id": r["id"], "game": r["game"], "bot": r["bot"], "moves": len(r["moves"]),
-                 "players": "; ".join(f"{n} {s['mean_loss']}, {s['accuracy']}%" for n, s in r["summary"].items())}
-                for r in done]
-        out.rows([("id", "id"), ("game", "game"), ("bot", "bot"), ("moves", "moves"),
-                  ("players", "players (mean loss, accuracy)")], rows, {"analyses": done, "errors": failed})
-        if out.human:
-            click.echo(f"{len(done)} records analysed, {len(failed)} failed")
-        for r in failed:
-            click.echo(f"scorebook: analysis of {r['id']} failed: {r['error']}", err=True)
-        if failed:
-            sys.exit(1)
+        _analyze_all(store, bot, seed, jobs, executor, scheduler, force, files, out)
         return
     row = store.get(record_id)
     with _Progress(len(store.moves(row["id"])), "analysing", not out.json and sys.stderr.isatty(), "moves",
@@ -879,6 +830,42 @@ def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, h
     if html_path:
         from scorebook.analyze.html import render
         _write_file(html_path, render(row, report))
+    _show_analysis(report, out)
+    if out.human and html_path:
+        click.echo(f"report written to {html_path}")
+
+
+def _analyze_all(store, bot, seed, jobs, executor, scheduler, force, files, out) -> None:
+    """``analyze --all``: the batch, its progress (records committed), a row per analysis."""
+    from scorebook.analyze.run import analyze_all
+    bar = {}
+
+    def progress(step, total):
+        if "bar" not in bar:
+            bar["bar"] = _Progress(total, "analysing", not out.json and sys.stderr.isatty(), "records",
+                                   lines=not out.json).__enter__()
+        bar["bar"].update(step)
+    reports = analyze_all(store, bot, seed, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress,
+                          force=force, files=files)
+    if "bar" in bar:
+        bar["bar"].__exit__(None, None, None)
+    failed = [r for r in reports if "error" in r]
+    done = [r for r in reports if "error" not in r]
+    rows = [{"id": r["id"], "game": r["game"], "bot": r["bot"], "moves": len(r["moves"]),
+             "players": "; ".join(f"{n} {s['mean_loss']}, {s['accuracy']}%" for n, s in r["summary"].items())}
+            for r in done]
+    out.rows([("id", "id"), ("game", "game"), ("bot", "bot"), ("moves", "moves"),
+              ("players", "players (mean loss, accuracy)")], rows, {"analyses": done, "errors": failed})
+    if out.human:
+        click.echo(f"{len(done)} records analysed, {len(failed)} failed")
+    for r in failed:
+        click.echo(f"scorebook: analysis of {r['id']} failed: {r['error']}", err=True)
+    if failed:
+        sys.exit(1)
+
+
+def _show_analysis(report: dict, out) -> None:
+    """One record's analysis: a row per move (ties said), then each player's summary."""
     if out.human:
         click.echo(f"{report['id']}  {report['game']}  bot {report['bot']}  seed {report['seed']}")
     rows = [dict(m, ply=(f"game {m['game']}, " if "game" in m else "") + str(m["ply"]),
@@ -891,8 +878,6 @@ def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, h
             click.echo(f"{name}: mean loss {s['mean_loss']} over {s['moves']} moves, total {s['total_loss']}, "
                        f"accuracy {s['accuracy']}%, best move {s['best_move_rate']}%, "
                        + ", ".join(f"{k} {v}" for k, v in s["classes"].items()))
-        if html_path:
-            click.echo(f"report written to {html_path}")
 
 
 # ------------------------------------------------------------------ the process

@@ -13,11 +13,13 @@ import hashlib
 import marshal
 import multiprocessing
 import os
+import re
 import signal
 import stat
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from scorebook import registry
 
@@ -313,3 +315,57 @@ def ingest_file(store: Store, path: str, fmt: str = "auto", *, strict: bool = Fa
     except RecordRejected as err:
         return [file_rejection(source, err)]
     return ingest_text(store, text, source, fmt, strict=strict, lenient=lenient)
+
+
+@dataclass
+class IngestPlan:
+    """What ``ingest PATHS`` will read: the files (folders walked), an outcome for each folder
+    that cannot be listed, and the files of folders that are no records (not also named)."""
+    files: list[str]
+    problems: list[dict]
+    skipped: list[str]
+    fmt: str = "auto"
+
+    @classmethod
+    def of(cls, paths: list[str], fmt: str = "auto") -> "IngestPlan":
+        files, problems, skipped = expand_paths(list(paths), tournaments=fmt == "auto")
+        named = frozenset(os.path.abspath(f) for f in files if f != "-")
+        return cls(files, problems, [f for f in skipped if os.path.abspath(f) not in named], fmt)
+
+    def run(self, store: Store, *, strict: bool = False, lenient: bool = False, take_tournament=None,
+            progress=None) -> dict:
+        """Ingest every file, each whole or not at all: ``ingest --json``'s document. A
+        tournament file goes to ``take_tournament(store, path, text, strict, lenient,
+        also_ingested)`` (the standings' ingest, a layer above), which returns its outcomes and
+        its summary; without it a tournament file is read as records."""
+        outcomes: list[dict] = list(self.problems)
+        tournaments: list[dict] = []
+        named = frozenset(os.path.abspath(f) for f in self.files if f != "-")
+        for path in self.files:
+            text = tournament_file_text(path) if self.fmt == "auto" and take_tournament else None
+            if text is not None:
+                found, tournament = take_tournament(store, path, text, strict=strict, lenient=lenient,
+                                                    also_ingested=named)
+                outcomes.extend(found)
+                tournaments.append(tournament)
+            else:
+                outcomes.extend(ingest_file(store, path, self.fmt, strict=strict, lenient=lenient))
+            if progress:
+                progress()
+        return document(outcomes, self.skipped, tournaments)
+
+
+def rejection_line(outcome: dict) -> str:
+    """A rejected record as one line: file, line, column, record, ply, token, code, reason."""
+    e = outcome["errors"][0]
+    return (f"{outcome['source']}:{e['line'] or '-'}:{e['column'] or '-'}: record {outcome['index']}, "
+            f"ply {e['ply'] if e['ply'] is not None else '-'}, token {e['token'] or '-'}: {e['code']}: {e['message']}")
+
+
+def kept_code(warnings) -> str | None:
+    """A record stored with a warning (--lenient): the code it was kept despite."""
+    for w in warnings or []:
+        m = re.search(r"(?:^|: )([a-z]+(?:-[a-z]+)+): ", w)
+        if m:
+            return f"{m.group(1)} (kept)"
+    return None
