@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -132,6 +133,19 @@ def turn_text(number: int, names: list[str], turn: Turn) -> str:
     line = f"{number}. {names[turn.seat]} {turn.tile}r{turn.rotation}@{R.square_name(turn.square)} | {moves}"
     events = events_text(turn.events, names, turn.order, turn.seat)
     return line + (f" | {events}" if events else "")
+
+
+class _SaidTurn(NamedTuple):
+    """What a turn's words say, with the tokens to point at."""
+    who: pgn.Token
+    placement: pgn.Token
+    match: re.Match
+    moves: list | None
+    move_tokens: list | None
+    events: dict
+    event_tokens: list
+    deck_token: pgn.Token | None
+    last: pgn.Token
 
 
 class TsuroVisitor(pgn.Visitor):
@@ -239,8 +253,29 @@ class TsuroVisitor(pgn.Visitor):
         return parts[0], parts[1], parts[2] if len(parts) == 3 else [], bad
 
     def _turn(self, number_token: pgn.Token, number: int, tokens: list[pgn.Token]) -> None:
-        s = self.state
-        if s[R.OVER]:
+        """One turn: read its words, check the placement against the position, replay it, and
+        check what the record says happened against what the replay says (in that order, so
+        that the first fault is the one reported)."""
+        said = self._read_turn(number_token, tokens)
+        if number != len(self.turns) + 1:
+            raise self._err(number_token, "bad-turn-number", f"this is turn {len(self.turns) + 1}")
+        seat, tile, rot, square = self._placement(said)
+        order = said.events.get("deck")
+        code = R.turn(self.state, tile, rot, np.array(order if order is not None else [-2], np.int64), self.events)
+        moves, by_kind = self._replayed(said, code, tile, rot)
+        turn = Turn(seat, tile, rot, square, list(order) if order is not None else None, moves,
+                    {k: v for k, v in by_kind.items() if k != "deck"})
+        written = {k: v for k, v in said.events.items() if k != "deck"}
+        if self.state[R.OVER] and said.event_tokens:
+            raise self._err(said.event_tokens[0], "event-mismatch", "the turn that ends the game has no events")
+        if not _events_agree(turn.events, written, every=said.moves is not None):
+            raise self._err(said.event_tokens[0] if said.event_tokens else said.last, "event-mismatch",
+                            "the replay's events: " + (events_text(turn.events, self.names, None, seat) or "none"))
+        self.turns.append(turn)
+
+    def _read_turn(self, number_token: pgn.Token, tokens: list[pgn.Token]) -> "_SaidTurn":
+        """A turn's words: who places what where, and the moves and events it says happened."""
+        if self.state[R.OVER]:
             raise self._err(tokens[0] if tokens else number_token, "move-after-end", "the game is over")
         head, move_tokens, event_tokens, bad = self._sections(number_token, tokens)
         if bad:
@@ -250,13 +285,16 @@ class TsuroVisitor(pgn.Visitor):
         who, placement = head
         m = _PLACE_RE.fullmatch(placement.text)
         if who.text not in self.names or not m or int(m.group(1)) >= R.N_TILES:
-            bad_token = who if who.text not in self.names else placement
-            raise self._err(bad_token, "bad-token", "a placement is a player's name, then tile r rotation [@square]: "
-                                                    "\"P1 13r0@a1\"")
+            raise self._err(who if who.text not in self.names else placement, "bad-token",
+                            "a placement is a player's name, then tile r rotation [@square]: \"P1 13r0@a1\"")
         said_moves = self._read_moves(move_tokens) if move_tokens is not None else None
         said_events, deck_token = self._read_events(event_tokens)
-        if number != len(self.turns) + 1:
-            raise self._err(number_token, "bad-turn-number", f"this is turn {len(self.turns) + 1}")
+        return _SaidTurn(who, placement, m, said_moves, move_tokens, said_events, event_tokens, deck_token,
+                         (event_tokens or move_tokens or head)[-1])
+
+    def _placement(self, said: "_SaidTurn") -> tuple[int, int, int, int]:
+        """(seat, tile, rotation, square) of a placement the position allows, or its fault."""
+        s, who, placement, m = self.state, said.who, said.placement, said.match
         seat = self.names.index(who.text)
         if not R.live(s, seat):
             raise self._err(who, "player-eliminated", f"{who.text} was eliminated on turn {int(s[R.ELIM_TURN + seat])}")
@@ -268,40 +306,32 @@ class TsuroVisitor(pgn.Visitor):
             raise self._err(placement, "tile-not-in-hand", f"{who.text} holds {R.hand(s, seat)}")
         if m.group(3) and (int(m.group(4)) - 1) * R.COLS + "abcdef".index(m.group(3)) != square:
             raise self._err(placement, "wrong-square", f"{who.text}'s token faces {R.square_name(square)}")
-        order = said_events.get("deck")
-        code = R.turn(s, tile, rot, np.array(order if order is not None else [-2], np.int64), self.events)
+        return seat, tile, rot, square
+
+    def _replayed(self, said: "_SaidTurn", code: int, tile: int, rot: int) -> tuple[list, dict]:
+        """The moves and events of a turn ``R.turn`` answered ``code``: the moves written must be
+        the replay's, then the deck order must fit, then the placement must be legal."""
         if code == R.SELF_ELIMINATION:
-            raise self._err(placement, "self-elimination", "this placement eliminates the player's own token "
-                                                           "while another tile or rotation in hand does not")
-        if code in (R.OK, R.MISSING_DECK, R.DECK_MISMATCH):
-            if code != R.OK:  # the moves come before the deck in the order of checks: replay them aside
-                aside = s.copy()
-                R.turn(aside, tile, rot, R.NO_ORDER, self.events)
-                n_events = int(aside[R.N_EVENTS])
-            else:
-                n_events = int(s[R.N_EVENTS])
-            moves, by_kind = replay_events(self.events, n_events)
-        if said_moves is not None and code in (R.OK, R.MISSING_DECK, R.DECK_MISMATCH) \
-                and sorted(said_moves) != sorted(moves):
-            raise self._err(move_tokens[0], "move-mismatch", "the replay moves: " + " ".join(
+            raise self._err(said.placement, "self-elimination", "this placement eliminates the player's own token "
+                                                                "while another tile or rotation in hand does not")
+        if code not in (R.OK, R.MISSING_DECK, R.DECK_MISMATCH):
+            raise self._err(said.placement, R.CODE_NAMES.get(code, "bad-token"), "illegal placement")
+        n_events = int(self.state[R.N_EVENTS])
+        if code != R.OK:  # the moves come before the deck in the order of checks: replay them aside
+            aside = self.state.copy()
+            R.turn(aside, tile, rot, R.NO_ORDER, self.events)
+            n_events = int(aside[R.N_EVENTS])
+        moves, by_kind = replay_events(self.events, n_events)
+        if said.moves is not None and sorted(said.moves) != sorted(moves):
+            raise self._err(said.move_tokens[0], "move-mismatch", "the replay moves: " + " ".join(
                 f"{self.names[q]} {R.point_name(a)}>{end_text(b)}" for q, a, b in moves))
-        last = (event_tokens or move_tokens or head)[-1]
-        if code in (R.MISSING_DECK, R.DECK_MISMATCH):
-            raise self._err(deck_token or (event_tokens[0] if event_tokens else last), R.CODE_NAMES[code],
+        if code != R.OK:
+            raise self._err(said.deck_token or (said.event_tokens[0] if said.event_tokens else said.last),
+                            R.CODE_NAMES[code],
                             "tiles came back: the record must give the new deck order, a permutation of the deck "
                             "and the returned tiles" if code == R.MISSING_DECK else
                             "the new deck order is not the deck and the returned tiles (or no tile came back)")
-        if code != R.OK:
-            raise self._err(placement, R.CODE_NAMES.get(code, "bad-token"), "illegal placement")
-        turn = Turn(seat, tile, rot, square, list(order) if order is not None else None, moves,
-                    {k: v for k, v in by_kind.items() if k != "deck"})
-        written = {k: v for k, v in said_events.items() if k != "deck"}
-        if s[R.OVER] and event_tokens:
-            raise self._err(event_tokens[0], "event-mismatch", "the turn that ends the game has no events")
-        if not _events_agree(turn.events, written, every=said_moves is not None):
-            raise self._err(event_tokens[0] if event_tokens else last, "event-mismatch",
-                            "the replay's events: " + (events_text(turn.events, self.names, None, seat) or "none"))
-        self.turns.append(turn)
+        return moves, by_kind
 
     def _read_moves(self, tokens: list[pgn.Token]) -> list[tuple[int, int, int]]:
         if len(tokens) % 2:
