@@ -209,6 +209,24 @@ def parse_line(line: str, line_no: int = 1) -> TinyIslandsRecord:
 
 def _parse_tokens(line: str, line_no: int) -> TinyIslandsRecord:
     """Token by token, for any spacing, and naming the first bad token."""
+    words, label, hash_at = _words_and_label(line, line_no)
+    ints = _score_words(line, line_no, words, hash_at if label is not None else None)
+    positions = _Positions(line_no, line)
+    offers: list[Offer] = []
+    placements: list[Placement] = []
+    drawings: list[Drawing] = []
+    for text, (kind, index) in zip(words, LAYOUT):
+        read = _game_token(text, kind, index, positions, line_no)
+        (offers if kind == "offer" else placements if kind == "placement" else drawings).append(read)
+    recorded, random_placements, score_pos = _score_fields(line, line_no, words, ints)
+    return TinyIslandsRecord(
+        offers=offers, placements=placements, drawings=drawings, tags={"Player": "TinyBot"}, rules="tinybot",
+        recorded=recorded, label=label, random_placements=random_placements,
+        positions=positions, score_position=score_pos)
+
+
+def _words_and_label(line: str, line_no: int) -> tuple[list[str], str | None, int]:
+    """The words before the label (``# ...``), the label, and where its ``#`` is."""
     label = None
     hash_at = line.find("#")
     if hash_at >= 0 and (hash_at == 0 or line[hash_at - 1].isspace()):
@@ -223,76 +241,72 @@ def _parse_tokens(line: str, line_no: int) -> TinyIslandsRecord:
     long = next((w for w in words if len(w) > MAX_TOKEN_CHARS), None)
     if long is not None:
         raise too_large("a token", MAX_TOKEN_CHARS, line_no, line.index(long) + 1, long)
+    return words, label, hash_at
+
+
+def _score_words(line: str, line_no: int, words: list[str], hash_at: int | None) -> list[tuple[str, int]]:
+    """The integers after the game tokens (none, 9 or 10), once the game tokens are counted."""
     n_ints = 0
     while n_ints < len(words) and _INT_RE.fullmatch(words[-1 - n_ints]):
         n_ints += 1
-    if len(words) - n_ints != GAME_TOKENS or n_ints not in (0, 9, 10):
-        # the slow path, with columns, for the error report
-        tokens = _columns(line[:hash_at] if label is not None else line)
-        ints = tokens[len(tokens) - n_ints:]
-        tokens = tokens[:len(tokens) - n_ints]
-    else:
-        ints = [(w, 0) for w in words[GAME_TOKENS:]]
-        tokens = None
-    if tokens is not None and len(tokens) != GAME_TOKENS:
+    if len(words) - n_ints == GAME_TOKENS and n_ints in (0, 9, 10):
+        return [(w, 0) for w in words[GAME_TOKENS:]]
+    # the slow path, with columns, for the error report
+    tokens = _columns(line[:hash_at] if hash_at is not None else line)
+    ints = tokens[len(tokens) - n_ints:]
+    tokens = tokens[:len(tokens) - n_ints]
+    if len(tokens) != GAME_TOKENS:
         where = tokens[min(len(tokens), GAME_TOKENS) - 1] if tokens else ("", 1)
         raise ParseError("wrong-token-count", f"expected {GAME_TOKENS} game tokens, found {len(tokens)}",
                          line=line_no, column=where[1] if len(tokens) > GAME_TOKENS else 1,
                          token=where[0] if len(tokens) > GAME_TOKENS else None)
-    if len(ints) not in (0, 9, 10):
-        raise ParseError("bad-score-fields", f"expected 9 or 10 integers after the game tokens, found {len(ints)}",
-                         line=line_no, column=ints[0][1], token=ints[0][0])
-    positions = _Positions(line_no, line)
-    offers: list[Offer] = []
-    placements: list[Placement] = []
-    drawings: list[Drawing] = []
-    for text, (kind, index) in zip(words, LAYOUT):
-        col = None  # filled in below when the token is rejected
-        if kind == "offer":
-            if not _OFFER_RE.fullmatch(text):
-                col = positions.get((kind, index))[1]
-                raise ParseError("bad-token", "expected an offer: tile letter (f h s w M C B), zone (1-9, a-i, "
-                                 "QWEASDZXC), twice", line=line_no, column=col, ply=ply_of_turn(index), token=text)
-            offers.append(Offer(TILE_INDEX[text[0]], ZONE_INDEX[text[1]], TILE_INDEX[text[2]], ZONE_INDEX[text[3]]))
-        elif kind == "placement":
-            m = _PLACE_RE.fullmatch(text)
-            if not m:
-                part, col = _bad_part(text, positions.get((kind, index))[1], kind)
-                raise ParseError("bad-token", "expected a placement: [visit list {move:visits,...}] tile letter, cell",
-                                 line=line_no, column=col, ply=ply_of_turn(index), token=part)
-            placements.append(Placement(TILE_INDEX[text[-3]], CELL_INDEX[text[-2:]], _dist(m.group(1))))
-        else:
-            parsed = _parse_drawing(text)
-            if parsed is None:
-                part, col = _bad_part(text, positions.get((kind, index))[1], kind)
-                raise ParseError("bad-token", "expected a drawing: cells such as e5, each optionally after a "
-                                 "visit list {move:visits,...}", line=line_no, column=col,
-                                 ply=ply_of_drawing(index), token=part)
-            cells, visits = parsed
-            drawings.append(Drawing(trace=cells, visits=None if visits.count(None) == len(visits) else visits))
-    recorded = None
-    random_placements = None
-    score_pos = None
-    if ints:
-        nums = [small_int(t) for t, _ in ints]
-        bad = next((k for k, v in enumerate(nums) if v is None or (k == 9 and v < 0)), None)
-        if bad is not None:
-            text, col = _columns(line)[GAME_TOKENS + bad]
-            raise ParseError("bad-score-fields", "the random placements are a count (0 or more)" if bad == 9 else
-                             f"a score is a number of at most {MAX_DIGITS} digits", line=line_no, column=col,
-                             token=text[:40])
-        recorded = dict(zip(CATEGORIES, nums[:9]))
-        if sum(nums[1:8]) - nums[0] != nums[8]:  # as the PGN reader checks a Breakdown: both read alike
-            text, col = _columns(line)[GAME_TOKENS + 8]
-            raise ParseError("bad-score-fields", "the total is not the sum of the categories less the penalties",
-                             line=line_no, column=col, token=text)
-        if len(nums) == 10:
-            random_placements = nums[9]
-        score_pos = (line_no, len(" ".join(words[:GAME_TOKENS])) + 2, " ".join(t for t, _ in ints[:9]))
-    return TinyIslandsRecord(
-        offers=offers, placements=placements, drawings=drawings, tags={"Player": "TinyBot"}, rules="tinybot",
-        recorded=recorded, label=label, random_placements=random_placements,
-        positions=positions, score_position=score_pos)
+    if len(ints) in (0, 9, 10):  # counted apart from a label's "#" the words held: the count fits
+        return ints
+    raise ParseError("bad-score-fields", f"expected 9 or 10 integers after the game tokens, found {len(ints)}",
+                     line=line_no, column=ints[0][1], token=ints[0][0])
+
+
+def _game_token(text: str, kind: str, index: int, positions: "_Positions", line_no: int):
+    """One game token as the layout places it: an offer, a placement or a drawing."""
+    if kind == "offer":
+        if not _OFFER_RE.fullmatch(text):
+            raise ParseError("bad-token", "expected an offer: tile letter (f h s w M C B), zone (1-9, a-i, "
+                             "QWEASDZXC), twice", line=line_no, column=positions.get((kind, index))[1],
+                             ply=ply_of_turn(index), token=text)
+        return Offer(TILE_INDEX[text[0]], ZONE_INDEX[text[1]], TILE_INDEX[text[2]], ZONE_INDEX[text[3]])
+    if kind == "placement":
+        m = _PLACE_RE.fullmatch(text)
+        if not m:
+            part, col = _bad_part(text, positions.get((kind, index))[1], kind)
+            raise ParseError("bad-token", "expected a placement: [visit list {move:visits,...}] tile letter, cell",
+                             line=line_no, column=col, ply=ply_of_turn(index), token=part)
+        return Placement(TILE_INDEX[text[-3]], CELL_INDEX[text[-2:]], _dist(m.group(1)))
+    parsed = _parse_drawing(text)
+    if parsed is None:
+        part, col = _bad_part(text, positions.get((kind, index))[1], kind)
+        raise ParseError("bad-token", "expected a drawing: cells such as e5, each optionally after a "
+                         "visit list {move:visits,...}", line=line_no, column=col, ply=ply_of_drawing(index), token=part)
+    cells, visits = parsed
+    return Drawing(trace=cells, visits=None if visits.count(None) == len(visits) else visits)
+
+
+def _score_fields(line: str, line_no: int, words: list[str], ints: list[tuple[str, int]]):
+    """(the breakdown stated, the random placements, where the score stands) of the integers."""
+    if not ints:
+        return None, None, None
+    nums = [small_int(t) for t, _ in ints]
+    bad = next((k for k, v in enumerate(nums) if v is None or (k == 9 and v < 0)), None)
+    if bad is not None:
+        text, col = _columns(line)[GAME_TOKENS + bad]
+        raise ParseError("bad-score-fields", "the random placements are a count (0 or more)" if bad == 9 else
+                         f"a score is a number of at most {MAX_DIGITS} digits", line=line_no, column=col,
+                         token=text[:40])
+    if sum(nums[1:8]) - nums[0] != nums[8]:  # as the PGN reader checks a Breakdown: both read alike
+        text, col = _columns(line)[GAME_TOKENS + 8]
+        raise ParseError("bad-score-fields", "the total is not the sum of the categories less the penalties",
+                         line=line_no, column=col, token=text)
+    return (dict(zip(CATEGORIES, nums[:9])), nums[9] if len(nums) == 10 else None,
+            (line_no, len(" ".join(words[:GAME_TOKENS])) + 2, " ".join(t for t, _ in ints[:9])))
 
 
 def write_line(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -> str:
