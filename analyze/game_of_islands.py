@@ -1,8 +1,9 @@
 """The Game of Islands analysis: the evaluator, and the text, JSON and SVG boards.
 
-A line's value is the final point margin for the mover under search: exact when the rest of
-the grid fits the search, else the depth-limited estimate (``exact`` says which). A claim the
-mover missed counts as lost points.
+A line's value is the point margin for the mover of the rest of the grid as far as the search
+sees: the final margin, exact, when the rest of the grid fits the search; before that the gain
+over the next lines searched (``exact`` says which; issue 58 asks for a final-margin estimate
+in the opening too). A claim the mover missed counts as lost points.
 """
 from __future__ import annotations
 
