@@ -30,7 +30,7 @@ from _report import write_section  # noqa: E402
 from scorebook.analyze.ratings import Result, rate, results  # noqa: E402
 
 LADDERS = [  # (game, bots, games a match, extra options)
-    ("tsuro", "random,simple,mc:4,mc:16", 40, []),
+    ("tsuro", "random,simple,mc:4,mc:16", 200, []),  # four at one table: fewer games leave the ranks to chance
     ("iwoki", "random,greedy,minimax:2,sampler:8", 20, []),
     ("game-of-islands", "random,greedy,search", 10, []),
     ("patchwork", "random,vbrz:60,rule-based:60,best", 6, ["--variant", "two-player"]),
