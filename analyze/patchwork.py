@@ -64,11 +64,11 @@ class PatchworkAnalysis(Analysis):
         width = 1000 * options["effort"]
         rows = []
         plan = None
-        for ply, (before, m, after) in enumerate(PW.replay(record), 1):
-            s = before.state
+        for position in PW.NOTATION.positions(record):
+            ply, s, after = position.ply, position.before.state, position.state
             if plan is None:
                 plan = _plan(s, width, seed)
-            played = (m.kind, m.a, m.b)
+            played = tuple(position.action)
             best_text = PW.move_text(*plan.moves[0]) if plan.moves else PW.move_text(*played)
             if plan.moves and tuple(plan.moves[0]) == played:
                 nxt = PL.Plan(plan.score, plan.moves[1:], plan.steps, plan.tried)
@@ -91,14 +91,14 @@ class PatchworkAnalysis(Analysis):
     def _duel(self, record, seed, options, progress) -> list[MoveRow]:
         playouts = options["playouts"]
         rows = []
-        for ply, (before, m, _) in enumerate(PW.replay(record), 1):
-            s = before.state
-            played = np.array([m.kind, m.a, m.b], np.int64)
+        for position in PW.NOTATION.positions(record):
+            ply, s, seat = position.ply, position.before.state, position.player
+            played = np.array(position.action, np.int64)
             candidates, i_played = with_played(S.candidate_options(s, 3), played)
             values = S.duel_values(s, candidates, playouts, seed * 1009 + ply)
             b, vb, vp, loss, se, place = verdict(values, i_played)
-            names = [f"{m.seat + 1}:" + PW.move_text(*c) for c in candidates]
-            rows.append(MoveRow(ply, m.seat, m.text(True), names[b], vb, vp, loss, se, place, candidates.shape[0],
+            names = [f"{seat + 1}:" + PW.move_text(*c) for c in candidates]
+            rows.append(MoveRow(ply, seat, position.move, names[b], vb, vp, loss, se, place, candidates.shape[0],
                                 top=sampled_top(names, values, b)))
             if progress:
                 progress()

@@ -68,6 +68,10 @@ class Engine(ABC):
     def code_name(self, code: int) -> str:
         """The stable public name of an error code (the records' rejection codes)."""
 
+    def explain(self, state, action, code: int) -> str:
+        """Why ``action`` breaks rule ``code`` in ``state`` (unchanged by the refusal), for people."""
+        return "illegal move"
+
     @abstractmethod
     def is_terminal(self, state) -> bool:
         ...

@@ -16,7 +16,8 @@ from typing import NamedTuple
 from scorebook import registry
 from scorebook.errors import STRICT, ErrorPolicy, RecordRejected, UsageError
 
-from . import pgn
+from . import pgn, replay
+from .replay import Position, Step  # noqa: F401 - the records' protocol names them
 
 
 @dataclass
@@ -73,18 +74,6 @@ class PreparedRecord(NamedTuple):
     outcomes: list[str | None] = []
 
 
-@dataclass(frozen=True)
-class Position:
-    """The position after one move of a record, for ``show`` and the reports."""
-    ply: int
-    player: int
-    move: str  # the move as the record writes it
-    annotation: str | None
-    state: object  # the engine's state after the move (the game's analysis module draws it)
-    before: object  # the state before the move
-    game: int = 1  # the game of a multi-game record (a triad)
-
-
 class Format(ABC):
     """A foreign format one game reads and writes (PGN-style text is shared by every game).
     Ingest recognises it by the pattern its game declares (``formats.detect`` in game.json).
@@ -118,9 +107,20 @@ class Notation(ABC):
     def canonical(self, record, policy: ErrorPolicy) -> Canonical:
         """Replay (where reading did not) and the canonical form; raises RecordRejected."""
 
-    @abstractmethod
     def positions(self, record) -> Iterator[Position]:
-        """The position after every move, in order."""
+        """The position after every move, in order: the shared walk (``replay.positions``)
+        over the record's games and steps, through the game's engine."""
+        return replay.positions(registry.get_game(self.game_id).engine, self.games(record), self.view)
+
+    def games(self, record) -> list[tuple[object, list[Step]]]:
+        """Each game of a record: the engine's setup and the steps played (what the record
+        says, read: no replay here). A notation that does not give them gives ``positions``."""
+        raise NotImplementedError(f"{self.game_id}: games() or positions()")
+
+    def view(self, state, before, step: Step | None):
+        """What the boards draw of a state after ``step`` (None: before the first move), given
+        the view before it: by default a copy of the engine's state."""
+        return state.copy()
 
     def players(self, record) -> list[str]:
         """The players' names, by seat (of the record's first game)."""

@@ -35,7 +35,10 @@ from scorebook.engines.patchwork import pieces as P, rules as R
 from . import pgn
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
 from .limits import small_int
-from .notation import Canonical, Notation, Position
+from scorebook.engines.patchwork.game import ENGINE
+
+from .notation import Canonical, Notation
+from .replay import Place, Replay, Step
 
 GAME = P.GAME_ID
 SOLO_GAMES = {P.SOLO_TAG}
@@ -150,33 +153,6 @@ def parse_move(text: str, two_player: bool) -> tuple[int, int, int, int] | None:
     return seat, R.LEATHER_MOVE, P.CELLS if cell is None else cell, 0
 
 
-def _why(code: int, s: np.ndarray, kind: int, a: int) -> str:
-    """The reason of a refusal, for people."""
-    seat = int(s[R.TO_MOVE])
-    b = R.SEAT_SIZE * seat
-    t = int(s[R.TIME + b])
-    if code == R.SKIP_PAST_END:
-        return f"the token is on space {t}: {P.LAST_SPACE - t} spaces are left"
-    if code == R.UNAFFORDABLE:
-        return f"patch {a} costs {int(P.COST[a])} buttons; the player has {int(s[R.BUTTONS + b])}"
-    if code == R.NOT_IN_WINDOW:
-        w = np.empty(R.WINDOW, np.int64)
-        n = R.window(s, w)
-        return "only the next three patches of the circle can be bought: " + ", ".join(str(int(x)) for x in w[:n])
-    return {R.MOVE_AFTER_END: "the game is over", R.NO_LEATHER_DUE: "no leather patch is due",
-            R.LEATHER_LOST_NOT_FULL: "a leather patch is lost only when the quilt is full",
-            R.OVERLAP: "a square it needs is already covered",
-            R.LEATHER_DUE: f"a leather patch is due first ({int(s[R.DUE])})",
-            R.BAD_SKIP: "a skip is of one space or more", R.UNKNOWN_PATCH: f"patches are 0 to {P.N_PATCHES - 1}",
-            R.ALREADY_BOUGHT: "the patch was bought before",
-            R.PLACEMENT_MISSING: "a patch bought on the quilt needs its placement (@c3r0)",
-            R.OFF_BOARD: "part of it lies off the quilt",
-            R.PLACEMENT_IN_SIM: "the simulated variant has no placements",
-            R.NO_ROOM: f"the patch has {int(P.SIZE[a]) if 0 <= a < P.N_PATCHES else 0} squares; "
-                       f"{P.CELLS - int(s[R.SQUARES + b])} are not bought",
-            R.NOT_THIS_VARIANT: "not a move of this kind of record"}.get(code, "illegal move")
-
-
 class PatchworkVisitor(pgn.Visitor):
     """Reads and replays one record through the jitted rules."""
     result_pattern = re.compile(r"\*|1-0|0-1")
@@ -202,7 +178,8 @@ class PatchworkVisitor(pgn.Visitor):
             self._tag_error("PatchSet", f'the patches are "{P.PATCH_SET}"')
         self.score_text = t.pop("Score", None)
         self.tags = t
-        self.state = R.new_state(self.variant, np.array(self.circle, np.int64))
+        self.walk = Replay(ENGINE, (self.variant, self.circle))
+        self.state = self.walk.state
         self.moves: list[Move] = []
         self.last: pgn.Token | None = None
         self.stated_result: str | None = None
@@ -237,20 +214,12 @@ class PatchworkVisitor(pgn.Visitor):
             raise self.token_error(token, "bad-token", f"a move is {form}")
         seat, kind, a, b = parsed
         s = self.state
-        if R.is_over(s):
-            raise self._illegal(token, R.MOVE_AFTER_END, kind, a)
-        if two and seat != s[R.TO_MOVE]:
+        if two and seat != s[R.TO_MOVE] and not R.is_over(s):
             raise self.token_error(token, "wrong-mover", f"player {int(s[R.TO_MOVE]) + 1} moves now")
         special_before = s[R.SPECIAL]
-        code = R.apply(s, kind, a, b)
-        if code != R.OK:
-            raise self._illegal(token, code, kind, a)
+        self.walk.play((kind, a, b), Place(token.line, token.column, token.text))
         self.moves.append(Move(seat, kind, a, b, special=bool(special_before < 0 <= s[R.SPECIAL])))
         self.last = token
-
-    def _illegal(self, token: pgn.Token, code: int, kind: int, a: int) -> IllegalMove:
-        return IllegalMove(R.CODE_NAMES[code], _why(code, self.state, kind, a), line=token.line,
-                           column=token.column, ply=self.ply(), token=token.text)
 
     def visit_result(self, token: pgn.Token) -> None:
         if self.variant != P.TWO_PLAYER and token.text != "*":
@@ -354,27 +323,9 @@ class Quilts:
     (-1 empty, ``LEATHER_PATCH`` a leather patch), which the bitboards do not keep."""
     state: np.ndarray
     owners: np.ndarray  # [seats, 81]
-    last: Move | None = None
 
 
 LEATHER_PATCH = P.N_PATCHES
-
-
-def replay(record: PatchworkRecord):
-    """The position before the first move, then after every move: (Quilts before, move, Quilts after)."""
-    s = R.new_state(record.variant, np.array(record.circle, np.int64))
-    owners = np.full((int(s[R.PLAYERS]), P.CELLS), -1, np.int64)
-    before = Quilts(s.copy(), owners.copy())
-    for m in record.moves:
-        if m.kind == R.BUY and m.b != R.NO_PLACE:
-            k = int(R.placement_of(m.a, m.b))
-            owners[m.seat, P.cells_of(int(P.PL_LO[k]), int(P.PL_HI[k]))] = m.a
-        elif m.kind == R.LEATHER_MOVE and m.a >= 0:
-            owners[m.seat, m.a] = LEATHER_PATCH
-        R.apply(s, m.kind, m.a, m.b)
-        after = Quilts(s.copy(), owners.copy(), m)
-        yield before, m, after
-        before = after
 
 
 class PatchworkNotation(Notation):
@@ -391,10 +342,22 @@ class PatchworkNotation(Notation):
                          score_rows=score_rows(record.score), players=record.players, tags=record.tags,
                          finished=True, total=total, rules=P.VARIANTS[record.variant], warnings=record.warnings)
 
-    def positions(self, record: PatchworkRecord):
-        for ply, (before, m, after) in enumerate(replay(record), 1):
-            yield Position(ply=ply, player=m.seat, move=m.text(record.two_player),
-                           annotation="7x7" if m.special else None, state=after, before=before)
+    def games(self, record: PatchworkRecord):
+        return [((record.variant, record.circle),
+                 [Step((m.kind, m.a, m.b), m.seat, m.text(record.two_player), "7x7" if m.special else None)
+                  for m in record.moves])]
+
+    def view(self, state, before: Quilts | None, step: Step | None) -> Quilts:
+        """The state and every seat's squares, by patch (the bitboards keep no patch ids)."""
+        owners = np.full((int(state[R.PLAYERS]), P.CELLS), -1, np.int64) if before is None else before.owners.copy()
+        if step is not None:
+            kind, a, b = step.action
+            if kind == R.BUY and b != R.NO_PLACE:
+                k = int(R.placement_of(a, b))
+                owners[step.seat, P.cells_of(int(P.PL_LO[k]), int(P.PL_HI[k]))] = a
+            elif kind == R.LEATHER_MOVE and a >= 0:
+                owners[step.seat, a] = LEATHER_PATCH
+        return Quilts(state.copy(), owners)
 
     def write_played(self, setup, played, seats, tags, context) -> str:
         variant, circle = setup
@@ -403,12 +366,13 @@ class PatchworkNotation(Notation):
             tags["Players"] = " / ".join(name for name, _ in seats)
         else:
             tags["Player"] = seats[0][0]
-        s = R.new_state(variant, np.array(circle, np.int64))
+        walk = Replay(ENGINE, (variant, list(circle)))
+        s = walk.state
         moves = []
         for kind, a, b in played.moves:
             seat = int(s[R.TO_MOVE])
             special = s[R.SPECIAL]
-            assert R.apply(s, kind, a, b) == R.OK, (kind, a, b)
+            walk.play((kind, a, b))  # a bot's move the rules refuse is a bug: raised, never written
             moves.append(Move(seat, kind, a, b, special=bool(special < 0 <= s[R.SPECIAL])))
         record = PatchworkRecord(variant, tags, list(circle), moves, R.score(s), None)
         return write_record(record)[0]

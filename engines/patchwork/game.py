@@ -22,6 +22,33 @@ from scorebook.engines.protocol import BotSpec, Engine, Played
 from . import bots as B, pieces as P, planner as PL, rules as R, search as S
 
 
+def explain_refusal(code: int, s: np.ndarray, kind: int, a: int) -> str:
+    """The reason of a refusal, for people (``rules.apply``'s code for a move of ``kind`` on ``a``)."""
+    seat = int(s[R.TO_MOVE])
+    b = R.SEAT_SIZE * seat
+    t = int(s[R.TIME + b])
+    if code == R.SKIP_PAST_END:
+        return f"the token is on space {t}: {P.LAST_SPACE - t} spaces are left"
+    if code == R.UNAFFORDABLE:
+        return f"patch {a} costs {int(P.COST[a])} buttons; the player has {int(s[R.BUTTONS + b])}"
+    if code == R.NOT_IN_WINDOW:
+        w = np.empty(R.WINDOW, np.int64)
+        n = R.window(s, w)
+        return "only the next three patches of the circle can be bought: " + ", ".join(str(int(x)) for x in w[:n])
+    return {R.MOVE_AFTER_END: "the game is over", R.NO_LEATHER_DUE: "no leather patch is due",
+            R.LEATHER_LOST_NOT_FULL: "a leather patch is lost only when the quilt is full",
+            R.OVERLAP: "a square it needs is already covered",
+            R.LEATHER_DUE: f"a leather patch is due first ({int(s[R.DUE])})",
+            R.BAD_SKIP: "a skip is of one space or more", R.UNKNOWN_PATCH: f"patches are 0 to {P.N_PATCHES - 1}",
+            R.ALREADY_BOUGHT: "the patch was bought before",
+            R.PLACEMENT_MISSING: "a patch bought on the quilt needs its placement (@c3r0)",
+            R.OFF_BOARD: "part of it lies off the quilt",
+            R.PLACEMENT_IN_SIM: "the simulated variant has no placements",
+            R.NO_ROOM: f"the patch has {int(P.SIZE[a]) if 0 <= a < P.N_PATCHES else 0} squares; "
+                       f"{P.CELLS - int(s[R.SQUARES + b])} are not bought",
+            R.NOT_THIS_VARIANT: "not a move of this kind of record"}.get(code, "illegal move")
+
+
 def variant_of(options: dict) -> int:
     return P.VARIANTS.index(options.get("variant") or P.VARIANTS[0])
 
@@ -49,6 +76,10 @@ class PatchworkEngine(Engine):
 
     def code_name(self, code: int) -> str:
         return R.CODE_NAMES[code]
+
+    def explain(self, s: np.ndarray, action, code: int) -> str:
+        kind, a, _ = action
+        return explain_refusal(code, s, kind, a)
 
     def is_terminal(self, s: np.ndarray) -> bool:
         return bool(R.is_over(s))

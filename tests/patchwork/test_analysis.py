@@ -9,7 +9,7 @@ from scorebook.analyze.patchwork import ANALYSIS, move_cells
 from scorebook.analyze.run import resolve
 from scorebook.engines.patchwork import pieces as P, rules as R
 from scorebook.records.formats import read_text
-from scorebook.records.patchwork import replay
+from scorebook.records.patchwork import NOTATION
 
 from ..conftest import SAMPLES
 
@@ -66,16 +66,15 @@ def test_two_player_values_are_margins_with_paired_errors():
 
 def test_boards_mark_the_squares_of_the_moves():
     record = record_of((SAMPLES / "patchwork" / "patchwork-best2-real-s3-0001.pgn").read_text())
-    positions = list(replay(record))
-    before, move, after = positions[1]
-    played = move.text(False)
+    second = list(NOTATION.positions(record))[1]
+    before, after, played, patch = second.before, second.state, second.move, second.action[1]
     svg = ANALYSIS.svg_board(before, played, played)
     size = len(move_cells(played, False)[1])
-    assert svg.count('class="mark played"') == size == svg.count('class="mark best"') == P.SIZE[move.a]
+    assert svg.count('class="mark played"') == size == svg.count('class="mark best"') == P.SIZE[patch]
     text = ANALYSIS.text_board(after)
-    assert text.count(f"{move.a:3d}") == size and "buttons" in text
+    assert text.count(f"{patch:3d}") == size and "buttons" in text
     state = ANALYSIS.state_json(after)
-    assert sum(row.count(move.a) for row in state["seats"][0]["quilt"]) == size
+    assert sum(row.count(patch) for row in state["seats"][0]["quilt"]) == size
     assert "<svg" in ANALYSIS.legend()
 
 

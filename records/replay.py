@@ -1,0 +1,91 @@
+"""One replay for every game (lichess scalachess's ``Replay``): the engine owns the rules, the
+walk owns the loop. A game's notation turns text into actions and hands each one on with the
+place it was written (python-chess's reader owns the board and hands ``(board, move)`` on);
+the walk applies it through the engine's protocol and, at the first action the rules refuse,
+raises :class:`IllegalMove` with that place, the engine's code and the engine's reason.
+
+The same walk gives ``show`` and the reports their positions (:func:`positions`), from the
+steps a record holds: what was played, seat by seat, with how the record wrote it.
+
+>>> from scorebook import registry
+>>> engine = registry.get_game("patchwork").engine
+>>> walk = Replay(engine, (0, []))  # the real one-player variant: (variant, circle)
+>>> walk.play((1, 2, 0), Place(line=3, column=1, token="S2"))  # skip two spaces
+>>> walk.play((0, 99, 0), Place(line=3, column=4, token="B99"))
+Traceback (most recent call last):
+...
+scorebook.errors.IllegalMove: line 3, column 4, ply 2, token B99: unknown-patch: patches are 0 to 32
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from scorebook.engines.protocol import OK, Engine
+from scorebook.errors import IllegalMove
+
+
+@dataclass(frozen=True)
+class Position:
+    """The position after one move of a record, for ``show``, the reports and the analysis."""
+    ply: int
+    player: int
+    move: str  # the move as the record writes it
+    annotation: str | None
+    state: object  # what the boards draw of the state after the move (the game's view of it)
+    before: object  # the same of the state before the move
+    game: int = 1  # the game of a multi-game record (a triad)
+    action: object = None  # the engine's action, where the game's positions come from the shared walk
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a move is written: what a rejection points at."""
+    line: int | None = None
+    column: int | None = None
+    token: str | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of a record: the engine's action, the seat that played it, and the record's
+    own writing of it (its text and annotation)."""
+    action: object
+    seat: int
+    move: str
+    annotation: str | None = None
+
+
+class Replay:
+    """A game walked from its setup through its engine, one action at a time."""
+
+    def __init__(self, engine: Engine, setup):
+        self.engine = engine
+        self.state = engine.initial_state(setup)
+        self.ply = 0  # actions played
+
+    def play(self, action, place: Place | None = None) -> None:
+        """Apply ``action``, or raise IllegalMove at ``place`` (the state is then unchanged)."""
+        code = self.engine.apply(self.state, action)
+        if code != OK:
+            place = place or Place()
+            raise IllegalMove(self.engine.code_name(code), self.engine.explain(self.state, action, code),
+                              line=place.line, column=place.column, ply=self.ply + 1, token=place.token)
+        self.ply += 1
+
+
+def positions(engine: Engine, games: Iterable[tuple[object, Iterable[Step]]],
+              view: Callable[[object, object, Step | None], object]) -> Iterator[Position]:
+    """The position after every move of every game of a record (``games``: each its setup and
+    its steps, in order). ``view(state, previous view, step)`` is what the boards draw of a
+    state (called with no step for the state before the first move); the engine's state is
+    reused move after move, so a view copies what it keeps."""
+    for number, (setup, steps) in enumerate(games, 1):
+        walk = Replay(engine, setup)
+        before = view(walk.state, None, None)
+        for step in steps:
+            walk.play(step.action)
+            after = view(walk.state, before, step)
+            yield Position(ply=walk.ply, player=step.seat, move=step.move, annotation=step.annotation,
+                           state=after, before=before, game=number, action=step.action)
+            before = after
