@@ -41,16 +41,17 @@ class TsuroAnalysis(Analysis):
     def evaluate(self, record: TS.TsuroRecord, players, *, seed: int, options: dict[str, int], progress=None):
         samples = options["samples"]
         rows = []
-        for ply, (before, turn, _) in enumerate(TS.replay(record), 1):
-            played = np.array([turn.tile, turn.rotation], np.int64)
+        for position in TS.NOTATION.positions(record):
+            ply, (before, _), (tile, rotation, _) = position.ply, position.before, position.action
+            square = R.square_name(int(before[R.POS + position.player]) // 8)
+            played = np.array([tile, rotation], np.int64)
             options_, i_played = with_played(B.options_of(before), played)
             values = np.empty((options_.shape[0], samples))
             B.option_values(before, options_, options_.shape[0], samples, seed * 1009 + ply, values)
             values *= 100.0
             b, vb, vp, loss, se, place = verdict(values, i_played)
-            square = R.square_name(turn.square)
             names = [f"{int(o[0])}r{int(o[1])}@{square}" for o in options_]
-            rows.append(MoveRow(ply, turn.seat, f"{turn.tile}r{turn.rotation}@{square}", names[b], vb, vp, loss, se,
+            rows.append(MoveRow(ply, position.player, position.move, names[b], vb, vp, loss, se,
                                 place, options_.shape[0], top=sampled_top(names, values, b)))
             if progress:
                 progress()

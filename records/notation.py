@@ -110,16 +110,17 @@ class Notation(ABC):
     def positions(self, record) -> Iterator[Position]:
         """The position after every move, in order: the shared walk (``replay.positions``)
         over the record's games and steps, through the game's engine."""
-        return replay.positions(registry.get_game(self.game_id).engine, self.games(record), self.view)
+        return replay.positions(registry.get_game(self.game_id).engine, self.games(record),
+                                lambda state, before, step: self.view(record, state, before, step))
 
     def games(self, record) -> list[tuple[object, list[Step]]]:
         """Each game of a record: the engine's setup and the steps played (what the record
         says, read: no replay here). A notation that does not give them gives ``positions``."""
         raise NotImplementedError(f"{self.game_id}: games() or positions()")
 
-    def view(self, state, before, step: Step | None):
-        """What the boards draw of a state after ``step`` (None: before the first move), given
-        the view before it: by default a copy of the engine's state."""
+    def view(self, record, state, before, step: Step | None):
+        """What the boards draw of a record's state after ``step`` (None: before the first
+        move), given the view before it: by default a copy of the engine's state."""
         return state.copy()
 
     def players(self, record) -> list[str]:

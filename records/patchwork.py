@@ -347,7 +347,7 @@ class PatchworkNotation(Notation):
                  [Step((m.kind, m.a, m.b), m.seat, m.text(record.two_player), "7x7" if m.special else None)
                   for m in record.moves])]
 
-    def view(self, state, before: Quilts | None, step: Step | None) -> Quilts:
+    def view(self, record, state, before: Quilts | None, step: Step | None) -> Quilts:
         """The state and every seat's squares, by patch (the bitboards keep no patch ids)."""
         owners = np.full((int(state[R.PLAYERS]), P.CELLS), -1, np.int64) if before is None else before.owners.copy()
         if step is not None:

@@ -39,7 +39,8 @@ from scorebook.engines.tsuro import rules as R
 from . import pgn
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
 from .limits import small_int
-from .notation import Canonical, Notation, Position
+from .notation import Canonical, Notation
+from .replay import Step
 
 GAME = R.GAME_ID
 KEYWORDS = ("draw", "dragon", "return", "deck", "refill", "pass")
@@ -473,19 +474,6 @@ def score_rows(score: dict) -> list[tuple[int, str, int]]:
     return rows
 
 
-def replay(record: TsuroRecord):
-    """(state before, turn, state after) for every turn."""
-    s = R.new_state(len(record.players), np.array(record.starts, np.int64), np.array(record.deck, np.int64),
-                    record.refill, 0)
-    events = np.zeros((256, 3), np.int64)
-    for turn in record.turns:
-        before = s.copy()
-        order = np.array(turn.order if turn.order is not None else [-2], np.int64)
-        code = R.turn(s, turn.tile, turn.rotation, order, events)
-        assert code == R.OK, code
-        yield before, turn, s.copy()
-
-
 class TsuroNotation(Notation):
     game_id = GAME
 
@@ -498,10 +486,14 @@ class TsuroNotation(Notation):
                          score_rows=score_rows(record.score), players=record.players, tags=record.tags,
                          finished=True, rules=R.REFILLS[record.refill], warnings=record.warnings)
 
-    def positions(self, record: TsuroRecord):
-        for i, (before, turn, after) in enumerate(replay(record), 1):
-            yield Position(ply=i, player=turn.seat, move=f"{turn.tile}r{turn.rotation}@{R.square_name(turn.square)}",
-                           annotation=None, state=(after, record.players), before=(before, record.players))
+    def games(self, record: TsuroRecord):
+        setup = (record.starts, record.deck, record.refill, 0, len(record.players))
+        return [(setup, [Step((t.tile, t.rotation, t.order), t.seat, f"{t.tile}r{t.rotation}@{R.square_name(t.square)}")
+                         for t in record.turns])]
+
+    def view(self, record: TsuroRecord, state, before, step):
+        """The engine's state with the players' names (the boards name the tokens)."""
+        return state.copy(), record.players
 
     def write_played(self, setup, played, seats, tags, context) -> str:
         starts, deck, refill, seed = setup

@@ -33,7 +33,9 @@ class TsuroEngine(Engine):
         return starts, deck, refill, int(rng.integers(2**31))
 
     def initial_state(self, setup, players: int = 2) -> np.ndarray:
-        starts, deck, refill, seed = setup
+        """A record's setup names its players too: ``(starts, deck, refill, seed, players)``."""
+        starts, deck, refill, seed = setup[:4]
+        players = setup[4] if len(setup) > 4 else players
         return R.new_state(players, np.array(starts[:players], np.int64), np.array(deck, np.int64), refill, seed)
 
     def legal_actions(self, s: np.ndarray) -> list:
@@ -42,7 +44,11 @@ class TsuroEngine(Engine):
         return [(int(t), int(r)) for t, r in B.options_of(s)]
 
     def apply(self, s: np.ndarray, action) -> int:
-        return int(R.turn(s, action[0], action[1], R.NO_ORDER, np.zeros((B.EVENTS, 3), np.int64)))
+        """``(tile, rotation)``: tiles that come back are shuffled into the deck by the game's
+        seed; ``(tile, rotation, order)``: a record's turn, the new deck order as it states it
+        (None where it states none: then no tile may come back)."""
+        order = R.NO_ORDER if len(action) < 3 else np.array(action[2] if action[2] is not None else [-2], np.int64)
+        return int(R.turn(s, action[0], action[1], order, np.zeros((B.EVENTS, 3), np.int64)))
 
     def code_name(self, code: int) -> str:
         return R.CODE_NAMES[code]

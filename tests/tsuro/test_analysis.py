@@ -5,7 +5,7 @@ from __future__ import annotations
 from scorebook.analyze.run import resolve
 from scorebook.analyze.tsuro import ANALYSIS
 from scorebook.records.formats import read_text
-from scorebook.records.tsuro import replay
+from scorebook.records.tsuro import NOTATION
 
 from ..conftest import SAMPLES
 
@@ -40,13 +40,15 @@ def test_the_move_that_walks_into_a_kill_is_a_blunder():
 
 def test_boards():
     rec = record("tsuro-shared-win-s6.pgn")
-    before, turn, after = list(replay(rec))[5]
+    sixth = list(NOTATION.positions(rec))[5]
+    turn = rec.turns[5]
     move = f"{turn.tile}r{turn.rotation}@{'abcdef'[turn.square % 6]}{turn.square // 6 + 1}"
-    svg = ANALYSIS.svg_board((before, rec.players), move, move)
+    assert sixth.move == move and sixth.before[1] == rec.players
+    svg = ANALYSIS.svg_board(sixth.before, move, move)
     assert svg.count('class="mark played"') == 1 and svg.count('class="mark best"') == 1 and svg.startswith("<svg")
-    text = ANALYSIS.text_board((after, rec.players))
+    text = ANALYSIS.text_board(sixth.state)
     assert f"{turn.tile:2d}r{turn.rotation}" in text and all(name in text for name in rec.players)
-    state = ANALYSIS.state_json((after, rec.players))
+    state = ANALYSIS.state_json(sixth.state)
     assert state["board"][turn.square // 6][turn.square % 6] == [turn.tile, turn.rotation]
 
 
