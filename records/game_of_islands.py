@@ -24,7 +24,8 @@ from scorebook.engines.game_of_islands import engine as E
 from . import pgn
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch
 from .limits import small_int
-from .notation import Canonical, Notation, Position
+from .notation import Canonical, Notation
+from .replay import Step
 
 GAME = E.GAME_ID
 MIN_GRID, MAX_GRID, TRIAD_GRIDS = E.MIN_GRID, E.MAX_GRID, E.TRIAD_GRIDS
@@ -473,22 +474,24 @@ class GameOfIslandsNotation(Notation):
                          players=record.players, tags=record.tags, finished=record.finished,
                          warnings=record.warnings)
 
-    def positions(self, record: GoiRecord):
-        """After every turn of every grid: the GridView, the turn's comments."""
-        for number, g in enumerate(record.games, 1):
-            grid = E.Grid(g.grid)
-            lines: tuple = ()
-            before = GridView(g.grid, grid.used.copy(), grid.diag.copy(), grid.owner.copy(), lines)
-            for ply, turn in enumerate(g.turns, 1):
-                if turn.line is not None:
-                    grid.draw(*turn.line)
-                    lines = lines + (turn.line,)
-                grid.end_turn(turn.kind, turn.claims)
-                after = GridView(g.grid, grid.used.copy(), grid.diag.copy(), grid.owner.copy(), lines)
-                yield Position(ply=ply, player=(ply - 1) % 2, move=move_text(ply, turn_text(g.grid, turn)),
-                               annotation=" ".join(turn.comments) or None, state=after, before=before, game=number)
-                before = after
+    def games(self, record: GoiRecord):
+        """Each grid: its size and who is out of time from an earlier grid; every turn."""
+        out: set[str] = set()
+        games = []
+        for g in record.games:
+            setup = {"grids": [g.grid], "out_of_time": (g.first in out, g.second in out)}
+            games.append((setup, [Step((t.kind, t.line, tuple(t.claims)), (ply - 1) % 2,
+                                       move_text(ply, turn_text(g.grid, t)), " ".join(t.comments) or None)
+                                  for ply, t in enumerate(g.turns, 1)]))
+            out |= {name for name, gone in zip((g.first, g.second), g.timed_out) if gone}
+        return games
 
+    def view(self, record: GoiRecord, grid, before: GridView | None, step: Step | None) -> GridView:
+        """The grid's arrays and the lines drawn so far."""
+        lines = () if before is None else before.lines
+        if step is not None and step.action[1] is not None:
+            lines = lines + (step.action[1],)
+        return GridView(grid.n, grid.used.copy(), grid.diag.copy(), grid.owner.copy(), lines)
 
     def write_played(self, setup, played, seats, tags, context) -> str:
         """Each grid: First alternating from grid to grid, every turn's claims written, the

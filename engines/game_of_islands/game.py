@@ -43,7 +43,9 @@ class GameOfIslandsEngine(Engine):
         return {"grids": grids, "seeds": [int(rng.integers(2**31)) for _ in grids]}
 
     def initial_state(self, setup: dict) -> E.Grid:
-        return E.Grid(setup["grids"][0])
+        """The first grid of ``setup``; a record's later grid of a triad also says who ran out
+        of time on an earlier one (``out_of_time``: First's, Second's)."""
+        return E.Grid(setup["grids"][0], tuple(setup.get("out_of_time", (False, False))))
 
     def legal_actions(self, grid: E.Grid) -> list:
         """Every legal line, each claiming every unclaimed island once it is drawn (a
