@@ -75,9 +75,9 @@ class IwokiAnalysis(Analysis):
 
     def evaluate(self, record: IW.IwokiRecord, players, *, seed: int, options: dict[str, int], progress=None):
         samples = options["samples"]
-        s = IW.initial_state(record)
         rows = []
-        for ply, a in enumerate(record.actions, 1):
+        for position in IW.NOTATION.positions(record):
+            ply, s, a = position.ply, position.before[0], record.actions[position.ply - 1]
             opts, values = A.option_values(s, samples, seed + ply)
             p = int(s[IE.TO_MOVE])
             played = option_index(s, opts, a)
@@ -85,7 +85,6 @@ class IwokiAnalysis(Analysis):
             top = sampled_top([option_text(s, o) for o in opts], values, b)
             rows.append(MoveRow(ply, p, a.text(), option_text(s, opts[b]), vb, vp, loss, se, place, len(opts),
                                 top=top))
-            IE.apply_option(s, opts[played])
             if progress:
                 progress()
         return rows, {"samples": samples}

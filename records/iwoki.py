@@ -47,7 +47,8 @@ from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StrictStr, V
                       model_validator)
 
 from .limits import MAX_DIGITS, MAX_JSON_DEPTH, MAX_TAG_CHARS, json_depth, small_int, too_large
-from .notation import Canonical, Notation, Position
+from .notation import Canonical, Notation
+from .replay import Step
 
 GAME = GAME_ID
 LOG_FORMAT = "iwoki-log/1"  # the header's "format": records of both formats hold the log's header
@@ -139,11 +140,6 @@ def _tiles(names, kind, where, what):
             raise ParseError("bad-header", f"{what}: {name} is not a {kind} tile", line=where.header[0], column=1)
         out.append(t)
     return out
-
-
-def initial_state(record: IwokiRecord) -> np.ndarray:
-    """The engine's state at the start of a record's game."""
-    return _initial_state(record.header, record.rules, Where())
 
 
 def _initial_state(header: dict, rules: str, where: Where) -> np.ndarray:
@@ -622,19 +618,14 @@ def score_rows(record: IwokiRecord) -> list[tuple[int, str, int]]:
     return rows
 
 
-def states(record: IwokiRecord):
-    """Yield (ply, action, state after it) for every action (the record was replayed when read)."""
-    s = _initial_state(record.header, record.rules, Where())
-    for i, a in enumerate(record.actions, 1):
-        kind = _KINDS[a.type]
-        tile = gap = orient = -1
-        if kind in (E.SMALL, E.HEX):
-            tile = parse_tile(a.tile)[1]
-            small = kind == E.SMALL
-            gap = (SMALL_GAP_INDEX if small else HEX_GAP_INDEX)[a.gap]
-            orient = ("+-".index(a.face) * 3 if small else "AB".index(a.face) * 6) + a.rotation
-        E.apply_action(s, kind, tile, gap, orient, a.points)
-        yield i, a, s.copy()
+def engine_action(a: Action) -> tuple[int, int, int, int]:
+    """A record's action as the engine takes it by its tile: (kind, tile number, gap, orientation)."""
+    kind = _KINDS[a.type]
+    if kind not in (E.SMALL, E.HEX):
+        return kind, -1, -1, -1
+    small = kind == E.SMALL
+    orient = ("+-".index(a.face) * 3 if small else "AB".index(a.face) * 6) + a.rotation
+    return kind, parse_tile(a.tile)[1], (SMALL_GAP_INDEX if small else HEX_GAP_INDEX)[a.gap], orient
 
 
 class IwokiNotation(Notation):
@@ -650,21 +641,20 @@ class IwokiNotation(Notation):
                          score_rows=score_rows(record), players=record.players, tags=record.tags,
                          finished=record.finished, rules=record.rules, warnings=record.warnings)
 
-    def positions(self, record: IwokiRecord):
-        """After every action: (the engine's state vector, the seat that wrote each hex vertex's
-        number or -1); the action's comment."""
-        state = _initial_state(record.header, record.rules, Where())
-        before = (state, np.full(N_HEX_GAPS * 6, -1, np.int64))
+    def games(self, record: IwokiRecord):
         names = record.players
-        for ply, action, s in states(record):
-            who = names[action.seat] if action.seat < len(names) else f"seat {action.seat}"
-            owner = before[1].copy()
-            written = s[E.HEXVAL:E.HEXVAL + N_HEX_GAPS * 6] != before[0][E.HEXVAL:E.HEXVAL + N_HEX_GAPS * 6]
-            owner[written] = action.seat
-            after = (s, owner)
-            yield Position(ply=ply, player=action.seat, move=f"{ply}. {who} {action.text()}",
-                           annotation=action.note, state=after, before=before)
-            before = after
+        return [(_initial_state(record.header, record.rules, Where()),
+                 [Step(engine_action(a), a.seat,
+                       f"{ply}. {names[a.seat] if a.seat < len(names) else f'seat {a.seat}'} {a.text()}", a.note)
+                  for ply, a in enumerate(record.actions, 1)])]
+
+    def view(self, record: IwokiRecord, s, before, step):
+        """(the engine's state vector, the seat that wrote each hex vertex's number or -1)."""
+        if before is None:
+            return s.copy(), np.full(N_HEX_GAPS * 6, -1, np.int64)
+        owner = before[1].copy()
+        owner[s[E.HEXVAL:E.HEXVAL + N_HEX_GAPS * 6] != before[0][E.HEXVAL:E.HEXVAL + N_HEX_GAPS * 6]] = step.seat
+        return s.copy(), owner
 
 
     def write_played(self, setup, played, seats, tags, context) -> str:
