@@ -85,38 +85,34 @@ class GameOfIslandsAnalysis(Analysis):
         default = registry.get_game("game-of-islands").info.analysis.options["budget"]
         return f"search depth:{options['depth']}" + ("" if options["budget"] == default else f" budget:{options['budget']}")
 
-    def evaluate(self, record: goi.GoiRecord, players, *, seed: int, options: dict[str, int], progress=None):
+    def judge(self, record: goi.GoiRecord, position, *, seed: int, options: dict[str, int]) -> MoveRow | None:
+        """Every legal line valued by the search (deeper when few are left, exact when the rest
+        of the grid fits); a claim-only or timed-out turn is not judged."""
         depth, budget = options["depth"], options["budget"]
-        rows = []
-        for position in goi.NOTATION.positions(record):
-            g, ply, number = record.games[position.game - 1], position.ply, position.game
-            n, kind, line, claims = g.grid, *position.action
-            used, diag, owner = position.before.used, position.before.diag, position.before.owner  # copies
-            mover = (ply - 1) % 2
-            player = 0 if (g.first == record.players[0]) == (mover == 0) else 1
-            if kind == G.LINE:
-                # value of each line: searched deeper when few lines are left
-                left = G.count_legal_lines(n, used, diag)
-                d = depth if left <= DEEP_BELOW else 1
-                value, _, complete = bots.solve(n, used, diag, owner, budget) if left <= 18 else (0, 0, False)
-                lines, values, exact = bots.line_values(n, used, diag, owner, max(d, 64) if complete else d, budget)
-                exact = bool(exact or complete)
-                canon = [goi.canonical_line(*map(int, each)) for each in lines]
-                i = canon.index(goi.canonical_line(*line))
-                b = int(np.argmax(values))
-                G.apply_line(n, used, diag, *line)
-                available = [dd for dd in range(n * n) if owner[dd] < 0 and G.is_island(n, used, diag, dd % n, dd // n)]
-                missed = len([dd for dd in available if dd not in claims])
-                vb, vp = float(values[b]), float(values[i]) - missed
-                name = lambda l: f"{goi.dot_name(n, l[1] * n + l[0])}-{goi.dot_name(n, l[3] * n + l[2])}"  # noqa
-                best_few = np.argsort(-values, kind="stable")[:3]
-                top = top_moves([name(canon[k]) for k in best_few], values[best_few])
-                rows.append(MoveRow(ply, player, goi.turn_text(n, g.turns[ply - 1]), name(canon[b]), vb, vp,
-                                    max(0.0, vb - vp), None, int((values > values[i]).sum()) + 1, len(values),
-                                    number, exact, top=top))
-            if progress:
-                progress()
-        return rows, {"depth": depth, "budget": budget}
+        g, ply, number = record.games[position.game - 1], position.ply, position.game
+        n, kind, line, claims = g.grid, *position.action
+        if kind != G.LINE:
+            return None
+        used, diag, owner = position.before.used, position.before.diag, position.before.owner  # copies
+        mover = (ply - 1) % 2
+        player = 0 if (g.first == record.players[0]) == (mover == 0) else 1
+        left = G.count_legal_lines(n, used, diag)
+        d = depth if left <= DEEP_BELOW else 1
+        value, _, complete = bots.solve(n, used, diag, owner, budget) if left <= 18 else (0, 0, False)
+        lines, values, exact = bots.line_values(n, used, diag, owner, max(d, 64) if complete else d, budget)
+        exact = bool(exact or complete)
+        canon = [goi.canonical_line(*map(int, each)) for each in lines]
+        i = canon.index(goi.canonical_line(*line))
+        b = int(np.argmax(values))
+        G.apply_line(n, used, diag, *line)
+        available = [dd for dd in range(n * n) if owner[dd] < 0 and G.is_island(n, used, diag, dd % n, dd // n)]
+        missed = len([dd for dd in available if dd not in claims])
+        vb, vp = float(values[b]), float(values[i]) - missed
+        name = lambda l: f"{goi.dot_name(n, l[1] * n + l[0])}-{goi.dot_name(n, l[3] * n + l[2])}"  # noqa
+        best_few = np.argsort(-values, kind="stable")[:3]
+        top = top_moves([name(canon[k]) for k in best_few], values[best_few])
+        return MoveRow(ply, player, goi.turn_text(n, g.turns[ply - 1]), name(canon[b]), vb, vp, max(0.0, vb - vp),
+                       None, int((values > values[i]).sum()) + 1, len(values), number, exact, top=top)
 
     # ---- boards: a state is a records.game_of_islands.GridView
 

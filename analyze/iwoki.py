@@ -73,21 +73,15 @@ class IwokiAnalysis(Analysis):
     def bot_name(self, options: dict[str, int]) -> str:
         return f"greedy samples:{options['samples']}"
 
-    def evaluate(self, record: IW.IwokiRecord, players, *, seed: int, options: dict[str, int], progress=None):
-        samples = options["samples"]
-        rows = []
-        for position in IW.NOTATION.positions(record):
-            ply, s, a = position.ply, position.before[0], record.actions[position.ply - 1]
-            opts, values = A.option_values(s, samples, seed + ply)
-            p = int(s[IE.TO_MOVE])
-            played = option_index(s, opts, a)
-            b, vb, vp, loss, se, place = verdict(values, played)
-            top = sampled_top([option_text(s, o) for o in opts], values, b)
-            rows.append(MoveRow(ply, p, a.text(), option_text(s, opts[b]), vb, vp, loss, se, place, len(opts),
-                                top=top))
-            if progress:
-                progress()
-        return rows, {"samples": samples}
+    def judge(self, record: IW.IwokiRecord, position, *, seed: int, options: dict[str, int]) -> MoveRow:
+        """Every option, played out ``samples`` times by Greedy on both sides."""
+        ply, s, a = position.ply, position.before[0], record.actions[position.ply - 1]
+        opts, values = A.option_values(s, options["samples"], seed + ply)
+        played = option_index(s, opts, a)
+        b, vb, vp, loss, se, place = verdict(values, played)
+        top = sampled_top([option_text(s, o) for o in opts], values, b)
+        return MoveRow(ply, int(s[IE.TO_MOVE]), a.text(), option_text(s, opts[b]), vb, vp, loss, se, place, len(opts),
+                       top=top)
 
     # ---- boards: a state is the engine's state vector
 

@@ -53,9 +53,14 @@ class PatchworkAnalysis(Analysis):
         return f"best:{options['effort']} playouts:{options['playouts']}"
 
     def evaluate(self, record: PW.PatchworkRecord, players, *, seed: int, options: dict[str, int], progress=None):
+        """Two players: the shared walk, move by move (``judge``). One player: the plan is
+        carried from move to move (``_solo``)."""
         if record.two_player:
-            return self._duel(record, seed, options, progress), {"playouts": options["playouts"]}
+            return super().evaluate(record, players, seed=seed, options=options, progress=progress)
         return self._solo(record, seed, options, progress), {"effort": options["effort"]}
+
+    def settings(self, options: dict[str, int]) -> dict:
+        return {"playouts": options["playouts"]}
 
     def _solo(self, record, seed, options, progress) -> list[MoveRow]:
         """Plan values before and after every move. When the move played is the plan's own
@@ -88,21 +93,16 @@ class PatchworkAnalysis(Analysis):
                 progress()
         return rows
 
-    def _duel(self, record, seed, options, progress) -> list[MoveRow]:
-        playouts = options["playouts"]
-        rows = []
-        for position in PW.NOTATION.positions(record):
-            ply, s, seat = position.ply, position.before.state, position.player
-            played = np.array(position.action, np.int64)
-            candidates, i_played = with_played(S.candidate_options(s, 3), played)
-            values = S.duel_values(s, candidates, playouts, seed * 1009 + ply)
-            b, vb, vp, loss, se, place = verdict(values, i_played)
-            names = [f"{seat + 1}:" + PW.move_text(*c) for c in candidates]
-            rows.append(MoveRow(ply, seat, position.move, names[b], vb, vp, loss, se, place, candidates.shape[0],
-                                top=sampled_top(names, values, b)))
-            if progress:
-                progress()
-        return rows
+    def judge(self, record: PW.PatchworkRecord, position, *, seed: int, options: dict[str, int]) -> MoveRow:
+        """Two players: the best three options and the move played, each played out ``playouts``
+        times by both seats' rule-based bots."""
+        ply, s, seat = position.ply, position.before.state, position.player
+        candidates, i_played = with_played(S.candidate_options(s, 3), np.array(position.action, np.int64))
+        values = S.duel_values(s, candidates, options["playouts"], seed * 1009 + ply)
+        b, vb, vp, loss, se, place = verdict(values, i_played)
+        names = [f"{seat + 1}:" + PW.move_text(*c) for c in candidates]
+        return MoveRow(ply, seat, position.move, names[b], vb, vp, loss, se, place, candidates.shape[0],
+                       top=sampled_top(names, values, b))
 
     # ---- boards: a state is records.patchwork.Quilts
 

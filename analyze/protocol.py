@@ -19,10 +19,32 @@ class Analysis(ABC):
     def bot_name(self, options: dict[str, int]) -> str:
         """The analysing bot with its options, as stored with a report (and looked up by)."""
 
-    @abstractmethod
     def evaluate(self, record, players: list[str], *, seed: int, options: dict[str, int], progress=None):
         """(rows: list[loss.MoveRow], settings: dict) for every move of a replayed record;
-        ``options`` are the game's analysis options (game.json), ``progress()`` is called once a move."""
+        ``options`` are the game's analysis options (game.json), ``progress()`` is called once a move.
+
+        The shared evaluate walk: every position of the record, from the one replay walk
+        (``Notation.positions``), judged by the game's ``judge``. A game whose judgement of a
+        move depends on the moves before it (a plan carried on) gives ``evaluate`` itself."""
+        from scorebook import registry
+        rows = []
+        for position in registry.get_game(self.game_id).notation.positions(record):
+            row = self.judge(record, position, seed=seed, options=options)
+            if row is not None:
+                rows.append(row)
+            if progress:
+                progress()
+        return rows, self.settings(options)
+
+    def judge(self, record, position, *, seed: int, options: dict[str, int]):
+        """The row (``loss.MoveRow``) of the move that led to ``position`` (its ``before`` is
+        the position the move was made in, its ``action`` the move), or None for a move that
+        is not judged (a claim-only turn)."""
+        raise NotImplementedError(f"{self.game_id}: judge() or evaluate()")
+
+    def settings(self, options: dict[str, int]) -> dict:
+        """What the report stores of the options the moves were judged with."""
+        return dict(options)
 
     @abstractmethod
     def text_board(self, state) -> str:

@@ -38,24 +38,18 @@ class TsuroAnalysis(Analysis):
     def bot_name(self, options: dict[str, int]) -> str:
         return f"mc samples:{options['samples']}"
 
-    def evaluate(self, record: TS.TsuroRecord, players, *, seed: int, options: dict[str, int], progress=None):
-        samples = options["samples"]
-        rows = []
-        for position in TS.NOTATION.positions(record):
-            ply, (before, _), (tile, rotation, _) = position.ply, position.before, position.action
-            square = R.square_name(int(before[R.POS + position.player]) // 8)
-            played = np.array([tile, rotation], np.int64)
-            options_, i_played = with_played(B.options_of(before), played)
-            values = np.empty((options_.shape[0], samples))
-            B.option_values(before, options_, options_.shape[0], samples, seed * 1009 + ply, values)
-            values *= 100.0
-            b, vb, vp, loss, se, place = verdict(values, i_played)
-            names = [f"{int(o[0])}r{int(o[1])}@{square}" for o in options_]
-            rows.append(MoveRow(ply, position.player, position.move, names[b], vb, vp, loss, se,
-                                place, options_.shape[0], top=sampled_top(names, values, b)))
-            if progress:
-                progress()
-        return rows, {"samples": samples}
+    def judge(self, record: TS.TsuroRecord, position, *, seed: int, options: dict[str, int]) -> MoveRow:
+        """Every tile and rotation in hand, played out ``samples`` times by the simple AI."""
+        samples, ply, (before, _), (tile, rotation, _) = options["samples"], position.ply, position.before, position.action
+        square = R.square_name(int(before[R.POS + position.player]) // 8)
+        options_, i_played = with_played(B.options_of(before), np.array([tile, rotation], np.int64))
+        values = np.empty((options_.shape[0], samples))
+        B.option_values(before, options_, options_.shape[0], samples, seed * 1009 + ply, values)
+        values *= 100.0
+        b, vb, vp, loss, se, place = verdict(values, i_played)
+        names = [f"{int(o[0])}r{int(o[1])}@{square}" for o in options_]
+        return MoveRow(ply, position.player, position.move, names[b], vb, vp, loss, se, place, options_.shape[0],
+                       top=sampled_top(names, values, b))
 
     # ---- boards: a state is (the engine's state, the players' names)
 
