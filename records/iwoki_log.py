@@ -60,9 +60,34 @@ def _check_end(obj: dict, line: int) -> None:
 def parse_log(text: str, policy: ErrorPolicy = STRICT) -> IwokiRecord:
     """Read and replay one ``iwoki-log/1`` file (one game)."""
     where = Where()
-    lines = [(n, l) for n, l in enumerate(text.split("\n"), 1) if l.strip()]
+    objs = _json_lines(text)
+    header, rules, tags = _log_header(objs, where)
+    actions, stated, end = [], [], None
+    for n, obj in objs[1:]:
+        if not isinstance(obj, dict):
+            raise ParseError("bad-action", "each line is a JSON object", line=n, column=1)
+        if end is not None:
+            raise ParseError("action-after-end", "nothing may follow the end line", line=n, column=1,
+                             token=str(obj.get("type") or obj.get("kind"))[:40])
+        if obj.get("kind") == "end":
+            _check_end(obj, n)
+            end = obj
+            where.end = (n, 1, "end")
+            continue
+        if obj.get("kind") != "action":
+            raise ParseError("bad-action", f"unknown line kind {str(obj.get('kind'))[:40]!r}", line=n, column=1)
+        where.spots[len(actions)] = (n, 1, str(obj.get("type"))[:40])
+        actions.append(_log_action(obj, n, len(actions) + 1))
+        stated.append(obj)
+    record = IwokiRecord(header, actions, end, rules, tags, [])
+    replay(record, where, stated, policy)
+    return record
+
+
+def _json_lines(text: str) -> list[tuple[int, object]]:
+    """Every non-blank line's JSON, with its line number."""
     objs = []
-    for n, line in lines:
+    for n, line in ((n, l) for n, l in enumerate(text.split("\n"), 1) if l.strip()):
         if len(line) > MAX_LINE_CHARS:
             raise too_large("a line", MAX_LINE_CHARS, n, 1, line)
         try:
@@ -72,6 +97,11 @@ def parse_log(text: str, policy: ErrorPolicy = STRICT) -> IwokiRecord:
         except (ValueError, RecursionError) as exc:
             raise ParseError("bad-json", f"not a log's JSON: {str(exc)[:80]}", line=n, column=1,
                              token=line[:40]) from None
+    return objs
+
+
+def _log_header(objs: list[tuple[int, object]], where: Where) -> tuple[dict, str, dict]:
+    """The header line, checked: (the header less its rules and tags, the rules, the tags)."""
     if not objs or not isinstance(objs[0][1], dict) or objs[0][1].get("kind") != "header":
         raise ParseError("bad-header", "the first line must be the header", line=objs[0][0] if objs else 1, column=1)
     n0, header = objs[0]
@@ -88,53 +118,43 @@ def parse_log(text: str, policy: ErrorPolicy = STRICT) -> IwokiRecord:
         raise ParseError("bad-header", f"rules must be one of {', '.join(RULE_SETS)}", line=n0, column=1,
                          token=str(rules)[:40])
     check_tags(tags, "bad-header", n0)
-    actions, stated, end = [], [], None
-    for n, obj in objs[1:]:
-        if not isinstance(obj, dict):
-            raise ParseError("bad-action", "each line is a JSON object", line=n, column=1)
-        if end is not None:
-            raise ParseError("action-after-end", "nothing may follow the end line", line=n, column=1,
-                             token=str(obj.get("type") or obj.get("kind"))[:40])
-        if obj.get("kind") == "end":
-            _check_end(obj, n)
-            end = obj
-            where.end = (n, 1, "end")
-            continue
-        if obj.get("kind") != "action":
-            raise ParseError("bad-action", f"unknown line kind {str(obj.get('kind'))[:40]!r}", line=n, column=1)
-        i = len(actions)
-        where.spots[i] = (n, 1, str(obj.get("type"))[:40])
-        if obj.get("n") != i + 1 or type(obj.get("n")) is not int:
-            raise ParseError("bad-action", f"actions are numbered in order: expected n {i + 1}", line=n, column=1,
-                             ply=i + 1, token=str(obj.get("n"))[:40])
-        _check_action(obj, n, i + 1)
-        a = Action(obj["type"], obj["seat"], obj.get("tile"), obj.get("face"), obj.get("rotation"),
-                   obj.get("gap"), obj.get("n_options"), note=obj.get("note"))
-        if a.type.startswith("place"):
-            small = a.type == "place-small"
-            if a.face not in (("+", "-") if small else ("A", "B")) or a.rotation not in (range(3) if small else range(6)):
-                raise ParseError("bad-action", "face and rotation out of range", line=n, column=1, ply=i + 1,
-                                 token=a.type)
-            shown = obj.get("corners" if small else "vertices")
-            try:
-                kind, tile = parse_tile(a.tile)
-            except ValueError:
-                raise ParseError("bad-action", f"{a.tile[:40]!r} is not a tile", line=n, column=1, ply=i + 1) from None
-            if kind != ("small" if small else "hex"):
-                raise ParseError("bad-action", f"{a.tile} is not a {'small' if small else 'hex'} tile", line=n,
-                                 column=1, ply=i + 1, token=a.tile)
-            if small:
-                want = E.small_corners(tile, "+-".index(a.face), a.rotation).tolist()
-            else:
-                want = ["*" if v == WILD else v for v in E.hex_vertices(tile, "AB".index(a.face), a.rotation).tolist()]
-            if shown is not None and shown != want:
-                raise ParseError("numbers-mismatch", f"{a.tile} {a.face}{a.rotation} shows {want}, the log says "
-                                 f"{shown}", line=n, column=1, ply=i + 1, token=a.tile)
-        actions.append(a)
-        stated.append(obj)
-    record = IwokiRecord(header, actions, end, rules, tags, [])
-    replay(record, where, stated, policy)
-    return record
+    return header, rules, tags
+
+
+def _log_action(obj: dict, n: int, ply: int) -> Action:
+    """An action line (``ply``, at line ``n``): its fields, and a placement's shown numbers
+    against the tile's own."""
+    if obj.get("n") != ply or type(obj.get("n")) is not int:
+        raise ParseError("bad-action", f"actions are numbered in order: expected n {ply}", line=n, column=1,
+                         ply=ply, token=str(obj.get("n"))[:40])
+    _check_action(obj, n, ply)
+    a = Action(obj["type"], obj["seat"], obj.get("tile"), obj.get("face"), obj.get("rotation"),
+               obj.get("gap"), obj.get("n_options"), note=obj.get("note"))
+    if a.type.startswith("place"):
+        _check_numbers(a, obj.get("corners" if a.type == "place-small" else "vertices"), n, ply)
+    return a
+
+
+def _check_numbers(a: Action, shown, n: int, ply: int) -> None:
+    """A placement's face and rotation in range, its tile of its kind, and the numbers the log
+    shows (corners, vertices) the tile's own in that orientation."""
+    small = a.type == "place-small"
+    if a.face not in (("+", "-") if small else ("A", "B")) or a.rotation not in (range(3) if small else range(6)):
+        raise ParseError("bad-action", "face and rotation out of range", line=n, column=1, ply=ply, token=a.type)
+    try:
+        kind, tile = parse_tile(a.tile)
+    except ValueError:
+        raise ParseError("bad-action", f"{a.tile[:40]!r} is not a tile", line=n, column=1, ply=ply) from None
+    if kind != ("small" if small else "hex"):
+        raise ParseError("bad-action", f"{a.tile} is not a {'small' if small else 'hex'} tile", line=n,
+                         column=1, ply=ply, token=a.tile)
+    if small:
+        want = E.small_corners(tile, "+-".index(a.face), a.rotation).tolist()
+    else:
+        want = ["*" if v == WILD else v for v in E.hex_vertices(tile, "AB".index(a.face), a.rotation).tolist()]
+    if shown is not None and shown != want:
+        raise ParseError("numbers-mismatch", f"{a.tile} {a.face}{a.rotation} shows {want}, the log says {shown}",
+                         line=n, column=1, ply=ply, token=a.tile)
 
 
 def write_log(record: IwokiRecord) -> str:
