@@ -27,6 +27,9 @@ TAG_NAME_RE = re.compile(r"[A-Za-z0-9_]{1,64}")
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(;.*)?$')
 _COMMAND_RE = re.compile(r"\[%(\w+)\s*([^\]]*)\]")
 # "12." or "12..." (black's move in PGN; a pair's second half here), possibly with the move stuck on
+_NEXT_TOKEN = re.compile(r"[^\s{}();]+|[{}();]")  # a word, or a symbol of the movetext
+_SYMBOLS = re.compile(r"[{}();]")
+_WORD = re.compile(r"\S+")
 MOVE_NUMBER_RE = re.compile(r"^(\d+)\.(\.\.)?(.*)$")
 
 
@@ -72,114 +75,155 @@ def iter_games(text: str):
     past its limit (``limits.py``: ``too-large``), is kept as the error of its own game
     (``PgnGame.error``), so the other games of the file still read. Nothing past a limit is
     kept."""
-    games: list[PgnGame] = []  # the games not yielded yet (the current one, at most two)
-    count = 0
-    current: PgnGame | None = None
-    in_movetext = False
-    comment: list[str] | None = None
-    comment_size = 0
-    comment_start: tuple[int, int] = (0, 0)
-
-    def fail(error: ParseError) -> None:
-        nonlocal current, count
-        if current is None:
-            count += 1
-            current = PgnGame(index=count, line=error.line or 1)
-            games.append(current)
-        current.error = current.error or error
-
+    splitter = _Splitter()
+    games = splitter.games
     for line_no, raw in enumerate(_lines(text), start=1):
         while len(games) > 1:  # a game is whole once the next one has begun
             yield games.pop(0)
         line = raw.rstrip("\r")
         if len(line) > MAX_LINE_CHARS:
-            fail(too_large("a line", MAX_LINE_CHARS, line_no, 1))
-            continue
-        if comment is None:
-            stripped = line.strip()
-            if stripped.startswith("[") and not stripped.startswith("[%"):
-                if current is None or in_movetext:
-                    count += 1
-                    current = PgnGame(index=count, line=line_no)
-                    games.append(current)
-                    in_movetext = False
-                col = line.index("[") + 1
-                m = _TAG_RE.match(stripped)
-                if not m:
-                    current.error = current.error or ParseError(
-                        "bad-tag", 'a tag pair must read [Name "value"]', line=line_no, column=col, token=stripped[:40])
-                    continue
-                name, value = m.group(1), re.sub(r"\\(.)", r"\1", m.group(2))
-                if len(value) > MAX_TAG_CHARS:
-                    fail(too_large(f"the value of tag {name[:40]}", MAX_TAG_CHARS, line_no, col))
-                    continue
-                if name in current.tags:
-                    current.error = current.error or ParseError(
-                        "bad-tag", f"tag {name} appears twice", line=line_no, column=col, token=value[:40])
-                    continue
-                current.tags[name] = value
-                current.tag_tokens[name] = Token(value, line_no, col)
-                continue
-        i = 0
-        n = len(line)
+            splitter.fail(too_large("a line", MAX_LINE_CHARS, line_no, 1))
+        elif splitter.comment is None and line.lstrip().startswith("[") and not line.lstrip().startswith("[%"):
+            splitter.tag(line_no, line, line.strip())
+        else:
+            splitter.movetext(line_no, line)
+    splitter.finish()
+    yield from games
+
+
+class _Splitter:
+    """The state of ``iter_games`` between lines: the games not yielded yet (the current one,
+    at most two), whether the current game's movetext has begun, and an open comment."""
+
+    def __init__(self):
+        self.games: list[PgnGame] = []
+        self.count = 0
+        self.current: PgnGame | None = None
+        self.in_movetext = False
+        self.comment: list[str] | None = None
+        self.comment_size = 0
+        self.comment_start: tuple[int, int] = (0, 0)
+
+    def _begin(self, line_no: int) -> PgnGame:
+        self.count += 1
+        self.current = PgnGame(index=self.count, line=line_no)
+        self.games.append(self.current)
+        return self.current
+
+    def fail(self, error: ParseError) -> None:
+        """The current game's first error (a game of its own when none has begun)."""
+        if self.current is None:
+            self._begin(error.line or 1)
+        self.current.error = self.current.error or error
+
+    def tag(self, line_no: int, line: str, stripped: str) -> None:
+        """A tag pair: a new game's first, when movetext came before it."""
+        if self.current is None or self.in_movetext:
+            self._begin(line_no)
+            self.in_movetext = False
+        current = self.current
+        col = line.index("[") + 1
+        m = _TAG_RE.match(stripped)
+        if not m:
+            current.error = current.error or ParseError(
+                "bad-tag", 'a tag pair must read [Name "value"]', line=line_no, column=col, token=stripped[:40])
+            return
+        name, value = m.group(1), re.sub(r"\\(.)", r"\1", m.group(2))
+        if len(value) > MAX_TAG_CHARS:
+            self.fail(too_large(f"the value of tag {name[:40]}", MAX_TAG_CHARS, line_no, col))
+            return
+        if name in current.tags:
+            current.error = current.error or ParseError(
+                "bad-tag", f"tag {name} appears twice", line=line_no, column=col, token=value[:40])
+            return
+        current.tags[name] = value
+        current.tag_tokens[name] = Token(value, line_no, col)
+
+    def movetext(self, line_no: int, line: str) -> None:
+        """A line of movetext: words, variations' parentheses, comments (which may span lines)."""
+        if self.comment is None and not _SYMBOLS.search(line):  # words only: the common line, read at once
+            self._words(line_no, line)
+            return
+        i, n = 0, len(line)
+        current, search = self.current, _NEXT_TOKEN.search  # locals: this loop is the reader's hot path
+        in_comment, seen = self.comment is not None, False
         while i < n:
+            if in_comment:
+                i = self._comment_part(line_no, line, i)
+                in_comment = self.comment is not None
+                continue
+            m = search(line, i)  # the next word or symbol (\s is str.isspace's whitespace)
+            if m is None:
+                break
+            i, j = m.span()
             ch = line[i]
-            if comment is not None:
-                end = line.find("}", i)
-                piece = line[i:] if end < 0 else line[i:end]
-                comment_size += len(piece)
-                if comment_size <= MAX_COMMENT_CHARS:
-                    comment.append(piece)
-                if end < 0:
-                    i = n
-                    break
-                if comment_size > MAX_COMMENT_CHARS:
-                    fail(too_large("a comment", MAX_COMMENT_CHARS, comment_start[0], comment_start[1]))
-                else:
-                    current.tokens.append(Token(" ".join(s.strip() for s in comment if s.strip()),
-                                                comment_start[0], comment_start[1], COMMENT))
-                comment = None
-                i = end + 1
-                continue
-            if ch.isspace():
-                i += 1
-                continue
             if ch == ";":
                 break  # comment to the end of the line
             if current is None:
-                count += 1
-                current = PgnGame(index=count, line=line_no)
-                games.append(current)
-            in_movetext = True
-            if ch == "{":
-                comment = []
-                comment_size = 0
-                comment_start = (line_no, i + 1)
-                i += 1
-                continue
-            if ch == "}":
-                current.error = current.error or ParseError("bad-comment", "a comment closes without opening",
-                                                            line=line_no, column=i + 1, token="}")
-                i += 1
-                continue
-            if ch in "()":
-                current.tokens.append(Token(ch, line_no, i + 1, OPEN if ch == "(" else CLOSE))
-                i += 1
-                continue
-            j = i
-            while j < n and not line[j].isspace() and line[j] not in "{}();":
-                j += 1
-            if j - i > MAX_TOKEN_CHARS:
-                fail(too_large("a word", MAX_TOKEN_CHARS, line_no, i + 1, line[i:j]))
+                current = self._begin(line_no)
+            seen = True
+            if ch in "{}()":
+                i = self._symbol(line_no, line, i)
+                in_comment = self.comment is not None
+            elif j - i > MAX_TOKEN_CHARS:
+                self.fail(too_large("a word", MAX_TOKEN_CHARS, line_no, i + 1, line[i:j]))
+                i = j
             else:
                 current.tokens.append(Token(line[i:j], line_no, i + 1))
-            i = j
-        if comment is not None:
-            comment.append("\n")
-    if comment is not None:
-        current.error = current.error or ParseError("bad-comment", "a comment is never closed",
-                                                    line=comment_start[0], column=comment_start[1], token="{")
-    yield from games
+                i = j
+        if seen:
+            self.in_movetext = True
+        if self.comment is not None:
+            self.comment.append("\n")
+
+    def _words(self, line_no: int, line: str) -> None:
+        """A line of words only (no comment, variation or ``;``)."""
+        words = [(m.group(), m.start() + 1) for m in _WORD.finditer(line)]
+        if not words:
+            return
+        current = self.current or self._begin(line_no)
+        self.in_movetext = True
+        for word, column in words:
+            if len(word) > MAX_TOKEN_CHARS:
+                self.fail(too_large("a word", MAX_TOKEN_CHARS, line_no, column, word))
+            else:
+                current.tokens.append(Token(word, line_no, column))
+
+    def _comment_part(self, line_no: int, line: str, i: int) -> int:
+        """The open comment's text from column ``i``: to its ``}`` (the comment is then a token,
+        or too large), or to the end of the line. Where to go on."""
+        end = line.find("}", i)
+        piece = line[i:] if end < 0 else line[i:end]
+        self.comment_size += len(piece)
+        if self.comment_size <= MAX_COMMENT_CHARS:
+            self.comment.append(piece)
+        if end < 0:
+            return len(line)
+        if self.comment_size > MAX_COMMENT_CHARS:
+            self.fail(too_large("a comment", MAX_COMMENT_CHARS, *self.comment_start))
+        else:
+            self.current.tokens.append(Token(" ".join(s.strip() for s in self.comment if s.strip()),
+                                             self.comment_start[0], self.comment_start[1], COMMENT))
+        self.comment = None
+        return end + 1
+
+    def _symbol(self, line_no: int, line: str, i: int) -> int:
+        """``{`` opens a comment, ``}`` alone is an error, ``(`` and ``)`` are tokens."""
+        ch = line[i]
+        if ch == "{":
+            self.comment, self.comment_size, self.comment_start = [], 0, (line_no, i + 1)
+        elif ch == "}":
+            self.current.error = self.current.error or ParseError("bad-comment", "a comment closes without opening",
+                                                                  line=line_no, column=i + 1, token="}")
+        else:
+            self.current.tokens.append(Token(ch, line_no, i + 1, OPEN if ch == "(" else CLOSE))
+        return i + 1
+
+    def finish(self) -> None:
+        if self.comment is not None:
+            self.current.error = self.current.error or ParseError(
+                "bad-comment", "a comment is never closed", line=self.comment_start[0], column=self.comment_start[1],
+                token="{")
 
 
 def comment_commands(text: str) -> tuple[dict[str, str], str]:
