@@ -32,7 +32,12 @@ ANALYSED = {  # a sample of each game (the same file in both checkouts)
     "tiny-islands": "samples/tiny-islands/tiny-islands-mc4-s9-0001.pgn",
     "game-of-islands": "samples/game-of-islands/game-of-islands-greedy-random-10-s12-0001.pgn",
     "iwoki": "samples/iwoki/iwoki-minimax2-greedy-s5-0001.pgn",
+    "tsuro": "samples/tsuro/tsuro-random-1-simple-2-random-3-simple-4-random-5-s2-0001.pgn",
+    "patchwork": "samples/patchwork/patchwork-best2-vbrz-two-player-s6-0001.pgn",
 }
+PGN_SAMPLES = ["samples/tsuro/tsuro-simple-random-s5-0001.pgn", "samples/patchwork/patchwork-best2-real-s3-0001.pgn",
+               "samples/game-of-islands/game-of-islands-greedy-random-10-s12-0001.pgn",
+               "samples/tiny-islands/tiny-islands-mc4-s9-0001.pgn", "samples/iwoki/iwoki-minimax2-greedy-s5-0001.pgn"]
 
 TASK = r'''
 import hashlib, json, sys, tempfile, time
@@ -62,7 +67,7 @@ elif task == "analyze":
     rid = ingest.ingest_text(store, (Path(root) / arg).read_text(), "a.pgn")[0]["id"]
     game = store.get(rid)["game"]
     cheap = {"tiny-islands": "rollouts:1,candidates:1,max-rollouts:1", "game-of-islands": "depth:1",
-             "iwoki": "samples:1"}[game]
+             "iwoki": "samples:1", "tsuro": "samples:1", "patchwork": "playouts:1"}[game]
     run.analyze_one(store, rid, cheap, 1)  # load the compiled code
     start = time.perf_counter()
     report = run.analyze_one(store, rid, None, 0)
@@ -105,6 +110,14 @@ def bench_lines(n: int) -> Path:
     return path
 
 
+def bench_pgn(copies: int) -> Path:
+    """Scorebook notation of every game, each sample ``copies`` times, each copy made distinct by a tag."""
+    texts = [(ROOT / p).read_text().strip() for p in PGN_SAMPLES]
+    path = Path(tempfile.mkdtemp()) / "records.pgn"
+    path.write_text("\n\n".join(f'[BenchCopy "{i}"]\n' + t for i in range(copies) for t in texts) + "\n")
+    return path
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--old", type=Path, required=True, help="a checkout of the older commit")
@@ -117,7 +130,10 @@ def main() -> None:
     commit = subprocess.run(["git", "-C", str(old), "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
     lines = bench_lines(args.records)
-    tasks = [("ingest", str(lines), f"ingest {args.records} TinyBot lines (records/s)")]
+    tasks = [("ingest", str(lines), f"ingest {args.records} TinyBot lines (records/s)"),
+             ("ingest", str(bench_pgn(args.records // 10 // len(PGN_SAMPLES))),
+              f"ingest {args.records // 10 // len(PGN_SAMPLES) * len(PGN_SAMPLES)} records of the five games in "
+              "Scorebook notation (records/s)")]
     tasks += [("analyze", path, f"analyze a {game} sample, default bot (s)") for game, path in ANALYSED.items()]
     tasks += [("heuristic", str(args.heuristic_games), f"{args.heuristic_games} heuristic Tiny Islands games (s)")]
     rows = []
