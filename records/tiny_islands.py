@@ -32,6 +32,7 @@ True
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from itertools import chain
@@ -51,7 +52,8 @@ from scorebook.engines.tiny_islands.metadata import (CATEGORIES, CELLS, DECK_MOD
 from . import pgn
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch, UsageError
 from .limits import small_int
-from .notation import Canonical, Notation, Position
+from .notation import Canonical, Notation
+from .replay import Step
 
 GAME = GAME_ID
 _T = "fhswMCB"
@@ -276,23 +278,6 @@ def score_mismatch(record: TinyIslandsRecord, result: TinyIslandsReplay) -> Scor
     line, col, tok = record.score_position or (None, None, None)
     return ScoreMismatch("score-mismatch", "stated score differs from the replay: " + ", ".join(diffs),
                          line=line, column=col, token=tok)
-
-
-def states(record: TinyIslandsRecord):
-    """Yield (ply, move text, tiles, land) after each action, for boards and ``show``."""
-    tiles = np.zeros(CELLS, np.int64)
-    land = np.zeros(CELLS, np.bool_)
-    result = replay(record)
-    d = 0
-    for t, p in enumerate(record.placements):
-        tiles = tiles.copy()
-        tiles[p.cell] = p.tile
-        yield ply_of_turn(t), f"{t + 1}. {record.offers[t].text()} {p.text()}", tiles, land
-        if d < len(record.drawings) and t + 1 == DRAWING_AFTER_TURN[d]:
-            land = land ^ result.regions[d]
-            cells = " ".join(cell_name(z) for z in np.flatnonzero(result.regions[d]))
-            yield ply_of_drawing(d), f"({cells})", tiles, land
-            d += 1
 
 
 # ---------------------------------------------------------------- notation
@@ -627,20 +612,34 @@ class TinyIslandsNotation(Notation):
                          finished=record.finished, total=score["total"], rules=record.rules, deck=result.deck,
                          warnings=warnings)
 
-    def positions(self, record: TinyIslandsRecord):
-        """After every placement and drawing: state (tiles, land); before a placement, (tiles,
-        land, the turn's offer as tile, zone, tile, zone); the annotation is the bot's visit list."""
-        notes = {ply_of_turn(t): p.visits for t, p in enumerate(record.placements)}
-        notes.update({ply_of_drawing(d): None if dr.visits is None else _join_visits(dr.visits)
-                      for d, dr in enumerate(record.drawings)})
-        offers = {ply_of_turn(t): (o.tile1, o.zone1, o.tile2, o.zone2) for t, o in enumerate(record.offers)}
-        before = (np.zeros(CELLS, np.int64), np.zeros(CELLS, np.bool_))
-        for ply, move, tiles, land in states(record):
-            if ply in offers:
-                before = (*before[:2], offers[ply])
-            yield Position(ply=ply, player=0, move=move, annotation=notes.get(ply), state=(tiles, land), before=before)
-            before = (tiles, land)
+    def games(self, record: TinyIslandsRecord):
+        """The offers and every placement and shoreline; a shoreline is the region the replay
+        gives its trace (a trace means a region only on its board)."""
+        regions = replay(record).regions
+        offers = np.array([[o.tile1, o.zone1, o.tile2, o.zone2] for o in record.offers], np.int64).reshape(-1, 4)
+        steps, d = [], 0
+        for t, p in enumerate(record.placements):
+            steps.append(Step(("place", p.tile, p.cell), 0, f"{t + 1}. {record.offers[t].text()} {p.text()}",
+                              p.visits))
+            if d < len(record.drawings) and t + 1 == DRAWING_AFTER_TURN[d]:
+                cells = tuple(int(z) for z in np.flatnonzero(regions[d]))
+                visits = record.drawings[d].visits
+                steps.append(Step(("draw", cells), 0, "(" + " ".join(cell_name(z) for z in cells) + ")",
+                                  None if visits is None else _join_visits(visits)))
+                d += 1
+        return [({"offers": offers, "rules": record.rules}, steps)]
 
+    def view(self, record: TinyIslandsRecord, state, before, step):
+        return state.tiles.copy(), state.land.copy()
+
+    def positions(self, record: TinyIslandsRecord):
+        """The shared walk's positions, (tiles, land); the board before a placement also shows
+        the turn's offer (tile, zone, tile, zone)."""
+        offers = {ply_of_turn(t): (o.tile1, o.zone1, o.tile2, o.zone2) for t, o in enumerate(record.offers)}
+        for position in super().positions(record):
+            if position.ply in offers:
+                position = dataclasses.replace(position, before=(*position.before, offers[position.ply]))
+            yield position
 
     def fixed_setups(self, options: dict) -> list | None:
         """``--shuffles FILE``: the deck orders of every record of a file (TinyBot lines or
