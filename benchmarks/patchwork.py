@@ -177,7 +177,8 @@ def best_solo(lines: list[str], quick: bool, effort_real: int, effort_sim: int) 
         m, se = mean_se(scores)
         lines.append(f"| {variant} | best:{effort} | {games} | {m:.2f} ± {se:.2f} | {min(scores)} | {max(scores)} | "
                      f"{np.mean(seconds):.1f} | {target} | {thesis} |")
-    lines += ["", f"The best real game found ({best_record[0]}):", "", "```", best_record[1].rstrip(), "```", ""]
+    moves = " ".join(line for line in best_record[1].splitlines() if line and not line.startswith("["))
+    lines += ["", f"The best real game found ({best_record[0]}), its moves: `{moves}`", ""]
 
 
 def mcts_solo(lines: list[str], quick: bool) -> None:
