@@ -99,6 +99,15 @@ class GameOfIslandsEngine(Engine):
     def code_name(self, code: int) -> str:
         return E.TURN_CODE_NAMES[code]
 
+    def explain(self, grid: E.Grid, action, code: int) -> str:
+        """The rule's message, naming the player to move and the dot (the first claimed one
+        the rule can be about)."""
+        kind, line, claims = action
+        def dot_name(d: int) -> str:
+            return f"{chr(ord('A') + d % grid.n)}{d // grid.n + 1}" if 0 <= d < grid.n * grid.n else str(d)
+        fill = {"player": ("First", "Second")[grid.mover], "dot": dot_name(claims[0]) if claims else "the dot"}
+        return E.TURN_CODE_MESSAGES.get(code, "illegal move").format(**fill)
+
     def is_terminal(self, grid: E.Grid) -> bool:
         """Both players out of time, or no line left and the final claim-only turn taken or not due."""
         return all(grid.turn_code(kind) != E.OK for kind in (E.LINE, E.PASS, E.TIME))

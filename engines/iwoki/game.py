@@ -18,7 +18,8 @@ import numpy as np
 from scorebook.engines.protocol import Engine, Played
 
 from . import agents as A, engine as E
-from .metadata import GAME_ID, RULE_SETS, SMALL_PILE, SMALL_PILE_TOP, TO_MOVE
+from .metadata import (GAME_ID, HEX_GAP_NAMES, RULE_SETS, SMALL_GAP_NAMES, SMALL_PILE, SMALL_PILE_TOP, TO_MOVE,
+                       hex_name, small_name)
 
 
 class IwokiEngine(Engine):
@@ -54,6 +55,17 @@ class IwokiEngine(Engine):
 
     def code_name(self, code: int) -> str:
         return E.CODE_NAMES[code]
+
+    def explain(self, s: np.ndarray, action, code: int) -> str:
+        """The rule's message, naming the tile and gap of a record's action (by its tile)."""
+        fill = {"tile": "the tile", "seat": int(s[TO_MOVE]), "gap": "the gap"}
+        if len(action) == 4 and action[0] in (E.SMALL, E.HEX):
+            kind, tile, gap, _ = (int(v) for v in action)
+            small = kind == E.SMALL
+            fill["tile"] = small_name(tile) if small else hex_name(tile)
+            names = SMALL_GAP_NAMES if small else HEX_GAP_NAMES
+            fill["gap"] = names[gap] if 0 <= gap < len(names) else str(gap)
+        return E.CODE_MESSAGES.get(code, "illegal move").format(**fill)
 
     def is_terminal(self, s: np.ndarray) -> bool:
         return bool(E.game_over(s))

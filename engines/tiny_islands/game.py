@@ -120,22 +120,27 @@ class TinyIslandsEngine(Engine):
             return E.MISSING_DRAWING
         if s.turn >= TURNS:
             return E.MOVE_AFTER_END
+        counts = (s.tile_drawn.copy(), s.zone_drawn.copy(), s.offer_checked)  # a refusal changes nothing
         code = self._take_offer(s)
-        if code != E.OK:
-            return code
         offer = s.offers[s.turn]
-        if E.legal_placements(s.tiles, offer).shape[0] == 0:
-            return E.NO_LEGAL_PLACEMENT
-        _, tile, cell = action
-        code = E.placement_code(s.tiles, offer, tile, cell)
+        if code == E.OK and E.legal_placements(s.tiles, offer).shape[0] == 0:
+            code = E.NO_LEGAL_PLACEMENT
+        if code == E.OK:
+            _, tile, cell = action
+            code = E.placement_code(s.tiles, offer, tile, cell)
         if code == E.OK:
             s.tiles[cell] = tile
             s.turn += 1
             s.offer_checked = False
+        else:
+            s.tile_drawn[:], s.zone_drawn[:], s.offer_checked = counts
         return code
 
     def code_name(self, code: int) -> str:
         return E.CODE_NAMES[code]
+
+    def explain(self, s: TinyIslandsState, action, code: int) -> str:
+        return E.CODE_MESSAGES.get(code, "illegal move")
 
     def is_terminal(self, s: TinyIslandsState) -> bool:
         if s.turn >= TURNS and not s.drawing_due:

@@ -53,6 +53,15 @@ class TsuroEngine(Engine):
     def code_name(self, code: int) -> str:
         return R.CODE_NAMES[code]
 
+    def explain(self, s: np.ndarray, action, code: int) -> str:
+        seat = int(s[R.TO_MOVE])
+        return {R.GAME_OVER: "the game is over",
+                R.NOT_IN_HAND: f"tile {int(action[0])} is not in P{seat + 1}'s hand",
+                R.SELF_ELIMINATION: "this placement eliminates the player's own token while another tile or "
+                                    "rotation in hand does not",
+                R.MISSING_DECK: "tiles came back: the new deck order must be given",
+                R.DECK_MISMATCH: "the new deck order is not the deck and the returned tiles"}.get(code, "illegal move")
+
     def is_terminal(self, s: np.ndarray) -> bool:
         return bool(s[R.OVER])
 
