@@ -85,7 +85,8 @@ class GameOfIslandsAnalysis(Analysis):
         default = registry.get_game("game-of-islands").info.analysis.options["budget"]
         return f"search depth:{options['depth']}" + ("" if options["budget"] == default else f" budget:{options['budget']}")
 
-    def judge(self, record: goi.GoiRecord, position, *, seed: int, options: dict[str, int]) -> MoveRow | None:
+    def judge(self, record: goi.GoiRecord, position, *, seed: int, options: dict[str, int],
+              memo: dict) -> MoveRow | None:
         """Every legal line valued by the search (deeper when few are left, exact when the rest
         of the grid fits); a claim-only or timed-out turn is not judged."""
         depth, budget = options["depth"], options["budget"]

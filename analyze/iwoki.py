@@ -73,7 +73,8 @@ class IwokiAnalysis(Analysis):
     def bot_name(self, options: dict[str, int]) -> str:
         return f"greedy samples:{options['samples']}"
 
-    def judge(self, record: IW.IwokiRecord, position, *, seed: int, options: dict[str, int]) -> MoveRow:
+    def judge(self, record: IW.IwokiRecord, position, *, seed: int, options: dict[str, int],
+              memo: dict) -> MoveRow:
         """Every option, played out ``samples`` times by Greedy on both sides."""
         ply, s, a = position.ply, position.before[0], record.actions[position.ply - 1]
         opts, values = A.option_values(s, options["samples"], seed + ply)

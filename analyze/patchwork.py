@@ -53,47 +53,38 @@ class PatchworkAnalysis(Analysis):
         return f"best:{options['effort']} playouts:{options['playouts']}"
 
     def evaluate(self, record: PW.PatchworkRecord, players, *, seed: int, options: dict[str, int], progress=None):
-        """Two players: the shared walk, move by move (``judge``). One player: the plan is
-        carried from move to move (``_solo``)."""
-        if record.two_player:
-            return super().evaluate(record, players, seed=seed, options=options, progress=progress)
-        return self._solo(record, seed, options, progress), {"effort": options["effort"]}
+        rows, _ = super().evaluate(record, players, seed=seed, options=options, progress=progress)
+        return rows, {"playouts": options["playouts"]} if record.two_player else {"effort": options["effort"]}
 
-    def settings(self, options: dict[str, int]) -> dict:
-        return {"playouts": options["playouts"]}
+    def judge(self, record: PW.PatchworkRecord, position, *, seed: int, options: dict[str, int],
+              memo: dict) -> MoveRow:
+        return (self._duel_move if record.two_player else self._solo_move)(position, seed, options, memo)
 
-    def _solo(self, record, seed, options, progress) -> list[MoveRow]:
-        """Plan values before and after every move. When the move played is the plan's own
-        first move, the rest of the plan is a plan from the next position with the same value
-        (no search needed)."""
+    def _solo_move(self, position, seed: int, options: dict[str, int], memo: dict) -> MoveRow:
+        """One player: the plan's value before the move and after it. The plan is carried from
+        move to move (``memo``): when the move played is the plan's own first move, the rest of
+        the plan is a plan from the next position with the same value (no search needed)."""
         width = 1000 * options["effort"]
-        rows = []
-        plan = None
-        for position in PW.NOTATION.positions(record):
-            ply, s, after = position.ply, position.before.state, position.state
-            if plan is None:
-                plan = _plan(s, width, seed)
-            played = tuple(position.action)
-            best_text = PW.move_text(*plan.moves[0]) if plan.moves else PW.move_text(*played)
-            if plan.moves and tuple(plan.moves[0]) == played:
-                nxt = PL.Plan(plan.score, plan.moves[1:], plan.steps, plan.tried)
-            else:
-                nxt = _plan(after.state, width, seed)
-            value_best, value_played = float(plan.score), float(nxt.score)
-            if value_played >= value_best:  # the beam found more after the move than before it
-                value_best, best_text = value_played, PW.move_text(*played)
-            loss = value_best - value_played
-            line = [PW.move_text(*mv) for mv in plan.moves[1:1 + LINE_MOVES]] if best_text != PW.move_text(*played) \
-                else [PW.move_text(*mv) for mv in nxt.moves[:LINE_MOVES]]
-            rows.append(MoveRow(ply, 0, PW.move_text(*played), best_text, value_best, value_played, loss, None,
-                                1 if loss == 0 else 2, len(S.options_of(s)),
-                                top=[{"move": best_text, "value": value_best, "stderr": None}], line=line))
-            plan = nxt
-            if progress:
-                progress()
-        return rows
+        ply, s, after = position.ply, position.before.state, position.state
+        plan = memo.get("plan") or _plan(s, width, seed)
+        played = tuple(position.action)
+        best_text = PW.move_text(*plan.moves[0]) if plan.moves else PW.move_text(*played)
+        if plan.moves and tuple(plan.moves[0]) == played:
+            nxt = PL.Plan(plan.score, plan.moves[1:], plan.steps, plan.tried)
+        else:
+            nxt = _plan(after.state, width, seed)
+        value_best, value_played = float(plan.score), float(nxt.score)
+        if value_played >= value_best:  # the beam found more after the move than before it
+            value_best, best_text = value_played, PW.move_text(*played)
+        loss = value_best - value_played
+        line = [PW.move_text(*mv) for mv in plan.moves[1:1 + LINE_MOVES]] if best_text != PW.move_text(*played) \
+            else [PW.move_text(*mv) for mv in nxt.moves[:LINE_MOVES]]
+        memo["plan"] = nxt
+        return MoveRow(ply, 0, PW.move_text(*played), best_text, value_best, value_played, loss, None,
+                       1 if loss == 0 else 2, len(S.options_of(s)),
+                       top=[{"move": best_text, "value": value_best, "stderr": None}], line=line)
 
-    def judge(self, record: PW.PatchworkRecord, position, *, seed: int, options: dict[str, int]) -> MoveRow:
+    def _duel_move(self, position, seed: int, options: dict[str, int], memo: dict) -> MoveRow:
         """Two players: the best three options and the move played, each played out ``playouts``
         times by both seats' rule-based bots."""
         ply, s, seat = position.ply, position.before.state, position.player

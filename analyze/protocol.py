@@ -24,22 +24,23 @@ class Analysis(ABC):
         ``options`` are the game's analysis options (game.json), ``progress()`` is called once a move.
 
         The shared evaluate walk: every position of the record, from the one replay walk
-        (``Notation.positions``), judged by the game's ``judge``. A game whose judgement of a
-        move depends on the moves before it (a plan carried on) gives ``evaluate`` itself."""
+        (``Notation.positions``), judged by the game's ``judge``; ``memo`` is the walk's own
+        dict, for what a judgement carries to the next move (a plan)."""
         from scorebook import registry
         rows = []
+        memo: dict = {}
         for position in registry.get_game(self.game_id).notation.positions(record):
-            row = self.judge(record, position, seed=seed, options=options)
+            row = self.judge(record, position, seed=seed, options=options, memo=memo)
             if row is not None:
                 rows.append(row)
             if progress:
                 progress()
         return rows, self.settings(options)
 
-    def judge(self, record, position, *, seed: int, options: dict[str, int]):
+    def judge(self, record, position, *, seed: int, options: dict[str, int], memo: dict):
         """The row (``loss.MoveRow``) of the move that led to ``position`` (its ``before`` is
         the position the move was made in, its ``action`` the move), or None for a move that
-        is not judged (a claim-only turn)."""
+        is not judged (a claim-only turn). ``memo`` lives as long as one record's walk."""
         raise NotImplementedError(f"{self.game_id}: judge() or evaluate()")
 
     def settings(self, options: dict[str, int]) -> dict:

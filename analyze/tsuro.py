@@ -38,7 +38,8 @@ class TsuroAnalysis(Analysis):
     def bot_name(self, options: dict[str, int]) -> str:
         return f"mc samples:{options['samples']}"
 
-    def judge(self, record: TS.TsuroRecord, position, *, seed: int, options: dict[str, int]) -> MoveRow:
+    def judge(self, record: TS.TsuroRecord, position, *, seed: int, options: dict[str, int],
+              memo: dict) -> MoveRow:
         """Every tile and rotation in hand, played out ``samples`` times by the simple AI."""
         samples, ply, (before, _), (tile, rotation, _) = options["samples"], position.ply, position.before, position.action
         square = R.square_name(int(before[R.POS + position.player]) // 8)

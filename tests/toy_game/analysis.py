@@ -21,18 +21,13 @@ class CountAnalysis(Analysis):
     def bot_name(self, options):
         return f"perfect depth:{options['depth']}"
 
-    def evaluate(self, record, players, *, seed, options, progress=None):
-        rows, total = [], 0
-        for i, step in enumerate(record.steps):
-            best = perfect_step(total)
-            values = {s: value_after(total + s) for s in STEPS if total + s <= TARGET}
-            vb, vp = values[best], values[step]
-            rows.append(MoveRow(i + 1, i % 2, f"+{step}", f"+{best}", vb, vp, max(0.0, vb - vp), None,
-                                1 + sum(v > vp for v in values.values()), len(values)))
-            total += step
-            if progress:
-                progress()
-        return rows, {"depth": options["depth"]}
+    def judge(self, record, position, *, seed, options, memo):
+        total, step = position.before, position.action
+        best = perfect_step(total)
+        values = {s: value_after(total + s) for s in STEPS if total + s <= TARGET}
+        vb, vp = values[best], values[step]
+        return MoveRow(position.ply, position.player, f"+{step}", f"+{best}", vb, vp, max(0.0, vb - vp), None,
+                       1 + sum(v > vp for v in values.values()), len(values))
 
     def text_board(self, state):
         return f"total {state} of {TARGET}"

@@ -53,6 +53,9 @@ class CountToTen(Engine):
     def code_name(self, code):
         return CODE_NAMES[code]
 
+    def explain(self, s, action, code):
+        return "that step is not allowed"
+
     def is_terminal(self, s):
         return s.total == TARGET
 

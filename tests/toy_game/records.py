@@ -4,8 +4,9 @@ from __future__ import annotations
 import re
 
 from scorebook.records import pgn
-from scorebook.errors import IllegalMove, ParseError, ScoreMismatch
-from scorebook.records.notation import Canonical, Notation, Position
+from scorebook.errors import ParseError, ScoreMismatch
+from scorebook.records.notation import Canonical, Notation
+from scorebook.records.replay import Place, Replay, Step
 
 from .game import ENGINE, GAME_OVER, State
 
@@ -26,7 +27,8 @@ class CountVisitor(pgn.Visitor):
 
     def begin_game(self, game):
         self.tags = {k: v for k, v in game.tags.items() if k not in ("Game", "Result")}
-        self.state, self.steps = State(), []
+        self.walk, self.steps = Replay(ENGINE, None), []
+        self.state = self.walk.state
 
     def ply(self):
         return self.state.plies + 1
@@ -37,10 +39,7 @@ class CountVisitor(pgn.Visitor):
     def visit_move(self, token):
         if not re.fullmatch(r"\+\d", token.text):
             raise self.token_error(token, "bad-token", "a move is +1 or +2")
-        code = ENGINE.apply(self.state, int(token.text[1:]))
-        if code != 0:
-            raise IllegalMove(ENGINE.code_name(code), "that step is not allowed", line=token.line,
-                              column=token.column, ply=self.ply(), token=token.text)
+        self.walk.play(int(token.text[1:]), Place(token.line, token.column, token.text))
         self.steps.append(int(token.text[1:]))
 
     def end_game(self, game, result):
@@ -82,13 +81,11 @@ class CountNotation(Notation):
                          players=players, tags=record.tags, finished=record.score["winner"] is not None,
                          warnings=record.warnings)
 
-    def positions(self, record):
-        state = State()
-        for i, step in enumerate(record.steps):
-            before = state.total
-            ENGINE.apply(state, step)
-            yield Position(ply=i + 1, player=i % 2, move=f"+{step}", annotation=None, state=state.total,
-                           before=before)
+    def games(self, record):
+        return [(None, [Step(step, i % 2, f"+{step}") for i, step in enumerate(record.steps)])]
+
+    def view(self, record, state, before, step):
+        return state.total
 
     def write_played(self, setup, played, seats, tags, context):
         state, words = State(), []
