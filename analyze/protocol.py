@@ -35,7 +35,7 @@ class Analysis(ABC):
                 rows.append(row)
             if progress:
                 progress()
-        return rows, self.settings(options)
+        return rows, self.settings(record, options, memo)
 
     def judge(self, record, position, *, seed: int, options: dict[str, int], memo: dict):
         """The row (``loss.MoveRow``) of the move that led to ``position`` (its ``before`` is
@@ -43,8 +43,9 @@ class Analysis(ABC):
         is not judged (a claim-only turn). ``memo`` lives as long as one record's walk."""
         raise NotImplementedError(f"{self.game_id}: judge() or evaluate()")
 
-    def settings(self, options: dict[str, int]) -> dict:
-        """What the report stores of the options the moves were judged with."""
+    def settings(self, record, options: dict[str, int], memo: dict) -> dict:
+        """What the report stores of the options the moves were judged with (``memo``: what
+        the walk's judgements kept)."""
         return dict(options)
 
     @abstractmethod

@@ -38,6 +38,77 @@ def _base_stderr(values: np.ndarray):
     return values.std(axis=1, ddof=1) / np.sqrt(n) if n > 1 else None
 
 
+class _Context:
+    """What every move of a record's analysis shares: the replay's regions and deck model, the
+    offers (an unfinished game padded), the wave rule and the play-out weights."""
+
+    def __init__(self, record: ti.TinyIslandsRecord):
+        self.result = ti.replay(record)
+        self.wave_rule = 1 if record.rules == "tinybot" else 0
+        # futures are drawn under the record's deck model
+        self.deck_model = DECK_MODELS.index(self.result.deck) if self.result.deck in DECK_MODELS else 0
+        offers = np.array([(o.tile1, o.zone1, o.tile2, o.zone2) for o in record.offers], np.int64)
+        if len(offers) < TURNS:  # an unfinished game: pad with a sampled future, never read before its turn
+            pad = np.zeros((TURNS, 4), np.int64)
+            pad[:len(offers)] = offers
+            offers = pad
+        self.offers = offers
+        self.play_out = bots.search_weights()  # halving:N's play-outs; candidates ranked with WEIGHTS, as its root
+
+
+def _judge_placement(c: _Context, tiles, land, t: int, d: int, played: tuple, seed: int, options: dict) -> MoveRow:
+    rollouts, candidates, max_rollouts = options["rollouts"], options["candidates"], options["max-rollouts"]
+    cands = []
+    for tile, z in legal_placements(tiles, c.offers[t]):
+        if (tile, z) not in cands:
+            cands.append((int(tile), int(z)))
+    heur = [heuristic.weighted_value(tiles, land, tile, z, 3 - d, c.wave_rule, bots.WEIGHTS) for tile, z in cands]
+    chosen = [cands[i] for i in list(np.argsort(-np.array(heur), kind="stable")[:candidates])]
+    played = tuple(int(v) for v in played)
+    if played not in chosen:
+        chosen.append(played)
+    arr = np.array(chosen, np.int64)
+    values = bots.eval_placements(tiles, land, c.offers, t, d, c.wave_rule, arr, rollouts, seed + t, c.deck_model,
+                                  c.play_out)
+    i = chosen.index(played)
+
+    def more(pair, n, k):  # fresh futures per round
+        return bots.eval_placements(tiles, land, c.offers, t, d, c.wave_rule, arr[pair], n, seed + 1000 * k + t,
+                                    c.deck_model, c.play_out)
+    b, vb, vp, se, means, used = topped_up(values, i, more, max_rollouts)
+    name = lambda m: TILE_LETTERS[m[0]] + cell_name(m[1])  # noqa: E731
+    top = top_moves([name(m) for m in chosen], means, _base_stderr(values), b)
+    return MoveRow(ti.ply_of_turn(t), 0, name(played), name(chosen[b]), vb, vp, max(0.0, vb - vp), se,
+                   rank(means, i), len(chosen), futures=used, top=top)
+
+
+def _judge_drawing(c: _Context, tiles, land, t: int, d: int, seed: int, options: dict) -> MoveRow:
+    """Shoreline ``d``, drawn after placement ``t``: the bot's planned region against the one drawn."""
+    rollouts, max_rollouts = options["rollouts"], options["max-rollouts"]
+    played_region = c.result.regions[d]
+    bot_region = bots.planned_region(tiles, land, c.offers, t, c.wave_rule, bots.WEIGHTS)
+    regions = np.array([bot_region, played_region])
+    text = lambda m: "(" + " ".join(cell_name(int(z)) for z in np.flatnonzero(m)) + ")"  # noqa: E731
+    if t + 1 >= TURNS:  # the last drawing: the final score, exact
+        values = bots.eval_regions(tiles, land, c.offers, t, d, c.wave_rule, regions, 1, seed + 100 + t,
+                                   c.deck_model, c.play_out)
+        means = values[:, 0]
+        b = int(np.argmax(means))
+        vb, vp, se, used, spread = float(means[b]), float(means[1]), None, 1, None
+    else:
+        values = bots.eval_regions(tiles, land, c.offers, t, d, c.wave_rule, regions, rollouts, seed + 100 + t,
+                                   c.deck_model, c.play_out)
+
+        def more(pair, n, k):
+            return bots.eval_regions(tiles, land, c.offers, t, d, c.wave_rule, regions[pair], n,
+                                     seed + 1000 * k + 100 + t, c.deck_model, c.play_out)
+        b, vb, vp, se, means, used = topped_up(values, 1, more, max_rollouts)
+        spread = _base_stderr(values)
+    top = top_moves([text(r) for r in regions], means, spread, b)
+    return MoveRow(ti.ply_of_drawing(d), 0, text(played_region), text(regions[b]), vb, vp, max(0.0, vb - vp), se,
+                   rank(means, 1), 2, futures=used, top=top)
+
+
 class TinyIslandsAnalysis(Analysis):
     game_id = ti.GAME
 
@@ -51,76 +122,27 @@ class TinyIslandsAnalysis(Analysis):
     def evaluate(self, record: ti.TinyIslandsRecord, players, *, seed: int, options: dict, progress=None):
         if "net" in options:
             return _evaluate_with_net(record, seed, options, progress)
-        rollouts, candidates, max_rollouts = options["rollouts"], options["candidates"], options["max-rollouts"]
-        result = ti.replay(record)
-        wave_rule = 1 if record.rules == "tinybot" else 0
-        # futures are drawn under the record's deck model
-        deck_model = DECK_MODELS.index(result.deck) if result.deck in DECK_MODELS else 0
-        offers = np.array([(o.tile1, o.zone1, o.tile2, o.zone2) for o in record.offers], np.int64)
-        if len(offers) < TURNS:  # an unfinished game: pad with a sampled future, never read before its turn
-            pad = np.zeros((TURNS, 4), np.int64)
-            pad[:len(offers)] = offers
-            offers = pad
-        tiles = np.zeros(CELLS, np.int64)
-        land = np.zeros(CELLS, np.bool_)
-        play_out = bots.search_weights()  # halving:N's play-outs; candidates are ranked with WEIGHTS, as its root does
-        rows = []
-        d = 0
-        for t, p in enumerate(record.placements):
-            cands = []
-            for tile, z in legal_placements(tiles, offers[t]):
-                if (tile, z) not in cands:
-                    cands.append((int(tile), int(z)))
-            heur = [heuristic.weighted_value(tiles, land, tile, z, 3 - d, wave_rule, bots.WEIGHTS) for tile, z in cands]
-            order = list(np.argsort(-np.array(heur), kind="stable")[:candidates])
-            chosen = [cands[i] for i in order]
-            played = (p.tile, p.cell)
-            if played not in chosen:
-                chosen.append(played)
-            arr = np.array(chosen, np.int64)
-            values = bots.eval_placements(tiles, land, offers, t, d, wave_rule, arr, rollouts, seed + t, deck_model,
-                                          play_out)
-            i = chosen.index(played)
+        return super().evaluate(record, players, seed=seed, options=options, progress=progress)
 
-            def more(pair, n, k, arr=arr, t=t, d=d, tiles=tiles.copy(), land=land):  # fresh futures per round
-                return bots.eval_placements(tiles, land, offers, t, d, wave_rule, arr[pair], n, seed + 1000 * k + t,
-                                            deck_model, play_out)
-            b, vb, vp, se, means, used = topped_up(values, i, more, max_rollouts)
-            name = lambda c: TILE_LETTERS[c[0]] + cell_name(c[1])  # noqa: E731
-            top = top_moves([name(c) for c in chosen], means, _base_stderr(values), b)
-            rows.append(MoveRow(ti.ply_of_turn(t), 0, name(played), name(chosen[b]), vb, vp, max(0.0, vb - vp), se,
-                                rank(means, i), len(chosen), futures=used, top=top))
-            tiles[p.cell] = p.tile
-            if progress:
-                progress()
-            if d < len(record.drawings) and t + 1 == DRAWING_AFTER_TURN[d]:
-                played_region = result.regions[d]
-                bot_region = bots.planned_region(tiles, land, offers, t, wave_rule, bots.WEIGHTS)
-                regions = np.array([bot_region, played_region])
-                text = lambda m: "(" + " ".join(cell_name(int(z)) for z in np.flatnonzero(m)) + ")"  # noqa: E731
-                if t + 1 >= TURNS:  # the last drawing: the final score, exact
-                    values = bots.eval_regions(tiles, land, offers, t, d, wave_rule, regions, 1, seed + 100 + t,
-                                               deck_model, play_out)
-                    means = values[:, 0]
-                    b = int(np.argmax(means))
-                    vb, vp, se, used = float(means[b]), float(means[1]), None, 1
-                    spread = None
-                else:
-                    values = bots.eval_regions(tiles, land, offers, t, d, wave_rule, regions, rollouts,
-                                               seed + 100 + t, deck_model, play_out)
+    def settings(self, record: ti.TinyIslandsRecord, options: dict, memo: dict) -> dict:
+        deck = DECK_MODELS[memo.setdefault("context", _Context(record)).deck_model]
+        return {"rollouts": options["rollouts"], "candidates": options["candidates"],
+                "max_rollouts": options["max-rollouts"], "target_stderr": TARGET_STDERR, "deck": deck}
 
-                    def more(pair, n, k, regions=regions, t=t, d=d, tiles=tiles.copy(), land=land):
-                        return bots.eval_regions(tiles, land, offers, t, d, wave_rule, regions[pair], n,
-                                                 seed + 1000 * k + 100 + t, deck_model, play_out)
-                    b, vb, vp, se, means, used = topped_up(values, 1, more, max_rollouts)
-                    spread = _base_stderr(values)
-                top = top_moves([text(r) for r in regions], means, spread, b)
-                rows.append(MoveRow(ti.ply_of_drawing(d), 0, text(played_region), text(regions[b]), vb, vp,
-                                    max(0.0, vb - vp), se, rank(means, 1), 2, futures=used, top=top))
-                land = land ^ played_region
-                d += 1
-        return rows, {"rollouts": rollouts, "candidates": candidates, "max_rollouts": max_rollouts,
-                      "target_stderr": TARGET_STDERR, "deck": DECK_MODELS[deck_model]}
+    def judge(self, record: ti.TinyIslandsRecord, position, *, seed: int, options: dict, memo: dict) -> MoveRow:
+        """A placement: the heuristic's best ``candidates`` and the move played, each played out
+        over sampled futures of the record's deck model, topped up while the loss is unsure. A
+        shoreline: the bot's planned region against the one drawn."""
+        if "context" not in memo:  # what every move of the record shares
+            memo["context"] = _Context(record)
+        c = memo["context"]
+        tiles, land = position.before[0].copy(), position.before[1]
+        t = int(np.count_nonzero(tiles))  # placements made before this move
+        if position.action[0] == "place":
+            d = sum(1 for after in DRAWING_AFTER_TURN if after <= t)
+            return _judge_placement(c, tiles, land, t, d, position.action[1:], seed, options)
+        d = sum(1 for after in DRAWING_AFTER_TURN if after < t)
+        return _judge_drawing(c, tiles, land, t - 1, d, seed, options)
 
     # ---- boards: a state is (tiles, land)
 
