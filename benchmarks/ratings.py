@@ -115,6 +115,8 @@ def ladders(args) -> None:
            "`python benchmarks/ratings.py ladders`: `scorebook play GAME --ladder BOTS --games N --seed 1` each "
            "(every pair of bots N games, seats rotating; Tsuro's bots all at one table), rated from those games "
            "alone: rating = mu - 3 sigma, ± sigma.", ""]
+    out += ["| game | rank | bot | rating | mu ± sigma | won | shared | lost |",
+            "|---|---:|---|---:|---:|---:|---:|---:|"]
     with tempfile.TemporaryDirectory() as tmp:
         for game, bots, n, extra in LADDERS:
             start = time.perf_counter()
@@ -123,15 +125,14 @@ def ladders(args) -> None:
                                    "--json"], capture_output=True, text=True)
             seconds = time.perf_counter() - start
             if done.returncode != 0:
-                out.append(f"{game}: failed: {done.stderr.strip().splitlines()[-1:]}")
+                out.append(f"| {game} | failed: {done.stderr.strip().splitlines()[-1:]} | | | | | | |")
                 continue
             doc = json.loads(done.stdout)
-            out += [f"**{game}** ({' '.join(extra)}{' ' if extra else ''}{doc['games']} games, {seconds:.0f} s):", "",
-                    "| rank | bot | rating | mu ± sigma | won | shared | lost |", "|---:|---|---:|---:|---:|---:|---:|"]
+            label = f"{game} ({' '.join(extra)}{' ' if extra else ''}{doc['games']} games, {seconds:.0f} s)"
             for r in doc["ratings"]["ratings"]:
-                out.append(f"| {r['rank']} | {r['player']} | {r['rating']:.1f} | {r['mu']:.1f} ± {r['sigma']:.1f} | "
-                           f"{r['wins']} | {r['shared']} | {r['losses']} |")
-            out.append("")
+                out.append(f"| {label if r['rank'] == 1 else ''} | {r['rank']} | {r['player']} | {r['rating']:.1f} | "
+                           f"{r['mu']:.1f} ± {r['sigma']:.1f} | {r['wins']} | {r['shared']} | {r['losses']} |")
+    out.append("")
     text = "\n".join(out)
     print(text)
     if args.write:
