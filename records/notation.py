@@ -3,8 +3,9 @@ record the store takes.
 
 A game's ``records/<game>.py`` defines ``NOTATION``, a :class:`Notation`: the one owner of
 its action <-> text, its PGN-style visitor (strict or lenient through the error policy), its
-foreign formats (TinyBot lines, Iwoki logs), the canonical text the store hashes, and the
-positions after every move for ``show`` and the reports.
+foreign formats (TinyBot lines, Iwoki logs), the canonical text the store hashes, and a
+record's games as setups and steps, from which the one replay walk (``replay.py``) gives the
+positions after every move for ``show``, the reports and the analysis.
 """
 from __future__ import annotations
 

@@ -35,7 +35,7 @@ class Position:
     state: object  # what the boards draw of the state after the move (the game's view of it)
     before: object  # the same of the state before the move
     game: int = 1  # the game of a multi-game record (a triad)
-    action: object = None  # the engine's action, where the game's positions come from the shared walk
+    action: object = None  # the engine's action that led here
 
 
 @dataclass(frozen=True)
