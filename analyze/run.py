@@ -8,6 +8,7 @@ seed gives the same numbers, wherever they are computed.
 """
 from __future__ import annotations
 
+import functools
 import os
 
 from scorebook import batch, registry
@@ -58,16 +59,24 @@ def resolve(game: str, spec: str | None, files: dict | None = None) -> tuple[str
 
 
 def record_of(row: dict):
-    """The record of a stored row, read back from its canonical text (and so replayed)."""
+    """The record of a stored row, read back from its canonical text (and so replayed); a text
+    read a moment ago is not read again (an analysis and its report read the same record)."""
     try:
-        return registry.get_game(row["game"]).notation.read_pgn(row["text"], STRICT)[0]
+        return _read_stored(row["game"], row["text"])
     except RecordRejected as err:
         raise UsageError(f"stored record {row['id']} no longer reads: {err.describe()}") from None
 
 
-def compute(row: dict, spec: str | None, seed: int, progress=None, files: dict | None = None) -> dict:
+@functools.lru_cache(maxsize=8)
+def _read_stored(game: str, text: str):
+    # the records read here are only read from, never changed: one object may serve every reader
+    return registry.get_game(game).notation.read_pgn(text, STRICT)[0]
+
+
+def compute(row: dict, spec: str | None, seed: int, progress=None, files: dict | None = None,
+            resolved: tuple[str, dict] | None = None) -> dict:
     game = row["game"]
-    name, options = resolve(game, spec, (files or {}).get(game))
+    name, options = resolved or resolve(game, spec, (files or {}).get(game))
     record = record_of(row)
     players = registry.get_game(game).notation.players(record) or ["player"]
     report = analyze_record(game, record, players, seed=seed, options=user_files.resolved(options),
@@ -79,15 +88,17 @@ def compute(row: dict, spec: str | None, seed: int, progress=None, files: dict |
 
 
 def analyze_one(store, record_id: str, spec: str | None, seed: int, *, force: bool = False, progress=None,
-                files: dict | None = None) -> dict:
-    """``files``: {game: {name: UserFileRef}} (``analysis_files``)."""
-    row = store.get(record_id)
-    name, _ = resolve(row["game"], spec, (files or {}).get(row["game"]))
+                files: dict | None = None, row: dict | None = None) -> dict:
+    """``files``: {game: {name: UserFileRef}} (``analysis_files``); ``row``: the stored row,
+    when the caller has it."""
+    row = row or store.get(record_id)
+    resolved = resolve(row["game"], spec, (files or {}).get(row["game"]))
+    name = resolved[0]
     found = None if force else store.find_analysis(row["id"], name, seed, ENGINE_VERSION)
     if found is not None:
         found.update({"id": row["id"], "game": row["game"]})
         return mark_ties(found)
-    report = compute(row, spec, seed, progress, files)
+    report = compute(row, spec, seed, progress, files, resolved)
     store.save_analysis(row["id"], report)
     return report
 

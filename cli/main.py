@@ -815,7 +815,8 @@ def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, h
         raise UsageError("--html writes the report of one record")
     _check_writable(html_path)
     store = _store(ctx)
-    games = None if all_ else [store.get(record_id)["game"]]
+    row = None if all_ else store.get(record_id)
+    games = None if all_ else [row["game"]]
     files, notes = analysis_files(_files(named), games)
     for note in notes:
         click.echo(f"scorebook: {note}", err=True)
@@ -823,10 +824,9 @@ def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, h
     if all_:
         _analyze_all(store, bot, seed, jobs, executor, scheduler, force, files, out)
         return
-    row = store.get(record_id)
     with _Progress(len(store.moves(row["id"])), "analysing", not out.json and sys.stderr.isatty(), "moves",
                    lines=not out.json) as bar:
-        report = analyze_one(store, record_id, bot, seed, force=force, progress=bar.update, files=files)
+        report = analyze_one(store, record_id, bot, seed, force=force, progress=bar.update, files=files, row=row)
     if html_path:
         from scorebook.analyze.html import render
         _write_file(html_path, render(row, report))
