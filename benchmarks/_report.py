@@ -19,3 +19,10 @@ def write_section(marker: str, report: str) -> None:
     else:
         text = text.rstrip() + "\n\n" + section
     BENCHMARKS.write_text(text)
+
+
+def publish(marker: str, report: str, write: bool) -> None:
+    """Print a run's report and, with ``--write``, put it into BENCHMARKS.md (``write_section``)."""
+    print(report)
+    if write:
+        write_section(marker, report)

@@ -20,7 +20,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_section  # noqa: E402
+from _report import publish  # noqa: E402
 SHARED = ROOT.parent / "shared" / "data"
 
 from scorebook.analyze.loss import analyze_record  # noqa: E402
@@ -99,9 +99,7 @@ def main():
             f", exact on {sum(exact)} of {len(exact)} moves" if exact else "")
         out.append(f"- {label}: {took:.1f} s for {len(rep['moves'])} moves{extra}.")
     report = "\n".join(out) + "\n"
-    print(report)
-    if args.write:
-        write_section("### Analysis (", report)
+    publish("### Analysis (", report, args.write)
 
 
 if __name__ == "__main__":

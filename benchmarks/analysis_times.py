@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_section  # noqa: E402
+from _report import publish  # noqa: E402
 
 SAMPLES = {  # game: a record of the project's own, what it is
     "tiny-islands": ("tiny-islands/tiny-islands-mc4-s9-0001.pgn", "26 placements and 3 drawings"),
@@ -75,9 +75,7 @@ def main() -> None:
         lines.append(f"| {game} | {what} | {bot} | {moves} | {cold:.1f} | {warm:.1f} | {again:.1f} | "
                      f"{cold - min(warm, again):.1f} |")
     report = "\n".join(lines) + "\n"
-    print(report)
-    if args.write:
-        write_section("### Analysis: seconds a game, cold and warm", report)
+    publish("### Analysis: seconds a game, cold and warm", report, args.write)
 
 
 if __name__ == "__main__":

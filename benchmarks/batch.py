@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_section  # noqa: E402
+from _report import publish  # noqa: E402
 
 from scorebook import batch  # noqa: E402
 from scorebook.analyze.loss import ENGINE_VERSION  # noqa: E402
@@ -158,7 +158,7 @@ def main() -> None:
     shutil.rmtree(work, ignore_errors=True)
 
     base = speed[0][1]
-    lines = [f"### Batch analysis: local processes and Dask (benchmarks/batch.py)\n",
+    lines = ["### Batch analysis: local processes and Dask (benchmarks/batch.py)\n",
              f"{date.today().isoformat()}, {platform.machine()}, {os.cpu_count()} cores, Python "
              f"{platform.python_version()}. `python benchmarks/batch.py --records {args.records} --bot {args.bot}`: "
              f"{args.records} Game of Islands records (6x6, greedy against greedy or random), `analyze --all --bot "
@@ -177,9 +177,7 @@ def main() -> None:
     lines += [f"| {n:,} | {plan:.2f} | {plan / n * 1e6:.0f} | {write:.1f} | {write / n * 1e3:.2f} |"
               for n, plan, write in growth]
     report = "\n".join(lines) + "\n"
-    print(report)
-    if args.write:
-        write_section("### Batch analysis: local processes and Dask", report)
+    publish("### Batch analysis: local processes and Dask", report, args.write)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_section  # noqa: E402
+from _report import publish  # noqa: E402
 
 COMMANDS = {  # game: (ingest, play)
     "tiny-islands": (["ingest", "samples/tiny-islands"], ["play", "tiny-islands", "--players", "heuristic"]),
@@ -81,9 +81,7 @@ def main() -> None:
                              f"{(cold - warm) / cold:.0%} |")
             print(lines[-1], file=sys.stderr, flush=True)
     report = "\n".join(lines) + "\n"
-    print(report)
-    if args.write:
-        write_section("### Compile costs", report)
+    publish("### Compile costs", report, args.write)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_section  # noqa: E402
+from _report import publish  # noqa: E402
 
 
 def make_files(folder: Path, lines: int, files: int) -> tuple[list[Path], int]:
@@ -89,9 +89,7 @@ together on a new database, each on the same {args.files} files of {args.lines} 
 stored every one of the {distinct} distinct records exactly once with no process failing;
 {min(times):.1f}-{max(times):.1f} s a round.
 """
-    print(report)
-    if args.write:
-        write_section("### Concurrent ingest", report)
+    publish("### Concurrent ingest", report, args.write)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_section  # noqa: E402
+from _report import publish  # noqa: E402
 from tests.fuzzing import FAILURES, check, mutate, seeds  # noqa: E402
 
 
@@ -79,9 +79,7 @@ writes and read back. {total['mutations']:,} inputs; failures: {', '.join(f'{k} 
 | format | mutations | accepted | rejected | crashes | hangs | unpositioned | round-trip failures | inputs/s |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|
 """ + "\n".join(rows) + "\n"
-    print(report)
-    if args.write:
-        write_section("### Fuzzing the readers", report)
+    publish("### Fuzzing the readers", report, args.write)
     sys.exit(1 if any(total[k] for k in FAILURES) else 0)
 
 

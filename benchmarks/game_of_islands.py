@@ -20,7 +20,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_section  # noqa: E402
+from _report import publish  # noqa: E402
 
 from scorebook.engines.game_of_islands import engine as E  # noqa: E402
 from scorebook.engines.game_of_islands import reference as R  # noqa: E402
@@ -106,9 +106,7 @@ def main():
     if best:
         out += ["", f"Largest endgame solved exactly within 1 s (median): {best[0]} legal lines left."]
     report = "\n".join(out) + "\n"
-    print(report)
-    if args.write:
-        write_section("### Game of Islands (", report)
+    publish("### Game of Islands (", report, args.write)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_section  # noqa: E402
+from _report import publish  # noqa: E402
 
 from scorebook import registry  # noqa: E402
 from scorebook.analyze import game_of_islands  # noqa: E402
@@ -102,9 +102,7 @@ Where the searches agree the value is stable; where they do not, the default's v
 opening line is the gain of the next line or two, not the final margin (issue 58 keeps that
 open; the play-outs tried are in benchmarks/history/goi-analysis-playouts-2026-11-27.md).
 """
-    print(report)
-    if args.write:
-        write_section("### The Game of Islands analysis against 4x the budget", report)
+    publish("### The Game of Islands analysis against 4x the budget", report, args.write)
 
 
 if __name__ == "__main__":

@@ -13,14 +13,13 @@ import platform
 import subprocess
 import sys
 import tempfile
-import time
 from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_section  # noqa: E402
+from _report import publish  # noqa: E402
 
 SAMPLES = ROOT / "samples"
 # one ingest in a fresh process; argv: path, database, batch (0: all at once)
@@ -104,9 +103,7 @@ def main():
                    f"{peak / mb:.1f}x |")
     out.append("")
     text = "\n".join(out)
-    print(text)
-    if args.write:
-        write_section(heading, text)
+    publish(heading, text, args.write)
 
 
 if __name__ == "__main__":

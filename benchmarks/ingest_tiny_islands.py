@@ -25,7 +25,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_section  # noqa: E402
+from _report import publish  # noqa: E402
 
 from scorebook.engines.tiny_islands import reference  # noqa: E402
 from scorebook.engines.tiny_islands.metadata import CELLS, DRAWING_AFTER_TURN, TILE_LETTERS, ZONE_CELLS  # noqa: E402
@@ -183,9 +183,7 @@ CLI start (`scorebook ingest` of a 4-record file, whole process): cold, numba ca
 `scorebook --help` {rows['cli_help']:.2f} s. End-to-end figures are the best of 3 runs of one
 {len(lines)}-line file (one transaction), final commit included; the reference path reads 1,000 lines.
 """
-    print(report)
-    if args.write:
-        write_section("### Tiny Islands ingest", report)
+    publish("### Tiny Islands ingest", report, args.write)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_section  # noqa: E402
+from _report import publish  # noqa: E402
 
 REFERENCE_GAMES_PER_S = 11.8
 REFERENCE_DEPTH3_S = 13.2
@@ -169,9 +169,7 @@ def main():
             f"option played out Greedy against Greedy) against Greedy, 40 games: {hw}-{hl}-{hd}, mean difference "
             f"{hm:+.2f} ± {hse:.2f}, {hs:.2f} s a game."]
     report = "\n".join(out) + "\n"
-    print(report)
-    if args.write:
-        write_section("### Iwoki (", report)
+    publish("### Iwoki (", report, args.write)
 
 
 if __name__ == "__main__":

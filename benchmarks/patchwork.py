@@ -27,7 +27,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_section  # noqa: E402
+from _report import publish  # noqa: E402
 
 THESIS_TABLE1 = {  # player: avg S, sd S, min, max, avg O, avg T, avg B, s a game (C++, Ryzen 9 5900X)
     "random weighted (real)": (-6.62, 11.65, -54, 29, 18.29, 18.53, 13.09, 0.0257),
@@ -163,12 +163,7 @@ def best_solo(lines: list[str], quick: bool, effort_real: int, effort_sim: int) 
         ENGINE.warm_up(bots, options)
         scores, seconds = [], []
         for seed in range(games):
-            setup = ENGINE.new_game(np.random.default_rng(seed), options)
-            played = ENGINE.play(setup, bots, seed, options)
-            s = ENGINE.initial_state(setup)
-            for move in played.moves:
-                ENGINE.apply(s, move)
-            total = ENGINE.score(s)["total"]
+            setup, played, total = played_solo(ENGINE, bots, seed, options)
             scores.append(total)
             seconds.append(played.seconds)
             if variant == "real" and (best_record is None or total > best_record[0]):
@@ -179,6 +174,17 @@ def best_solo(lines: list[str], quick: bool, effort_real: int, effort_sim: int) 
                      f"{np.mean(seconds):.1f} | {target} | {thesis} |")
     moves = " ".join(line for line in best_record[1].splitlines() if line and not line.startswith("["))
     lines += ["", f"The best real game found ({best_record[0]}), its moves: `{moves}`", ""]
+
+
+def played_solo(engine, bots, seed: int, options: dict):
+    """One game of one player from ``seed``'s setup: (setup, what was played, its final score
+    as the rules count it)."""
+    setup = engine.new_game(np.random.default_rng(seed), options)
+    played = engine.play(setup, bots, seed, options)
+    s = engine.initial_state(setup)
+    for move in played.moves:
+        engine.apply(s, move)
+    return setup, played, engine.score(s)["total"]
 
 
 def mcts_solo(lines: list[str], quick: bool) -> None:
@@ -194,12 +200,8 @@ def mcts_solo(lines: list[str], quick: bool) -> None:
         ENGINE.warm_up(bots, options)
         scores, seconds = [], []
         for seed in range(games):
-            setup = ENGINE.new_game(np.random.default_rng(seed), options)
-            played = ENGINE.play(setup, bots, seed, options)
-            s = ENGINE.initial_state(setup)
-            for move in played.moves:
-                ENGINE.apply(s, move)
-            scores.append(ENGINE.score(s)["total"])
+            _, played, total = played_solo(ENGINE, bots, seed, options)
+            scores.append(total)
             seconds.append(played.seconds)
         m, se = mean_se(scores)
         lines.append(f"| {level} | {games} | {m:.2f} ± {se:.2f} | {min(scores)} | {max(scores)} | "
@@ -268,9 +270,7 @@ def main() -> None:
             run()
             print(f"{key}: {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
     report = "\n".join(lines) + "\n"
-    print(report)
-    if args.write:
-        write_section("### Patchwork", report)
+    publish("### Patchwork", report, args.write)
 
 
 if __name__ == "__main__":

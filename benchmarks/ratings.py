@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_section  # noqa: E402
+from _report import publish  # noqa: E402
 
 from scorebook.analyze.ratings import Result, rate, results  # noqa: E402
 
@@ -104,9 +104,7 @@ def speed(args) -> None:
         f"| read a stored archive's results | {len(chosen):,} | {read:.2f} | {1e6 * read / len(chosen):.0f} |",
         f"| rate them | {len(chosen):,} | {rated_stored:.2f} | {1e6 * rated_stored / len(chosen):.0f} |", "",
         f"{len(doc['ratings']):,} players rated from the made-up games. Both steps are linear in the games.", ""])
-    print(text)
-    if args.write:
-        write_section(heading, text)
+    publish(heading, text, args.write)
 
 
 def ladders(args) -> None:
@@ -134,9 +132,7 @@ def ladders(args) -> None:
                            f"{r['mu']:.1f} ± {r['sigma']:.1f} | {r['wins']} | {r['shared']} | {r['losses']} |")
     out.append("")
     text = "\n".join(out)
-    print(text)
-    if args.write:
-        write_section(heading, text)
+    publish(heading, text, args.write)
 
 
 def main():

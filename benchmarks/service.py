@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_section  # noqa: E402
+from _report import publish  # noqa: E402
 
 
 def scorebook(db: str, *args: str) -> str:
@@ -146,9 +146,7 @@ From asking for a Tiny Islands analysis (default bot, a random game) to the reco
 showing it: {cold:.1f} s for the server's first analysis (its jitted code loaded from the
 cache), {warm:.1f} s for the next.
 """
-    print(report)
-    if args.write:
-        write_section("### The service over HTTP", report)
+    publish("### The service over HTTP", report, args.write)
 
 
 if __name__ == "__main__":

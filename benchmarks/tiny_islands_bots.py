@@ -38,7 +38,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_section  # noqa: E402
+from _report import publish  # noqa: E402
 
 from scorebook.engines.tiny_islands import bots, engine as E  # noqa: E402
 from scorebook.engines.tiny_islands.deck import offers_for, one_deck_consistent  # noqa: E402
@@ -225,9 +225,7 @@ def main():
             "Where the points come from: mean points per category (penalties as points lost) and each level "
             "against the one before it, paired on the shuffles both played.", ""] + category_table(rows)
     report = "\n".join(out) + "\n"
-    print(report)
-    if args.write:
-        write_section(heading, report)
+    publish(heading, report, args.write)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_section  # noqa: E402
+from _report import publish  # noqa: E402
 
 from scorebook.engines.tiny_islands import bots, engine as E, net_bots  # noqa: E402
 from scorebook.engines.tiny_islands.deck import offers_for  # noqa: E402
@@ -132,9 +132,7 @@ def report(args) -> None:
                       "`python benchmarks/tiny_islands_net.py play --levels ... --deck D --log F` then "
                       "`report F`: each level on the same shuffles, one game at a time, published scoring.",
                       ""] + lines) + "\n"
-    print(text)
-    if args.write:
-        write_section(heading, text)
+    publish(heading, text, args.write)
 
 
 def agreement(args) -> None:
@@ -167,9 +165,7 @@ def agreement(args) -> None:
     out += ["", f"Seconds an analysis: {np.mean(seconds):.1f} (each of the {len(lines)} records: "
             + ", ".join(f"{s:.1f}" for s in seconds) + "), warm, on all cores.", ""]
     text = "\n".join(out)
-    print(text)
-    if args.write:
-        write_section(heading, text)
+    publish(heading, text, args.write)
 
 
 def main():

@@ -21,7 +21,7 @@ from numba import njit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_section  # noqa: E402
+from _report import publish  # noqa: E402
 
 from scorebook.engines.tiny_islands import bots, search  # noqa: E402
 from scorebook.engines.tiny_islands.deck import two_deck_offers  # noqa: E402
@@ -76,9 +76,7 @@ def main():
                    f"{d.mean():+.2f} ± {d.std(ddof=1) / np.sqrt(len(d)):.2f} | {sec * 1000:.2f} | "
                    f"{sec / base_sec:.2f}x |")
     report = "\n".join(out) + "\n"
-    print(report)
-    if args.write:
-        write_section("### Tiny Islands play-outs (", report)
+    publish("### Tiny Islands play-outs (", report, args.write)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_section  # noqa: E402
+from _report import publish  # noqa: E402
 
 
 class Spec:
@@ -149,9 +149,7 @@ def main() -> None:
         match(lines, a, others, games)
         print(lines[-1], file=sys.stderr, flush=True)
     report = "\n".join(lines) + "\n"
-    print(report)
-    if args.write:
-        write_section("### Tsuro", report)
+    publish("### Tsuro", report, args.write)
 
 
 if __name__ == "__main__":

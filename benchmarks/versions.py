@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_section  # noqa: E402
+from _report import publish  # noqa: E402
 
 SHARED_LINES = ROOT.parent / "shared" / "data" / "tinyislands" / "tinybot-samples.txt"
 ANALYSED = {  # a sample of each game (the same file in both checkouts)
@@ -167,9 +167,7 @@ this checkout is faster. "Same numbers": the analysis values (and the bots' game
 |---|---:|---:|---:|---:|---:|---:|---|
 {table}
 """
-    print(report)
-    if args.write:
-        write_section("### This checkout against an older commit", report)
+    publish("### This checkout against an older commit", report, args.write)
 
 
 if __name__ == "__main__":
