@@ -82,6 +82,13 @@ def job(store: Store, job_id: int) -> dict:
     return job_doc(_row(store, job_id))
 
 
+def latest_job(store: Store, record_id: str) -> dict | None:
+    """The newest job asked for a record, or None."""
+    rows = list(store.db.query("SELECT * FROM analysis_jobs WHERE record_id = ? ORDER BY id DESC LIMIT 1",
+                               [record_id]))
+    return job_doc(rows[0]) if rows else None
+
+
 def latest_report(store: Store, record_id: str) -> dict | None:
     """The latest stored analysis of a record, as ``analyze --json`` prints it, or None."""
     row = store.get(record_id)

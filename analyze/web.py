@@ -85,15 +85,13 @@ value="{{ csrftoken() }}"><button type="submit">Analyse with the default bot</bu
 
 
 def _latest_job(path: str, record_id: str) -> dict | None:
-    """The newest analysis job of a record, if the database has a queue and the record a job."""
-    from .jobs import job_doc
+    """The newest analysis job of a record, if the database has a queue (``jobs.latest_job``)."""
+    from .jobs import latest_job
     with Store(path, write=False) as store:
         try:
-            rows = list(store.db.query("SELECT * FROM analysis_jobs WHERE record_id = ? ORDER BY id DESC LIMIT 1",
-                                       [record_id]))
-        except sqlite3.Error:
+            return latest_job(store, record_id)
+        except sqlite3.Error:  # a database from before the service: no queue
             return None
-    return job_doc(rows[0]) if rows else None
 
 
 async def _record_view(request, datasette):
@@ -104,8 +102,7 @@ async def _record_view(request, datasette):
     except ScorebookError as err:
         return Response.html(f"<p>{html.escape(str(err))}</p>", status=404)
     urls = datasette.urls
-    can_analyze = bool(_settings(datasette).get("writes")) and request.actor is not None and \
-        await datasette.permission_allowed(request.actor, ACTIONS["analyze"], default=False)
+    can_analyze = await _refusal(request, datasette, "analyze") is None
     context = {"title": title, "body": Markup(body), "css": Markup(report_html.REPORT_CSS), "database": database.name,
                "row_url": urls.table(database.name, "records") + f"?id={rid}",
                "results_url": urls.table(database.name, "player_results") + f"?record={rid}", "ratings_url": RATINGS_ROUTE,
@@ -186,17 +183,14 @@ async def _submit_page(request, datasette):
     """``/-/scorebook/submit``: a form to paste or load a record; its answer lists every record
     read, stored ones linked to their page, each rejection at its line and column with its code
     and reason and the lines around it."""
-    settings = _settings(datasette)
-    can_submit = bool(settings.get("writes")) and request.actor is not None and \
-        await datasette.permission_allowed(request.actor, ACTIONS["submit"], default=False)
-    why = ("This server is read-only." if not settings.get("writes") else
+    refused = await _refusal(request, datasette, "submit")
+    why = ("This server is read-only." if not _settings(datasette).get("writes") else
            "Log in with an account that may submit records." if request.actor is None else
            f"{request.actor.get('id')} may not submit records here.")
     context = {"css": Markup(report_html.REPORT_CSS), "submit_route": SUBMIT_ROUTE, "record_route": ROUTE,
-               "can_submit": can_submit, "why": why, "text": "", "results": None, "message": None}
+               "can_submit": refused is None, "why": why, "text": "", "results": None, "message": None}
     status = 200
     if request.method == "POST":
-        refused = await _refusal(request, datasette, "submit")
         if refused is not None:
             return Response.html(f"<p>{html.escape(refused[1])}</p>", status=refused[0])
         from urllib.parse import parse_qs
