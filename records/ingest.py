@@ -324,13 +324,14 @@ class IngestPlan:
     files: list[str]
     problems: list[dict]
     skipped: list[str]
+    named: frozenset[str]  # the files' absolute paths: a tournament's own files are ingested with it
     fmt: str = "auto"
 
     @classmethod
     def of(cls, paths: list[str], fmt: str = "auto") -> "IngestPlan":
         files, problems, skipped = expand_paths(list(paths), tournaments=fmt == "auto")
         named = frozenset(os.path.abspath(f) for f in files if f != "-")
-        return cls(files, problems, [f for f in skipped if os.path.abspath(f) not in named], fmt)
+        return cls(files, problems, [f for f in skipped if os.path.abspath(f) not in named], named, fmt)
 
     def run(self, store: Store, *, strict: bool = False, lenient: bool = False, take_tournament=None,
             progress=None) -> dict:
@@ -340,12 +341,11 @@ class IngestPlan:
         its summary; without it a tournament file is read as records."""
         outcomes: list[dict] = list(self.problems)
         tournaments: list[dict] = []
-        named = frozenset(os.path.abspath(f) for f in self.files if f != "-")
         for path in self.files:
             text = tournament_file_text(path) if self.fmt == "auto" and take_tournament else None
             if text is not None:
                 found, tournament = take_tournament(store, path, text, strict=strict, lenient=lenient,
-                                                    also_ingested=named)
+                                                    also_ingested=self.named)
                 outcomes.extend(found)
                 tournaments.append(tournament)
             else:
