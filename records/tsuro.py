@@ -35,6 +35,7 @@ from typing import NamedTuple
 import numpy as np
 
 from scorebook.engines.tsuro import rules as R
+from scorebook.engines.tsuro.game import ENGINE
 
 from . import pgn
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
@@ -313,8 +314,7 @@ class TsuroVisitor(pgn.Visitor):
         """The moves and events of a turn ``R.turn`` answered ``code``: the moves written must be
         the replay's, then the deck order must fit, then the placement must be legal."""
         if code == R.SELF_ELIMINATION:
-            raise self._err(said.placement, "self-elimination", "this placement eliminates the player's own token "
-                                                                "while another tile or rotation in hand does not")
+            raise self._err(said.placement, "self-elimination", ENGINE.explain(self.state, (tile, rot), code))
         if code not in (R.OK, R.MISSING_DECK, R.DECK_MISMATCH):
             raise self._err(said.placement, R.CODE_NAMES.get(code, "bad-token"), "illegal placement")
         n_events = int(self.state[R.N_EVENTS])
@@ -328,10 +328,7 @@ class TsuroVisitor(pgn.Visitor):
                 f"{self.names[q]} {R.point_name(a)}>{end_text(b)}" for q, a, b in moves))
         if code != R.OK:
             raise self._err(said.deck_token or (said.event_tokens[0] if said.event_tokens else said.last),
-                            R.CODE_NAMES[code],
-                            "tiles came back: the record must give the new deck order, a permutation of the deck "
-                            "and the returned tiles" if code == R.MISSING_DECK else
-                            "the new deck order is not the deck and the returned tiles (or no tile came back)")
+                            R.CODE_NAMES[code], ENGINE.explain(self.state, (tile, rot), code))
         return moves, by_kind
 
     def _read_moves(self, tokens: list[pgn.Token]) -> list[tuple[int, int, int]]:

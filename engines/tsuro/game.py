@@ -59,8 +59,10 @@ class TsuroEngine(Engine):
                 R.NOT_IN_HAND: f"tile {int(action[0])} is not in P{seat + 1}'s hand",
                 R.SELF_ELIMINATION: "this placement eliminates the player's own token while another tile or "
                                     "rotation in hand does not",
-                R.MISSING_DECK: "tiles came back: the new deck order must be given",
-                R.DECK_MISMATCH: "the new deck order is not the deck and the returned tiles"}.get(code, "illegal move")
+                R.MISSING_DECK: "tiles came back: the record must give the new deck order, a permutation of the "
+                                "deck and the returned tiles",
+                R.DECK_MISMATCH: "the new deck order is not the deck and the returned tiles (or no tile came back)"
+                }.get(code, "illegal move")
 
     def is_terminal(self, s: np.ndarray) -> bool:
         return bool(s[R.OVER])
