@@ -47,8 +47,7 @@ EXAMPLE = """[Grid "10"]
 """
 
 
-def dot_name(n: int, d: int) -> str:
-    return chr(ord("A") + d % n) + str(d // n + 1)
+dot_name = E.dot_name  # the notation names dots as the rules do
 
 
 def canonical_line(x1, y1, x2, y2) -> tuple[int, int, int, int]:

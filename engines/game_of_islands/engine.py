@@ -347,6 +347,11 @@ TURN_CODE_MESSAGES = {
     **LINE_CODE_MESSAGES}
 
 
+def dot_name(n: int, d: int) -> str:
+    """A dot by its file letter and rank number (spec: ``A1`` bottom left)."""
+    return chr(ord("A") + d % n) + str(d // n + 1)
+
+
 def match_result(margin: int) -> str:
     """A triad's result from the first player's side: |margin| >= 2 wins (spec §6)."""
     return "1-0" if margin >= MATCH_WIN_MARGIN else "0-1" if margin <= -MATCH_WIN_MARGIN else "1/2-1/2"

@@ -100,13 +100,30 @@ class GameOfIslandsEngine(Engine):
         return E.TURN_CODE_NAMES[code]
 
     def explain(self, grid: E.Grid, action, code: int) -> str:
-        """The rule's message, naming the player to move and the dot (the first claimed one
-        the rule can be about)."""
-        kind, line, claims = action
-        def dot_name(d: int) -> str:
-            return f"{chr(ord('A') + d % grid.n)}{d // grid.n + 1}" if 0 <= d < grid.n * grid.n else str(d)
-        fill = {"player": ("First", "Second")[grid.mover], "dot": dot_name(claims[0]) if claims else "the dot"}
+        """The rule's message, naming the player to move and, for a refused claim, its dot."""
+        fill = {"player": ("First", "Second")[grid.mover], "dot": self._refused_dot(grid, action)}
         return E.TURN_CODE_MESSAGES.get(code, "illegal move").format(**fill)
+
+    @staticmethod
+    def _refused_dot(grid: E.Grid, action) -> str:
+        """The first claim ``apply`` refuses, checked as it checks them (after the turn's line)."""
+        kind, line, claims = action
+        drawn = kind == E.LINE and grid.on_grid(line[0], line[1]) and grid.on_grid(line[2], line[3]) \
+            and grid.line_code(*line) == E.OK
+        if drawn:
+            E.apply_line(grid.n, grid.used, grid.diag, *line)
+        seen: set[int] = set()
+        refused = None
+        for d in claims:
+            if not 0 <= d < grid.n * grid.n or grid.claim_code(d, seen) != E.OK:
+                refused = d
+                break
+            seen.add(d)
+        if drawn:
+            E.undo_line(grid.n, grid.used, grid.diag, *line)
+        if refused is None:
+            return "the dot"
+        return E.dot_name(grid.n, refused) if 0 <= refused < grid.n * grid.n else str(refused)
 
     def is_terminal(self, grid: E.Grid) -> bool:
         """Both players out of time, or no line left and the final claim-only turn taken or not due."""
