@@ -319,7 +319,9 @@ def check_tags(tags, code: str, line: int) -> None:
         raise too_large("the record's own tags", MAX_TAG_CHARS // 2, line, 1)
 
 
-Plain = Annotated[object, AfterValidator(lambda v: _checked(_plain(v), v))]
+_PLAIN = AfterValidator(lambda v: _checked(_plain(v), v))
+Plain = Annotated[object, _PLAIN]  # a number, true, false, null or a word
+Word = Annotated[str, _PLAIN]  # a string a tag carries as one word
 Name = Annotated[str, AfterValidator(lambda v: _checked(bool(_NAME_RE.fullmatch(v)), v))]
 Tiles = list[StrictStr]
 
@@ -336,7 +338,7 @@ class LogPlayer(BaseModel):
     model_config = ConfigDict(strict=True, extra="allow")
     seat: Literal[0, 1]
     name: str = ""
-    type: Annotated[str, AfterValidator(lambda v: _checked(_plain(v), v))] = None  # absent, never null
+    type: Word = None  # absent, never null
 
     @model_validator(mode="after")
     def _settings_are_plain(self):
@@ -359,7 +361,7 @@ class LogHeader(BaseModel):
     model_config = ConfigDict(strict=True, extra="allow")
     format: str
     game: str
-    seed: int | Annotated[str, AfterValidator(lambda v: _checked(_plain(v), v))] | None = None
+    seed: int | Word | None = None
     reference: dict[Literal[tuple(REFERENCE_TAGS)], str] = {}
     variant: dict[Name, Plain] = {}
     players: Annotated[list[dict], Field(min_length=2, max_length=2)]
