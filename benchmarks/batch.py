@@ -166,9 +166,8 @@ def main() -> None:
              "that on a LocalCluster).\n",
              "| executor | games a minute | seconds | vs 1 local process |", "|---|---:|---:|---:|"]
     lines += [f"| {label} | {rate:.1f} | {seconds:.1f} | {rate / base:.2f}x |" for label, rate, seconds in speed]
-    lines += ["", f"Per-task overhead: {args.tasks} trivial tasks (`abs`) through the same seam, after the pool "
-              "has started.\n", "| executor | microseconds a task |", "|---|---:|"]
-    lines += [f"| {label} | {us:.0f} |" for label, us in costs]
+    lines += ["", f"Per-task overhead of the seam ({args.tasks} trivial tasks, the pool started): "
+              + ", ".join(f"{us:,.0f} µs {label}" for label, us in costs) + ".\n"]
     lines += ["", "As the queue grows: n pending records (copies of one record), the batch's own steps without "
               "the analysis. Plan: the pending query and every record read back by id; write: one report a "
               "record, each in its own transaction.\n",

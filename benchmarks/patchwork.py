@@ -245,7 +245,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--write", action="store_true", help="put the figures into BENCHMARKS.md")
     ap.add_argument("--quick", action="store_true", help="a small run (minutes), to check the script")
-    ap.add_argument("--only", default="speed,table1,table4,best,mcts,ladder")
+    ap.add_argument("--only", default="speed,best,mcts",
+                    help="parts to run, of speed,table1,table4,best,mcts,ladder (the thesis's tables and the "
+                    "ladder: their last figures are in benchmarks/history/)")
     ap.add_argument("--effort-real", type=int, default=8)
     ap.add_argument("--effort-sim", type=int, default=8)
     ap.add_argument("--circles", type=int, default=200)
