@@ -74,6 +74,12 @@ class Engine(ABC):
         """Why ``action`` breaks rule ``code`` in ``state`` (unchanged by the refusal), for people."""
         return "illegal move"
 
+    def refused_part(self, state, action, code: int) -> int:
+        """Which part of ``action`` rule ``code`` refuses, for a record that writes a move in
+        parts (a line and the dots it claims): 0 the move itself or its first part, k its k-th
+        part; a reader points the rejection at that part's place."""
+        return 0
+
     @abstractmethod
     def is_terminal(self, state) -> bool:
         ...

@@ -3,8 +3,10 @@
 Spec: ``shared/specs/game-of-islands.md`` with ``shared/data/goi/README.md`` (error codes,
 their order and positions, timeouts, ``MatchResult``). A game is a PGN-style record with a
 ``Grid`` tag; games sharing a ``Match`` tag in one file form a triad (10, 12, 14), stored
-as one record. Reading and replaying happen in one pass, so the error reported is the first
-in reading order.
+as one record. The reader turns each turn's text into the engine's action and plays it
+through the shared walk (``records/replay.py``) as it reads, so the error reported is the
+first in reading order: the rules' refusal of a turn's line or of one of its claims, at
+that part.
 
 >>> from scorebook.records import pgn
 >>> rec = read_group(pgn.split_games(EXAMPLE))
@@ -20,12 +22,13 @@ from typing import NamedTuple
 import numpy as np
 
 from scorebook.engines.game_of_islands import engine as E
+from scorebook.engines.game_of_islands.game import ENGINE
 
 from . import pgn
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch
 from .limits import small_int
 from .notation import Canonical, Notation
-from .replay import Step
+from .replay import Place, Replay, Step
 
 GAME = E.GAME_ID
 MIN_GRID, MAX_GRID, TRIAD_GRIDS = E.MIN_GRID, E.MAX_GRID, E.TRIAD_GRIDS
@@ -149,8 +152,8 @@ def _pieces(token: pgn.Token) -> list[_Part]:
 
 
 class GameOfIslandsVisitor(pgn.Visitor):
-    """Reads and replays one game, or the games of a triad in order, through the engine's
-    ``Grid``; raises the first error in reading order (codes, order and positions:
+    """Reads one game, or the games of a triad in order, each turn played through the walk
+    as it is read; raises the first error in reading order (codes, order and positions:
     shared/data/goi/README.md). A stated result that differs from the replay goes through the
     error policy."""
     result_pattern = re.compile(r"\*|[0-9]{1,4}-[0-9]{1,4}")
@@ -162,6 +165,11 @@ class GameOfIslandsVisitor(pgn.Visitor):
         self.players: tuple[str, str] | None = None  # the triad's players, from its first game
         self.out_of_time: set[str] = set()  # players out of time in an earlier grid of the triad
         self.pgn_games: list[pgn.PgnGame] = []
+
+    @property
+    def grid(self) -> E.Grid:
+        """The grid as the walk has played it so far."""
+        return self.walk.state
 
     # ---- positions
     def ply(self) -> int:
@@ -215,7 +223,8 @@ class GameOfIslandsVisitor(pgn.Visitor):
                     raise ParseError("triad-players", f"the games of a triad are played by "
                                      f"{' and '.join(self.players)}", line=where.line if where else pg.line,
                                      column=where.column if where else 1, token=who)
-        self.grid = E.Grid(n, (self.first in self.out_of_time, self.second in self.out_of_time))
+        self.walk = Replay(ENGINE, {"grids": [n], "out_of_time": (self.first in self.out_of_time,
+                                                                 self.second in self.out_of_time)})
         self.turns: list[Turn] = []
         self.pending: tuple[_Part, list[_Part]] | None = None  # a turn whose claims are still coming
 
@@ -258,49 +267,54 @@ class GameOfIslandsVisitor(pgn.Visitor):
             self.pending = None
             self._turn(head, claims)
 
-    def _check(self, code: int, part, **fill) -> None:
-        if code != E.OK:
-            cls = ParseError if code == E.TIME_CLAIMS else IllegalMove
-            raise self._error(cls, E.TURN_CODE_NAMES[code], E.TURN_CODE_MESSAGES[code].format(**fill), part)
-
     def _dot(self, part: _Part) -> tuple[int, int]:
         m = DOT_RE.match(part.text)
         if not m:
             raise self._error(ParseError, "bad-token", "a dot is a file letter and a rank number, e.g. J6", part)
         return ord(m.group(1).upper()) - ord("A"), int(m.group(2)) - 1
 
+    def _claimed(self, part: _Part) -> int:
+        """A claimed dot's index on this grid (-1 off the grid: the rules refuse it there)."""
+        x, y = self._dot(part)
+        n = self.grid.n
+        return y * n + x if 0 <= x < n and 0 <= y < n else -1
+
     def _turn(self, head: _Part, claims: list[_Part]) -> None:
-        grid = self.grid
+        """Read the turn's text into an action and play it through the walk. A part that is
+        not written right comes after the rules' refusal of the parts before it (reading
+        order), so the turn as far as it was read is played first."""
         text = head.text
         kind = E.TIME if text.lower() == "time" else E.PASS if text == "--" else E.LINE
-        self._check(grid.turn_code(kind), head, player=(self.first, self.second)[grid.mover])
-        turn = Turn(kind)
-        if kind == E.TIME and claims:
-            self._check(E.TIME_CLAIMS, claims[0])
-        if kind == E.LINE:
-            m = LINE_RE.match(text)
-            if not m:
-                raise self._error(ParseError, "bad-token", "a turn is a line such as A1-B2, '--' or 'time'", head)
-            ends = []
-            for end in (m.group(1), m.group(2)):
-                x, y = self._dot(_Part(end, head.line, head.column, False))
-                if not grid.on_grid(x, y):
-                    raise self._error(IllegalMove, "off-grid", f"{end} is off the {grid.n} x {grid.n} grid", head)
-                ends += [x, y]
-            self._check(grid.line_code(*ends), head)
-            grid.draw(*ends)
-            turn.line = tuple(ends)
-        seen: set[int] = set()
-        for part in claims:
-            x, y = self._dot(part)
-            if not grid.on_grid(x, y):
-                raise self._error(IllegalMove, "off-grid", f"{part.text} is off the {grid.n} x {grid.n} grid", part)
-            d = y * grid.n + x
-            self._check(grid.claim_code(d, seen), part, dot=part.text)
-            seen.add(d)
-            turn.claims.append(d)
-        grid.end_turn(kind, turn.claims)
-        self.turns.append(turn)
+        line, dots, fault = None, [], None
+        m = LINE_RE.match(text)
+        if kind == E.LINE and not m:  # judged as a line turn with no line: whether one may be drawn now
+            fault = self._error(ParseError, "bad-token", "a turn is a line such as A1-B2, '--' or 'time'", head)
+        elif kind == E.LINE:
+            line = self._dot(_Part(m.group(1), head.line, head.column, False)) + \
+                self._dot(_Part(m.group(2), head.line, head.column, False))
+        for part in claims if fault is None else ():
+            try:
+                dots.append(self._claimed(part))
+            except ParseError as err:
+                fault = err
+                break
+        self._play((kind, line, tuple(dots)), [head, *claims], fault)
+        self.turns.append(Turn(kind, line, dots))
+
+    def _play(self, action, parts: list[_Part], fault: ParseError | None) -> None:
+        """Play ``action`` (the turn as far as it is written right); then raise ``fault``, the
+        writing's, unless the rules refused an earlier part."""
+        try:
+            self.walk.play(action, [Place(p.line, p.column, p.text) for p in parts])
+        except IllegalMove as refusal:
+            if refusal.code == "bad-token":  # a turn the rules cannot read: its writing is at fault
+                raise fault or ParseError(refusal.code, refusal.message, line=refusal.line,
+                                          column=refusal.column, ply=refusal.ply, token=refusal.token,
+                                          move=(refusal.ply + 1) // 2) from None
+            refusal.move = (refusal.ply + 1) // 2  # the record counts pairs of turns
+            raise
+        if fault is not None:
+            raise fault
 
     # ---- the game's end and result
     def end_game(self, pg: pgn.PgnGame, result_part: pgn.Token | None) -> None:
@@ -427,16 +441,15 @@ def move_text(ply: int, text: str) -> str:
 
 def write_grid(n: int, turns, tags: dict[str, str]) -> tuple[str, list[int]]:
     """One grid of lines with their claims, [(line, claims), ...] First first, as Scorebook
-    notation with the result the engine scores; returns (text, points)."""
-    grid = E.Grid(n)
+    notation with the result the engine scores (played through the walk); returns (text, points)."""
+    walk = Replay(ENGINE, {"grids": [n]})
     words = []
     for i, (line, claims) in enumerate(turns):
         if i % 2 == 0:
             words.append(f"{i // 2 + 1}.")
         words.append(turn_text(n, Turn(E.LINE, line, claims)))
-        grid.draw(*line)
-        grid.end_turn(E.LINE, claims)
-    points = grid.score()[0]
+        walk.play((E.LINE, line, tuple(claims)))
+    points = ENGINE.score(walk.state)["points"]
     words.append(f"{points[0]}-{points[1]}")
     tags = dict(tags, Result=words[-1])
     return pgn.write_tags(tags) + "\n\n" + "\n".join(pgn.wrap_words(words)) + "\n", points

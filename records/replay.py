@@ -18,7 +18,7 @@ scorebook.errors.IllegalMove: line 3, column 4, ply 2, token B99: unknown-patch:
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from scorebook.engines.protocol import OK, Engine
@@ -64,10 +64,15 @@ class Replay:
         self.state = engine.initial_state(setup)
         self.ply = 0  # actions played
 
-    def play(self, action, place: Place | None = None) -> None:
-        """Apply ``action``, or raise IllegalMove at ``place`` (the state is then unchanged)."""
+    def play(self, action, place: Place | Sequence[Place] | None = None) -> None:
+        """Apply ``action``, or raise IllegalMove at ``place`` (the state is then unchanged).
+        A move written in parts gives a place for each; the rejection points at the part the
+        engine refuses (``Engine.refused_part``)."""
         code = self.engine.apply(self.state, action)
         if code != OK:
+            if isinstance(place, Sequence):
+                part = self.engine.refused_part(self.state, action, code)
+                place = place[min(part, len(place) - 1)] if place else None
             place = place or Place()
             raise IllegalMove(self.engine.code_name(code), self.engine.explain(self.state, action, code),
                               line=place.line, column=place.column, ply=self.ply + 1, token=place.token)

@@ -75,3 +75,21 @@ def _named(engine, code: int) -> bool:
         return bool(engine.code_name(code))
     except (KeyError, IndexError):
         return False
+
+
+def test_a_move_written_in_parts_is_refused_at_the_part_the_engine_names():
+    """A Game of Islands turn is its line and the dots it claims, each written at its own
+    place: the walk points a refusal at the part the engine refuses (``refused_part``), a
+    claim after a legal line at that claim's place, and leaves the grid as it was."""
+    engine = registry.get_game("game-of-islands").engine
+    walk = Replay(engine, {"grids": [10]})
+    places = [Place(1, 4, "I1-J2"), Place(1, 11, "J1"), Place(1, 15, "A5")]
+    with pytest.raises(IllegalMove) as refused:  # J1 is an island once I1-J2 is drawn; A5 is not
+        walk.play(("line", (8, 0, 9, 1), (9, 40)), places)
+    assert (refused.value.code, refused.value.column, refused.value.token) == ("claim-not-island", 15, "A5")
+    assert "A5" in refused.value.message
+    with pytest.raises(IllegalMove) as refused:  # the line itself: its place, the turn's first
+        walk.play(("line", (8, 0, 9, 2), (9, 0)), places)
+    assert (refused.value.code, refused.value.column) == ("not-straight", 4)
+    walk.play(("line", (8, 0, 9, 1), (9,)), places)
+    assert walk.ply == 1 and int(walk.state.owner[9]) == 0

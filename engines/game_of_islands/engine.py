@@ -327,10 +327,12 @@ LINE, PASS, TIME = "line", "pass", "time"  # a turn draws a line, is the final c
 
 # codes of a turn's checks, in the order of the spec (shared/data/goi/README.md)
 BOTH_OUT, GRID_OVER, MOVE_AFTER_TIMEOUT, PASS_NOT_ALLOWED, TIME_CLAIMS = 11, 12, 13, 14, 15
+NO_LINE = 16  # a line turn whose action names no line
 CLAIM_USED_DOT, CLAIM_REPEATED, CLAIM_ALREADY_CLAIMED, CLAIM_NOT_ISLAND = 21, 22, 23, 24
+CLAIM_CODES = (CLAIM_USED_DOT, CLAIM_REPEATED, CLAIM_ALREADY_CLAIMED, CLAIM_NOT_ISLAND)
 TURN_CODE_NAMES = {
     BOTH_OUT: "move-after-end", GRID_OVER: "move-after-end", MOVE_AFTER_TIMEOUT: "move-after-timeout",
-    PASS_NOT_ALLOWED: "pass-not-allowed", TIME_CLAIMS: "bad-token", CLAIM_USED_DOT: "claim-used-dot",
+    PASS_NOT_ALLOWED: "pass-not-allowed", TIME_CLAIMS: "bad-token", NO_LINE: "bad-token", CLAIM_USED_DOT: "claim-used-dot",
     CLAIM_REPEATED: "claim-repeated", CLAIM_ALREADY_CLAIMED: "claim-already-claimed",
     CLAIM_NOT_ISLAND: "claim-not-island", **LINE_CODE_NAMES}
 # {dot}: the dot as written; {player}: the mover's name
@@ -340,6 +342,7 @@ TURN_CODE_MESSAGES = {
     MOVE_AFTER_TIMEOUT: "{player} is out of time: every later turn is written 'time'",
     PASS_NOT_ALLOWED: "'--' is only the final claim-only turn, when no legal line remains",
     TIME_CLAIMS: "a player out of time claims nothing",
+    NO_LINE: "a turn is a line such as A1-B2, '--' or 'time'",
     CLAIM_USED_DOT: "{dot} lies on a line",
     CLAIM_REPEATED: "{dot} is claimed twice in one turn",
     CLAIM_ALREADY_CLAIMED: "{dot} is already claimed",

@@ -77,6 +77,8 @@ class GameOfIslandsEngine(Engine):
         if kind == E.TIME and claims:
             return E.TIME_CLAIMS
         if kind == E.LINE:
+            if line is None:
+                return E.NO_LINE
             if not (grid.on_grid(line[0], line[1]) and grid.on_grid(line[2], line[3])):
                 return E.OFF_GRID
             code = grid.line_code(*line)
@@ -101,29 +103,45 @@ class GameOfIslandsEngine(Engine):
 
     def explain(self, grid: E.Grid, action, code: int) -> str:
         """The rule's message, naming the player to move and, for a refused claim, its dot."""
-        fill = {"player": ("First", "Second")[grid.mover], "dot": self._refused_dot(grid, action)}
-        return E.TURN_CODE_MESSAGES.get(code, "illegal move").format(**fill)
+        kind, line, claims = action
+        dot = "the dot"
+        if code == E.OFF_GRID:
+            dot = self._off_grid_end(grid, line) if self.refused_part(grid, action, code) == 0 else "the dot"
+            return f"{dot} is off the {grid.n} x {grid.n} grid"
+        refused = self.refused_part(grid, action, code)
+        if refused > 0 and 0 <= claims[refused - 1] < grid.n * grid.n:
+            dot = E.dot_name(grid.n, claims[refused - 1])
+        return E.TURN_CODE_MESSAGES.get(code, "illegal move").format(player=("First", "Second")[grid.mover], dot=dot)
 
     @staticmethod
-    def _refused_dot(grid: E.Grid, action) -> str:
-        """The first claim ``apply`` refuses, checked as it checks them (after the turn's line)."""
+    def _off_grid_end(grid: E.Grid, line) -> str:
+        x, y = (line[0], line[1]) if not grid.on_grid(line[0], line[1]) else (line[2], line[3])
+        return chr(ord("A") + x) + str(y + 1) if 0 <= x < 26 and y >= -1 else "a dot"
+
+    def refused_part(self, grid: E.Grid, action, code: int) -> int:
+        """0 for the turn and its line; k for its k-th claim, found as ``apply`` checks them
+        (after the turn's line is drawn)."""
         kind, line, claims = action
+        if code == E.TIME_CLAIMS:
+            return 1
+        if code not in (E.OFF_GRID, *E.CLAIM_CODES) or grid.turn_code(kind) != E.OK:
+            return 0
         drawn = kind == E.LINE and grid.on_grid(line[0], line[1]) and grid.on_grid(line[2], line[3]) \
             and grid.line_code(*line) == E.OK
+        if kind == E.LINE and not drawn:
+            return 0  # the line itself is refused
         if drawn:
             E.apply_line(grid.n, grid.used, grid.diag, *line)
         seen: set[int] = set()
-        refused = None
-        for d in claims:
+        refused = 0
+        for k, d in enumerate(claims, 1):
             if not 0 <= d < grid.n * grid.n or grid.claim_code(d, seen) != E.OK:
-                refused = d
+                refused = k
                 break
             seen.add(d)
         if drawn:
             E.undo_line(grid.n, grid.used, grid.diag, *line)
-        if refused is None:
-            return "the dot"
-        return E.dot_name(grid.n, refused) if 0 <= refused < grid.n * grid.n else str(refused)
+        return refused
 
     def is_terminal(self, grid: E.Grid) -> bool:
         """Both players out of time, or no line left and the final claim-only turn taken or not due."""
