@@ -32,10 +32,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scorebook.engines.iwoki import engine as E
+from scorebook.engines.iwoki.game import ENGINE
 from scorebook.engines.iwoki.metadata import (GAME_ID, HEX_GAP_INDEX, HEX_GAP_NAMES, N_HEX_GAPS, N_HEX_TILES,
                                               N_SMALL_TILES,
                                               RULE_SETS, SCORE,
-                                              SMALL_GAP_INDEX, SMALL_GAP_NAMES, TO_MOVE, WHITE, hex_name,
+                                              SMALL_GAP_INDEX, SMALL_GAP_NAMES, WHITE, hex_name,
                                               parse_tile, small_name)
 
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
@@ -48,7 +49,7 @@ from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StrictStr, V
 
 from .limits import MAX_DIGITS, MAX_JSON_DEPTH, MAX_TAG_CHARS, json_depth, small_int, too_large
 from .notation import Canonical, Notation
-from .replay import Step
+from .replay import Place, Replay, Step
 
 GAME = GAME_ID
 LOG_FORMAT = "iwoki-log/1"  # the header's "format": records of both formats hold the log's header
@@ -170,62 +171,50 @@ _KINDS = {"place-small": E.SMALL, "place-hex": E.HEX, "draw": E.DRAW, "pass": E.
 
 def replay(record: IwokiRecord, where: Where | None = None, stated: list[dict] | None = None,
            policy: ErrorPolicy = STRICT) -> None:
-    """Replay every action through the engine; fill in the computed fields and the score.
-    An action without a seat (Scorebook notation writes none) gets the seat the rules put to
-    move. ``stated`` holds a log's own per-action numbers (points, scores, tokens,
+    """Play every action through the shared walk; fill in what each action computed and the
+    score. An action without a seat (Scorebook notation writes none) gets the seat the rules
+    put to move. ``stated`` holds a log's own per-action numbers (points, scores, tokens,
     hex_drawn), checked one by one; a stated score that differs goes through ``policy``."""
     where = where or Where()
-    s = _initial_state(record.header, record.rules, where)
-
-    def refuse(code: int, i: int, **fill):
-        cls = IllegalMove
-        raise _err(cls, E.CODE_NAMES[code], E.CODE_MESSAGES[code].format(**fill), where, i)
-
+    walk = Replay(ENGINE, _initial_state(record.header, record.rules, where))
     for i, a in enumerate(record.actions):
-        if E.game_over(s):
-            refuse(E.ACTION_AFTER_END, i)
-        p = int(s[TO_MOVE])
+        s = walk.state
+        line, column, token = where.spots.get(i, where.end)
+        place = Place(line, column, token)
+        if ENGINE.is_terminal(s):  # the rules refuse any action once the game is over
+            walk.play((E.PASS, -1, -1, -1), place)
+        p = ENGINE.to_move(s)
         if a.seat < 0:
             a.seat = p
         if a.seat != p:
             raise _err(IllegalMove, "wrong-seat", f"seat {p} is to move", where, i)
         if a.n_options is not None:
-            n_options = len(E.options(s))
+            n_options = len(ENGINE.legal_actions(s))
             if a.n_options != n_options:
                 record.warnings.append(f"action {i + 1}: the log counts {a.n_options} options, the engine {n_options}")
         a.first_move = bool(s[E.FIRST])
-        kind = _KINDS.get(a.type)
-        if kind is None:
-            raise _err(ParseError, "bad-action", f"unknown action type {a.type!r}", where, i)
-        tile = gap = orient = -1
-        if kind in (E.SMALL, E.HEX):
-            small = kind == E.SMALL
-            try:
-                tile_kind, tile = parse_tile(a.tile)
-            except (ValueError, TypeError):
-                raise _err(ParseError, "bad-action", f"{a.tile!r} is not a tile", where, i) from None
-            if tile_kind != ("small" if small else "hex") or tile not in E.hand(s, p, kind):
-                refuse(E.TILE_NOT_IN_HAND, i, tile=a.tile, seat=p)
-            orient = ("+-".index(a.face) * 3 if small else "AB".index(a.face) * 6) + a.rotation
-            gaps = SMALL_GAP_INDEX if small else HEX_GAP_INDEX
-            if a.gap not in gaps:
-                raise _err(ParseError, "bad-action", f"{a.gap!r} is not a {'small' if small else 'hex'} gap", where, i)
-            gap = gaps[a.gap]
-        code, points = E.action_code(s, kind, tile, gap, orient)
-        if code != E.OK:
-            refuse(code, i, tile=a.tile, seat=p, gap=a.gap)
-        if kind == E.DRAW and a.tile != small_name(E.pile_top(s)):
-            raise _err(IllegalMove, "draw-not-top", f"the top of the small pile is {small_name(E.pile_top(s))}",
-                       where, i)
-        a.points = points
-        drawn = E.apply_action(s, kind, tile, gap, orient, points)
-        a.hex_drawn = hex_name(drawn) if drawn >= 0 else None
+        action, fault = _engine_action(a, where, i)
+        top = E.pile_top(s) if action[0] == E.DRAW and s[E.SMALL_PILE_TOP] < s[E.SMALL_PILE_LEN] else None
+        score, hex_top = int(s[SCORE + p]), int(s[E.HEX_PILE_TOP])
+        try:
+            walk.play(action, place)
+        except IllegalMove as refusal:
+            if fault is None or refusal.part == 0:  # the tile is read before the gap
+                raise
+            raise fault from None
+        if fault is not None:
+            raise fault
+        if action[0] == E.DRAW and a.tile != small_name(top):
+            raise _err(IllegalMove, "draw-not-top", f"the top of the small pile is {small_name(top)}", where, i)
+        a.points = int(s[SCORE + p]) - score
+        a.hex_drawn = hex_name(int(s[E.HEX_PILE + hex_top])) if s[E.HEX_PILE_TOP] > hex_top else None
         a.scores = (int(s[SCORE]), int(s[SCORE + 1]))
         a.white_tokens = (int(s[WHITE]), int(s[WHITE + 1]))
         if stated is not None:
             _check_stated(record, a, stated[i], where, i, policy)
+    s = walk.state
     over, trigger, reason = E.end_of_game(s)
-    record.score = E.final_tally(s)
+    record.score = ENGINE.score(s)
     record.finished = over
     record._end_state = (over, trigger, reason)
     if record.end is not None:
@@ -620,14 +609,34 @@ def score_rows(record: IwokiRecord) -> list[tuple[int, str, int]]:
     return rows
 
 
-def engine_action(a: Action) -> tuple[int, int, int, int]:
-    """A record's action as the engine takes it by its tile: (kind, tile number, gap, orientation)."""
-    kind = _KINDS[a.type]
+def _engine_action(a: Action, where: Where, i: int) -> tuple[tuple[int, int, int, int], ParseError | None]:
+    """A record's action as the engine takes it by its tile: (kind, tile number, gap,
+    orientation), -1 where the kind takes none (draw, pass), and the fault of a gap not
+    written right (the gap is then -1: the rules judge the tile before it). A tile of the
+    other kind is tile -1, which no hand holds."""
+    kind = _KINDS.get(a.type)
+    if kind is None:
+        raise _err(ParseError, "bad-action", f"unknown action type {a.type!r}", where, i)
     if kind not in (E.SMALL, E.HEX):
-        return kind, -1, -1, -1
+        return (kind, -1, -1, -1), None
     small = kind == E.SMALL
+    try:
+        tile_kind, tile = parse_tile(a.tile)
+    except (ValueError, TypeError):
+        raise _err(ParseError, "bad-action", f"{a.tile!r} is not a tile", where, i) from None
+    if tile_kind != ("small" if small else "hex"):
+        tile = -1
     orient = ("+-".index(a.face) * 3 if small else "AB".index(a.face) * 6) + a.rotation
-    return kind, parse_tile(a.tile)[1], (SMALL_GAP_INDEX if small else HEX_GAP_INDEX)[a.gap], orient
+    gaps = SMALL_GAP_INDEX if small else HEX_GAP_INDEX
+    if a.gap not in gaps:
+        return (kind, tile, -1, orient), _err(ParseError, "bad-action",
+                                               f"{a.gap!r} is not a {'small' if small else 'hex'} gap", where, i)
+    return (kind, tile, gaps[a.gap], orient), None
+
+
+def engine_action(a: Action) -> tuple[int, int, int, int]:
+    """A read record's action as the engine takes it by its tile: (kind, tile number, gap, orientation)."""
+    return _engine_action(a, Where(), 0)[0]
 
 
 class IwokiNotation(Notation):

@@ -70,12 +70,14 @@ class Replay:
         engine refuses (``Engine.refused_part``)."""
         code = self.engine.apply(self.state, action)
         if code != OK:
+            part = self.engine.refused_part(self.state, action, code)
             if isinstance(place, Sequence):
-                part = self.engine.refused_part(self.state, action, code)
                 place = place[min(part, len(place) - 1)] if place else None
             place = place or Place()
-            raise IllegalMove(self.engine.code_name(code), self.engine.explain(self.state, action, code),
-                              line=place.line, column=place.column, ply=self.ply + 1, token=place.token)
+            refusal = IllegalMove(self.engine.code_name(code), self.engine.explain(self.state, action, code),
+                                  line=place.line, column=place.column, ply=self.ply + 1, token=place.token)
+            refusal.part = part
+            raise refusal
         self.ply += 1
 
 

@@ -87,6 +87,7 @@ class ParseError(RecordRejected):
 
 class IllegalMove(RecordRejected):
     """The text parses but replay finds a move the rules forbid."""
+    part = 0  # the part of a move written in parts that the rules refuse (``Engine.refused_part``)
 
 
 class ScoreMismatch(RecordRejected):

@@ -62,10 +62,16 @@ class IwokiEngine(Engine):
         if len(action) == 4 and action[0] in (E.SMALL, E.HEX):
             kind, tile, gap, _ = (int(v) for v in action)
             small = kind == E.SMALL
-            fill["tile"] = small_name(tile) if small else hex_name(tile)
+            if tile >= 0:  # a record's tile of the other kind is no tile here
+                fill["tile"] = small_name(tile) if small else hex_name(tile)
             names = SMALL_GAP_NAMES if small else HEX_GAP_NAMES
             fill["gap"] = names[gap] if 0 <= gap < len(names) else str(gap)
         return E.CODE_MESSAGES.get(code, "illegal move").format(**fill)
+
+    def refused_part(self, s: np.ndarray, action, code: int) -> int:
+        """A placement is judged by its tile first (part 0), then by its gap and orientation (part 1)."""
+        return 0 if code in (E.ACTION_AFTER_END, E.TILE_NOT_IN_HAND) or len(action) != 4 \
+            or action[0] not in (E.SMALL, E.HEX) else 1
 
     def is_terminal(self, s: np.ndarray) -> bool:
         return bool(E.game_over(s))
