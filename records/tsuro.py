@@ -41,7 +41,7 @@ from . import pgn
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
 from .limits import small_int
 from .notation import Canonical, Notation
-from .replay import Step
+from .replay import Place, Replay, Step
 
 GAME = R.GAME_ID
 KEYWORDS = ("draw", "dragon", "return", "deck", "refill", "pass")
@@ -175,8 +175,7 @@ class TsuroVisitor(pgn.Visitor):
         self.refill = R.REFILLS.index(refill or R.REFILLS[0])
         self.result_text = t.pop("Result", None)
         self.tags = t
-        self.state = R.new_state(len(names), np.array(self.starts, np.int64), np.array(self.deck, np.int64),
-                                 self.refill, 0)
+        self.walk = Replay(ENGINE, (self.starts, self.deck, self.refill, 0, len(names)))
         self.events = np.zeros((256, 3), np.int64)
         self.turns: list[Turn] = []
         self.pending: list[pgn.Token] | None = None
@@ -209,6 +208,11 @@ class TsuroVisitor(pgn.Visitor):
             self._tag_error("bad-deck", "Deck", f"[Deck] is the {R.N_TILES} tile ids 0 to {R.N_TILES - 1}, "
                                                 "each once, top first")
         return ids
+
+    @property
+    def state(self) -> np.ndarray:
+        """The position as the walk has played it so far."""
+        return self.walk.state
 
     def ply(self) -> int:
         return len(self.turns) + 1
@@ -263,8 +267,7 @@ class TsuroVisitor(pgn.Visitor):
             raise self._err(number_token, "bad-turn-number", f"this is turn {len(self.turns) + 1}")
         seat, tile, rot, square = self._placement(said)
         order = said.events.get("deck")
-        code = R.turn(self.state, tile, rot, np.array(order if order is not None else [-2], np.int64), self.events)
-        moves, by_kind = self._replayed(said, code, tile, rot)
+        moves, by_kind = self._play(said, tile, rot, order)
         turn = Turn(seat, tile, rot, square, list(order) if order is not None else None, moves,
                     {k: v for k, v in by_kind.items() if k != "deck"})
         written = {k: v for k, v in said.events.items() if k != "deck"}
@@ -310,26 +313,37 @@ class TsuroVisitor(pgn.Visitor):
             raise self._err(placement, "wrong-square", f"{who.text}'s token faces {R.square_name(square)}")
         return seat, tile, rot, square
 
-    def _replayed(self, said: "_SaidTurn", code: int, tile: int, rot: int) -> tuple[list, dict]:
-        """The moves and events of a turn ``R.turn`` answered ``code``: the moves written must be
-        the replay's, then the deck order must fit, then the placement must be legal."""
-        if code == R.SELF_ELIMINATION:
-            raise self._err(said.placement, "self-elimination", ENGINE.explain(self.state, (tile, rot), code))
-        if code not in (R.OK, R.MISSING_DECK, R.DECK_MISMATCH):
-            raise self._err(said.placement, R.CODE_NAMES.get(code, "bad-token"), "illegal placement")
-        n_events = int(self.state[R.N_EVENTS])
-        if code != R.OK:  # the moves come before the deck in the order of checks: replay them aside
-            aside = self.state.copy()
-            R.turn(aside, tile, rot, R.NO_ORDER, self.events)
-            n_events = int(aside[R.N_EVENTS])
-        moves, by_kind = replay_events(self.events, n_events)
+    def _play(self, said: "_SaidTurn", tile: int, rot: int, order) -> tuple[list, dict]:
+        """Play the placement through the walk: its moves and events. The moves written must be
+        the replay's, then the deck order must fit (the order of checks), so a turn the rules
+        refuse for its deck order has its moves, which the engine wrote first, checked before."""
+        self.events[:] = -1
+        try:
+            self.walk.play((tile, rot, order, self.events), Place(said.placement.line, said.placement.column,
+                                                                    said.placement.text))
+        except IllegalMove as refusal:
+            if refusal.code not in (R.CODE_NAMES[R.MISSING_DECK], R.CODE_NAMES[R.DECK_MISMATCH]):
+                raise
+            self._check_moves(said, replay_events(self.events, self._moves_written(self.events))[0])
+            where = said.deck_token or (said.event_tokens[0] if said.event_tokens else said.last)
+            raise self._err(where, refusal.code, refusal.message) from None
+        moves, by_kind = replay_events(self.events, int(self.state[R.N_EVENTS]))
+        self._check_moves(said, moves)
+        return moves, by_kind
+
+    @staticmethod
+    def _moves_written(events: np.ndarray) -> int:
+        """How many of a refused turn's first event rows are its moves (the rows were cleared
+        before the turn, and the moves come first)."""
+        n = 0
+        while n < len(events) and events[n, 0] == R.MOVE:
+            n += 1
+        return n
+
+    def _check_moves(self, said: "_SaidTurn", moves: list) -> None:
         if said.moves is not None and sorted(said.moves) != sorted(moves):
             raise self._err(said.move_tokens[0], "move-mismatch", "the replay moves: " + " ".join(
                 f"{self.names[q]} {R.point_name(a)}>{end_text(b)}" for q, a, b in moves))
-        if code != R.OK:
-            raise self._err(said.deck_token or (said.event_tokens[0] if said.event_tokens else said.last),
-                            R.CODE_NAMES[code], ENGINE.explain(self.state, (tile, rot), code))
-        return moves, by_kind
 
     def _read_moves(self, tokens: list[pgn.Token]) -> list[tuple[int, int, int]]:
         if len(tokens) % 2:

@@ -46,9 +46,15 @@ class TsuroEngine(Engine):
     def apply(self, s: np.ndarray, action) -> int:
         """``(tile, rotation)``: tiles that come back are shuffled into the deck by the game's
         seed; ``(tile, rotation, order)``: a record's turn, the new deck order as it states it
-        (None where it states none: then no tile may come back)."""
-        order = R.NO_ORDER if len(action) < 3 else np.array(action[2] if action[2] is not None else [-2], np.int64)
-        return int(R.turn(s, action[0], action[1], order, np.zeros((B.EVENTS, 3), np.int64)))
+        (None where it states none: then no tile may come back; ``R.NO_ORDER``: shuffled).
+        ``(tile, rotation, order, events)``: the same, the turn's events written into
+        ``events`` (rows of kind, seat, value; their count in ``s[R.N_EVENTS]``), for a record
+        to check what it says happened. On a refusal for the deck order the moves, which come
+        first, are written all the same."""
+        order = R.NO_ORDER if len(action) < 3 else action[2] if isinstance(action[2], np.ndarray) \
+            else np.array(action[2] if action[2] is not None else [-2], np.int64)
+        events = action[3] if len(action) > 3 else np.zeros((B.EVENTS, 3), np.int64)
+        return int(R.turn(s, action[0], action[1], order, events))
 
     def code_name(self, code: int) -> str:
         return R.CODE_NAMES[code]
