@@ -510,12 +510,13 @@ class TsuroNotation(Notation):
         starts, deck, refill, seed = setup
         names = [name for name, _ in seats]
         n = len(names)
-        s = R.new_state(n, np.array(starts[:n], np.int64), np.array(deck, np.int64), refill, seed)
+        walk = Replay(ENGINE, (starts, deck, refill, seed, n))  # the bots' own shuffles: seeded
+        s = walk.state
         events = np.zeros((256, 3), np.int64)
         turns = []
         for tile, rot in played.moves:
             seat, square = int(s[R.TO_MOVE]), int(s[R.POS + s[R.TO_MOVE]]) // 8
-            assert R.turn(s, tile, rot, R.NO_ORDER, events) == R.OK
+            walk.play((tile, rot, R.NO_ORDER, events))
             moves, by_kind = replay_events(events, int(s[R.N_EVENTS]))
             turns.append(Turn(seat, int(tile), int(rot), square, by_kind["deck"], moves,
                               {k: v for k, v in by_kind.items() if k != "deck"}))
