@@ -3,7 +3,9 @@ model). A game's engine package defines ``ENGINE`` (in its ``game.py``), an :cla
 
 * the transition: ``initial_state`` (from the chance outcomes fixed up front, ``new_game``),
   ``legal_actions``, ``apply`` (OK, or the code of the rule an illegal action breaks; the
-  state is unchanged then), ``is_terminal``, ``to_move``, ``score``;
+  state is unchanged then; ``play_all`` many at once), ``is_terminal``, ``to_move``, ``score``;
+* for records: ``code_name``, ``explain`` and ``refused_part`` say what a refusal means and
+  which part of a move written in parts it points at;
 * bots: ``play`` runs a whole game between bots at their seats (jitted where the work is) and
   returns what was played, which the game's notation writes as a record.
 
@@ -73,6 +75,16 @@ class Engine(ABC):
     def explain(self, state, action, code: int) -> str:
         """Why ``action`` breaks rule ``code`` in ``state`` (unchanged by the refusal), for people."""
         return "illegal move"
+
+    def play_all(self, state, actions: list) -> tuple[int, int]:
+        """Play ``actions`` in order: (OK, how many), or the code of the first one refused and
+        its index, the state then as after the ones before it. The same as ``apply`` one at a
+        time; an engine whose rules replay a whole record faster at once (jitted) overrides it."""
+        for index, action in enumerate(actions):
+            code = self.apply(state, action)
+            if code != OK:
+                return code, index
+        return OK, len(actions)
 
     def refused_part(self, state, action, code: int) -> int:
         """Which part of ``action`` rule ``code`` refuses, for a record that writes a move in

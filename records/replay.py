@@ -70,15 +70,27 @@ class Replay:
         engine refuses (``Engine.refused_part``)."""
         code = self.engine.apply(self.state, action)
         if code != OK:
-            part = self.engine.refused_part(self.state, action, code)
-            if isinstance(place, Sequence):
-                place = place[min(part, len(place) - 1)] if place else None
-            place = place or Place()
-            refusal = IllegalMove(self.engine.code_name(code), self.engine.explain(self.state, action, code),
-                                  line=place.line, column=place.column, ply=self.ply + 1, token=place.token)
-            refusal.part = part
-            raise refusal
+            raise self._refusal(action, code, place)
         self.ply += 1
+
+    def play_all(self, actions: list, places: Sequence[Place | Sequence[Place] | None] = ()) -> None:
+        """Apply ``actions`` in order (``Engine.play_all``: at once where the engine can), or
+        raise IllegalMove at the first one refused, at its place in ``places``; the state is
+        then as after the ones before it."""
+        code, index = self.engine.play_all(self.state, actions)
+        self.ply += index
+        if code != OK:
+            raise self._refusal(actions[index], code, places[index] if index < len(places) else None)
+
+    def _refusal(self, action, code: int, place) -> IllegalMove:
+        part = self.engine.refused_part(self.state, action, code)
+        if isinstance(place, Sequence):
+            place = place[min(part, len(place) - 1)] if place else None
+        place = place or Place()
+        refusal = IllegalMove(self.engine.code_name(code), self.engine.explain(self.state, action, code),
+                              line=place.line, column=place.column, ply=self.ply + 1, token=place.token)
+        refusal.part = part
+        return refusal
 
 
 def positions(engine: Engine, games: Iterable[tuple[object, Iterable[Step]]],

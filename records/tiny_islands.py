@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter
@@ -44,6 +45,7 @@ from pydantic import TypeAdapter
 
 from scorebook.engines.tiny_islands import engine as E
 from scorebook.engines.tiny_islands.deck import one_deck_consistent
+from scorebook.engines.tiny_islands.game import ENGINE, RecordActions
 from scorebook.engines.tiny_islands.metadata import (CATEGORIES, CELLS, DECK_MODELS, DRAWING_AFTER_TURN, GAME_ID,
                                                      RULE_SETS,
                                            TILE_INDEX, TILE_LETTERS, TURNS, ZONE_INDEX,
@@ -53,7 +55,7 @@ from . import pgn
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch, UsageError
 from .limits import small_int
 from .notation import Canonical, Notation
-from .replay import Step
+from .replay import Place, Replay, Step
 
 GAME = GAME_ID
 _T = "fhswMCB"
@@ -219,22 +221,42 @@ def resolve_deck(record: TinyIslandsRecord, offers: np.ndarray | None = None) ->
 
 
 def replay(record: TinyIslandsRecord) -> TinyIslandsReplay:
-    """Replay every action through the jitted engine; raises IllegalMove with its position."""
+    """Play the record through the shared walk (at once: the engine replays a whole record
+    jitted); raises IllegalMove at the offer, placement or drawing the rules refuse."""
     _check_shape(record)
-    offers, placements, traces, lens, as_region, n = _arrays(record)
+    offers, placements, traces, lens, as_region, _ = _arrays(record)
     deck = resolve_deck(record, offers)
-    code, action, at, tiles, land, regions, indirect, breakdown = E.replay(
-        offers, placements, traces, lens, as_region, n, RULE_SETS.index(record.rules))
-    if code != E.OK:
-        _raise_at(record, code, action, at)
+    walk = Replay(ENGINE, {"offers": offers, "rules": record.rules})
+    actions = RecordActions(placements, traces, lens, as_region)
+    walk.play_all(actions, _Places(record, len(actions)))
+    s = walk.state
     for d, dr in enumerate(record.drawings):
         if dr.trace is not None and dr.region is not None:
-            if set(dr.region) != set(np.flatnonzero(regions[d]).tolist()):
+            if set(dr.region) != set(np.flatnonzero(s.regions[d]).tolist()):
                 line, col, tok = record.positions.get(("drawing", d), (None, None, None))
                 raise IllegalMove("drawing-trace-mismatch", "the written region differs from the "
                                   "region its %trace encloses", line=line, column=col,
                                   ply=ply_of_drawing(d), token=tok)
-    return TinyIslandsReplay(breakdown, tiles, land, regions, indirect, deck)
+    return TinyIslandsReplay(E.score_board(s.tiles, s.land, s.wave_rule), s.tiles, s.land, s.regions, s.indirect, deck)
+
+
+class _Places(Sequence):
+    """Where each action is written (a turn: its offer and its placement), looked up only for
+    the one a rejection points at: a TinyBot line finds its columns on demand."""
+
+    def __init__(self, record: TinyIslandsRecord, count: int):
+        self.record, self.count = record, count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, index: int):
+        where, nowhere = self.record.positions.get, (None, None, None)
+        drawings_before = sum(1 for d, turn in enumerate(DRAWING_AFTER_TURN) if turn + d < index)
+        if any(turn + d == index for d, turn in enumerate(DRAWING_AFTER_TURN)):
+            return Place(*where(("drawing", drawings_before), nowhere))
+        turn = index - drawings_before
+        return Place(*where(("offer", turn), nowhere)), Place(*where(("placement", turn), nowhere))
 
 
 def _check_shape(record: TinyIslandsRecord) -> None:
@@ -248,23 +270,6 @@ def _check_shape(record: TinyIslandsRecord) -> None:
     if record.finished and n != TURNS:
         raise ParseError("unfinished-game", f"a finished game has {TURNS} turns, this one {n} "
                          "(write the result as * for an unfinished game)")
-
-
-def _raise_at(record: TinyIslandsRecord, code: int, action: int, at: int):
-    # map the engine's action index back to turn or drawing number
-    turn, drawing, i = 0, 0, 0
-    while i < action:
-        turn += 1
-        i += 1
-        if drawing < len(DRAWING_AFTER_TURN) and turn == DRAWING_AFTER_TURN[drawing] and i < action:
-            drawing += 1
-            i += 1
-    if at == E.AT_DRAWING:
-        key, ply = ("drawing", drawing), ply_of_drawing(drawing)
-    else:
-        key, ply = ("offer" if at == E.AT_OFFER else "placement", turn), ply_of_turn(turn)
-    line, col, tok = record.positions.get(key, (None, None, None))
-    raise IllegalMove(E.CODE_NAMES[code], E.CODE_MESSAGES[code], line=line, column=col, ply=ply, token=tok)
 
 
 def score_mismatch(record: TinyIslandsRecord, result: TinyIslandsReplay) -> ScoreMismatch | None:
@@ -647,7 +652,6 @@ class TinyIslandsNotation(Notation):
         path = options.get("shuffles")
         if not path:
             return None
-        from scorebook.engines.tiny_islands.game import ENGINE
         from .formats import decode, read_text
         try:
             with open(path, "rb") as fh:

@@ -446,6 +446,18 @@ def offer_code(offer, tile_drawn, zone_drawn):
 
 
 @njit(cache=True)
+def offer_counts(offers, n_turns):
+    """The deck's counts (tiles, zones) once the first ``n_turns`` offers are taken."""
+    tile_drawn = np.zeros(8, np.int64)
+    zone_drawn = np.zeros(ZONE_MASK.shape[0], np.int64)
+    for t in range(n_turns):
+        for k in range(2):
+            tile_drawn[offers[t, 2 * k]] += 1
+            zone_drawn[offers[t, 2 * k + 1]] += 1
+    return tile_drawn, zone_drawn
+
+
+@njit(cache=True)
 def placement_code(tiles, offer, tile, cell):
     """OK if ``tile`` on ``cell`` matches one offered (tile, zone) pair; else why not.
 

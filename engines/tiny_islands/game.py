@@ -2,7 +2,8 @@
 
 The rules are the jitted kernels of ``engine.py``, called here in the order the batch replay
 (``engine.replay``) calls them. A state is a :class:`TinyIslandsState`; an action is
-``("place", tile, cell)`` or ``("draw", cells)``, the cells a shoreline encloses. The chance
+``("place", tile, cell)``, or a shoreline: ``("draw", cells)``, the cells it encloses, or
+``("trace", cells)``, TinyBot's trace of it (which may start by surrounding islands). The chance
 outcome fixed up front is the shuffle (``offers``); a player reads an offer only when it is drawn.
 
 >>> import numpy as np
@@ -14,6 +15,7 @@ outcome fixed up front is the shuffle (``offers``); a player reads an offer only
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -38,6 +40,8 @@ class TinyIslandsState:
         self.tile_drawn = np.zeros(8, np.int64)
         self.zone_drawn = np.zeros(len(ZONE_LETTERS), np.int64)
         self.offer_checked = False  # the current offer was taken from the deck's counts
+        self.regions = np.zeros((3, CELLS), np.bool_)  # each shoreline's region, as drawn
+        self.indirect = np.zeros(3, np.bool_)  # a trace that began by surrounding islands
 
     @property
     def drawing_due(self) -> bool:
@@ -59,6 +63,31 @@ def _rectangles() -> list[tuple[int, ...]]:
 
 
 RECTANGLES = _rectangles()
+_SHORELINE_AT = [turn + d for d, turn in enumerate(DRAWING_AFTER_TURN)]  # a record's index of each shoreline
+
+
+class RecordActions(Sequence):
+    """A record's actions packed as the jitted replay takes them: the placements (tile, cell)
+    and each shoreline's cells (``traces[d, :lens[d]]``, a region where ``as_region[d]``,
+    else TinyBot's trace), each shoreline right after the turn that calls for it; action i
+    is built as a tuple only when asked for (a refusal's)."""
+
+    def __init__(self, placements: np.ndarray, traces: np.ndarray, lens: np.ndarray, as_region: np.ndarray):
+        self.placements, self.traces, self.lens, self.as_region = placements, traces, lens, as_region
+        self.drawings = sum(1 for d, at in enumerate(_SHORELINE_AT) if lens[d] > 0 and at <= len(placements) + d)
+
+    def __len__(self) -> int:
+        return len(self.placements) + self.drawings
+
+    def __getitem__(self, index: int):
+        if index < 0 or index >= len(self):
+            raise IndexError(index)
+        before = sum(1 for at in _SHORELINE_AT[:self.drawings] if at < index)
+        if index in _SHORELINE_AT[:self.drawings]:
+            cells = tuple(int(z) for z in self.traces[before, :self.lens[before]])
+            return ("draw" if self.as_region[before] else "trace", cells)
+        tile, cell = self.placements[index - before]
+        return "place", int(tile), int(cell)
 
 
 class TinyIslandsEngine(Engine):
@@ -107,13 +136,18 @@ class TinyIslandsEngine(Engine):
         return out
 
     def apply(self, s: TinyIslandsState, action) -> int:
-        if action[0] == "draw":
+        if action[0] in ("draw", "trace"):
             if not s.drawing_due:
                 return E.DRAWING_OUT_OF_PLACE
             cells = np.array(action[1], np.int64)
-            code, region = E.listed_region(s.land, cells, len(cells))
+            indirect = False
+            if action[0] == "draw":
+                code, region = E.listed_region(s.land, cells, len(cells))
+            else:
+                code, region, indirect = E.drawing_region(s.land, cells, len(cells))
             if code == E.OK:
                 s.land ^= region
+                s.regions[s.drawings], s.indirect[s.drawings] = region, indirect
                 s.drawings += 1
             return code
         if s.drawing_due:
@@ -135,6 +169,32 @@ class TinyIslandsEngine(Engine):
         else:
             s.tile_drawn[:], s.zone_drawn[:], s.offer_checked = counts
         return code
+
+    def play_all(self, s: TinyIslandsState, actions) -> tuple[int, int]:
+        """A record packed as :class:`RecordActions`, from the first move, is replayed at once
+        by the jitted ``engine.replay``; any other sequence one action at a time."""
+        if not isinstance(actions, RecordActions) or s.turn or s.drawings or s.offer_checked \
+                or len(actions.placements) > min(TURNS, len(s.offers)) \
+                or not E.values_in_range(s.offers[:len(actions.placements)], actions.placements, actions.traces,
+                                         len(ZONE_LETTERS)):
+            return super().play_all(s, actions)
+        code, index, _, tiles, land, regions, indirect, _ = E.replay(
+            s.offers, actions.placements, actions.traces, actions.lens, actions.as_region,
+            len(actions.placements), s.wave_rule)
+        index = len(actions) if code == E.OK else int(index)
+        s.tiles[:], s.land[:], s.regions[:], s.indirect[:] = tiles, land, regions, indirect
+        s.drawings = sum(1 for i in _SHORELINE_AT[:actions.drawings] if i < index)
+        s.turn = index - s.drawings
+        s.tile_drawn, s.zone_drawn = E.offer_counts(s.offers, s.turn)
+        s.offer_checked = False
+        return int(code), index
+
+    def refused_part(self, s: TinyIslandsState, action, code: int) -> int:
+        """A turn is written as its offer (part 0) and its placement (part 1): the deck's counts
+        and a placement left to no cell refuse the offer."""
+        if action[0] != "place" or code in (E.TILE_EXHAUSTED, E.ZONE_EXHAUSTED, E.NO_LEGAL_PLACEMENT):
+            return 0
+        return 1
 
     def code_name(self, code: int) -> str:
         return E.CODE_NAMES[code]
