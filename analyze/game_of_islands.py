@@ -94,7 +94,8 @@ class GameOfIslandsAnalysis(Analysis):
         n, kind, line, claims = g.grid, *position.action
         if kind != G.LINE:
             return None
-        used, diag, owner = position.before.used, position.before.diag, position.before.owner  # copies
+        before = position.before  # shared by every reader of the record's positions: not changed here
+        used, diag, owner = before.used.copy(), before.diag.copy(), before.owner
         mover = (ply - 1) % 2
         player = 0 if (g.first == record.players[0]) == (mover == 0) else 1
         left = G.count_legal_lines(n, used, diag)

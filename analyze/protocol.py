@@ -29,13 +29,25 @@ class Analysis(ABC):
         from scorebook import registry
         rows = []
         memo: dict = {}
+        batched = self.batched(options)
         for position in registry.get_game(self.game_id).notation.positions(record):
             row = self.judge(record, position, seed=seed, options=options, memo=memo)
             if row is not None:
                 rows.append(row)
-            if progress:
+            if progress and not batched:
                 progress()
+        rows += self.finish(record, seed=seed, options=options, memo=memo, progress=progress)
         return rows, self.settings(record, options, memo)
+
+    def batched(self, options: dict[str, int]) -> bool:
+        """Whether ``judge`` only gathers each move's candidates and ``finish`` values them all
+        together (a bot that runs every move's play-outs in one batch)."""
+        return False
+
+    def finish(self, record, *, seed: int, options: dict[str, int], memo: dict, progress=None) -> list:
+        """The rows a batched evaluator values once the walk is done, in ply order, calling
+        ``progress()`` once a move; none by default."""
+        return []
 
     def judge(self, record, position, *, seed: int, options: dict[str, int], memo: dict):
         """The row (``loss.MoveRow``) of the move that led to ``position`` (its ``before`` is

@@ -39,14 +39,14 @@ def _base_stderr(values: np.ndarray):
 
 
 class _Context:
-    """What every move of a record's analysis shares: the replay's regions and deck model, the
-    offers (an unfinished game padded), the wave rule and the play-out weights."""
+    """What every move of a record's analysis shares: the deck model, the offers (an
+    unfinished game padded), the wave rule and the play-out weights."""
 
     def __init__(self, record: ti.TinyIslandsRecord):
-        self.result = ti.replay(record)
         self.wave_rule = 1 if record.rules == "tinybot" else 0
         # futures are drawn under the record's deck model
-        self.deck_model = DECK_MODELS.index(self.result.deck) if self.result.deck in DECK_MODELS else 0
+        deck = ti.resolve_deck(record)
+        self.deck_model = DECK_MODELS.index(deck) if deck in DECK_MODELS else 0
         offers = np.array([(o.tile1, o.zone1, o.tile2, o.zone2) for o in record.offers], np.int64)
         if len(offers) < TURNS:  # an unfinished game: pad with a sampled future, never read before its turn
             pad = np.zeros((TURNS, 4), np.int64)
@@ -82,10 +82,16 @@ def _judge_placement(c: _Context, tiles, land, t: int, d: int, played: tuple, se
                    rank(means, i), len(chosen), futures=used, top=top)
 
 
-def _judge_drawing(c: _Context, tiles, land, t: int, d: int, seed: int, options: dict) -> MoveRow:
+def _region(cells) -> np.ndarray:
+    region = np.zeros(CELLS, np.bool_)
+    region[list(cells)] = True
+    return region
+
+
+def _judge_drawing(c: _Context, tiles, land, t: int, d: int, played_region: np.ndarray, seed: int,
+                   options: dict) -> MoveRow:
     """Shoreline ``d``, drawn after placement ``t``: the bot's planned region against the one drawn."""
     rollouts, max_rollouts = options["rollouts"], options["max-rollouts"]
-    played_region = c.result.regions[d]
     bot_region = bots.planned_region(tiles, land, c.offers, t, c.wave_rule, bots.WEIGHTS)
     regions = np.array([bot_region, played_region])
     text = lambda m: "(" + " ".join(cell_name(int(z)) for z in np.flatnonzero(m)) + ")"  # noqa: E731
@@ -119,12 +125,16 @@ class TinyIslandsAnalysis(Analysis):
         return (f"heuristic rollouts:{options['rollouts']} candidates:{options['candidates']} "
                 f"max-rollouts:{options['max-rollouts']}")
 
-    def evaluate(self, record: ti.TinyIslandsRecord, players, *, seed: int, options: dict, progress=None):
-        if "net" in options:
-            return _evaluate_with_net(record, seed, options, progress)
-        return super().evaluate(record, players, seed=seed, options=options, progress=progress)
+    def batched(self, options: dict) -> bool:
+        """With the net, every move's play-outs run together after the walk (``_NetJudge``)."""
+        return "net" in options
+
+    def finish(self, record: ti.TinyIslandsRecord, *, seed: int, options: dict, memo: dict, progress=None) -> list:
+        return memo["net"].rows(seed, progress) if "net" in memo else []
 
     def settings(self, record: ti.TinyIslandsRecord, options: dict, memo: dict) -> dict:
+        if "net" in options:
+            return memo.setdefault("net", _NetJudge(record, options)).settings()
         deck = DECK_MODELS[memo.setdefault("context", _Context(record)).deck_model]
         return {"rollouts": options["rollouts"], "candidates": options["candidates"],
                 "max_rollouts": options["max-rollouts"], "target_stderr": TARGET_STDERR, "deck": deck}
@@ -132,7 +142,11 @@ class TinyIslandsAnalysis(Analysis):
     def judge(self, record: ti.TinyIslandsRecord, position, *, seed: int, options: dict, memo: dict) -> MoveRow:
         """A placement: the heuristic's best ``candidates`` and the move played, each played out
         over sampled futures of the record's deck model, topped up while the loss is unsure. A
-        shoreline: the bot's planned region against the one drawn."""
+        shoreline: the bot's planned region against the one drawn. With the net, the move's
+        candidates are gathered and valued after the walk (``_NetJudge``)."""
+        if "net" in options:
+            memo.setdefault("net", _NetJudge(record, options)).see(position)
+            return None
         if "context" not in memo:  # what every move of the record shares
             memo["context"] = _Context(record)
         c = memo["context"]
@@ -142,7 +156,7 @@ class TinyIslandsAnalysis(Analysis):
             d = sum(1 for after in DRAWING_AFTER_TURN if after <= t)
             return _judge_placement(c, tiles, land, t, d, position.action[1:], seed, options)
         d = sum(1 for after in DRAWING_AFTER_TURN if after < t)
-        return _judge_drawing(c, tiles, land, t - 1, d, seed, options)
+        return _judge_drawing(c, tiles, land, t - 1, d, _region(position.action[1]), seed, options)
 
     # ---- boards: a state is (tiles, land)
 
@@ -268,110 +282,123 @@ def _region_text(region: np.ndarray) -> str:
     return "(" + " ".join(cell_name(int(z)) for z in np.flatnonzero(region)) + ")"
 
 
-def _evaluate_with_net(record: ti.TinyIslandsRecord, seed: int, options: dict, progress):
+class _NetJudge:
     """Values with TinyBot's network: the expected final score when the net plays on from the
     position after the move (its greedy moves, the last shoreline by the planner), over futures
     drawn from the cards not seen yet under the record's deck model, the same futures for the
     net's best move and the move played; the last shoreline is exact. The net's best move is
     the legal move it rates highest (a shoreline: the one it draws).
 
-    ``futures`` play-outs stand behind each value; where the move played is not the net's and
-    the standard error of the loss is above ``TARGET_STDERR``, both get more, up to
-    ``max-futures``. The play-outs of every move run together, in two rounds (the net runs
-    large batches fast)."""
-    from scorebook.engines.tiny_islands import net_bots, net_play as NP
-    net, futures, cap = options["net"], options["futures"], options["max-futures"]
-    result = ti.replay(record)
-    wave_rule = 1 if record.rules == "tinybot" else 0
-    deck_model = DECK_MODELS.index(result.deck) if result.deck in DECK_MODELS else 0
-    root = NP.Games(1, wave_rule, third_by_net=True)  # the record's own last shoreline is applied, not the planner's
-    root.offers[0] = _offers(record)
-    state = root.arrays()
-    name = lambda move: TILE_LETTERS[move // CELLS] + cell_name(move % CELLS)  # noqa: E731
+    The walk hands it every move (``see``): it keeps the net's own board in step and gathers
+    each move's candidates. ``rows`` then plays them out: ``futures`` play-outs behind each
+    value; where the move played is not the net's and the standard error of the loss is above
+    ``TARGET_STDERR``, both get more, up to ``max-futures``. The play-outs of every move run
+    together, in two rounds (the net runs large batches fast)."""
 
-    def after(moves: list) -> NP.Games:
+    def __init__(self, record: ti.TinyIslandsRecord, options: dict):
+        from scorebook.engines.tiny_islands import net_bots, net_play as NP
+        self.NP, self.net_bots = NP, net_bots
+        self.net, self.futures, self.cap = options["net"], options["futures"], options["max-futures"]
+        self.wave_rule = 1 if record.rules == "tinybot" else 0
+        deck = ti.resolve_deck(record)
+        self.deck_model = DECK_MODELS.index(deck) if deck in DECK_MODELS else 0
+        # the record's own last shoreline is applied, not the planner's
+        self.root = NP.Games(1, self.wave_rule, third_by_net=True)
+        self.root.offers[0] = _offers(record)
+        self.state = self.root.arrays()
+        self.judged = []  # per move: ply, labels of the candidates (best first, played last), their rows, offers seen
+        self.exact = []  # the last shoreline's row, valued at once
+        self.turns = self.drawings = 0
+
+    def _after(self, moves: list):
         """One row per candidate: the root with that candidate played (a move, or a region)."""
-        out = NP.Games(len(moves), wave_rule)
-        out.copy_row(root, 0, np.arange(len(moves)))
+        NP = self.NP
+        out = NP.Games(len(moves), self.wave_rule)
+        out.copy_row(self.root, 0, np.arange(len(moves)))
         for r, move in enumerate(moves):
             if isinstance(move, np.ndarray):
                 cells = np.flatnonzero(move)
-                NP.apply_region(r, cells, len(cells), *out.arrays(), wave_rule, False)
+                NP.apply_region(r, cells, len(cells), *out.arrays(), self.wave_rule, False)
             else:
-                NP.apply_move(r, move, *out.arrays(), wave_rule, False)
+                NP.apply_move(r, move, *out.arrays(), self.wave_rule, False)
         return out
 
-    judged = []  # per move: ply, labels of the candidates (best first, played last), their rows, offers seen
-    exact = {}  # the last shoreline's row: ply -> its MoveRow
-    d = 0
-    for t, p in enumerate(record.placements):
-        NP.look(0, *state, root.local, root.glob)
-        logits = net.policy(root.local[:1], root.glob[:1])[0]
-        best = int(net_bots._ranked_moves(root, 0, logits)[0])
-        played = int(p.tile * CELLS + p.cell)
-        moves = [best] if best == played else [best, played]
-        judged.append((ti.ply_of_turn(t), [name(m) for m in moves], after(moves), t))
-        NP.apply_move(0, played, *state, wave_rule, True)
-        if d < len(record.drawings) and t + 1 == DRAWING_AFTER_TURN[d]:
-            played_region = result.regions[d]
-            if t + 1 >= TURNS:  # the last shoreline: the final score, exact
-                land = (root.land_id[0] > 0)
-                cells, n = bots.last_drawing(root.tiles[0], land, wave_rule, bots.WEIGHTS)
-                planner = np.zeros(CELLS, np.bool_)
-                planner[cells[:n]] = True
-                regions = [planner, played_region] if (planner != played_region).any() else [played_region]
-                cands = after(regions)
-                totals = NP.totals(cands.tiles, cands.land_id, cands.gmeta, wave_rule)
-                b = int(np.argmax(totals))
-                exact[ti.ply_of_drawing(d)] = MoveRow(
-                    ti.ply_of_drawing(d), 0, _region_text(played_region), _region_text(regions[b]), float(totals[b]),
-                    float(totals[-1]), float(totals[b] - totals[-1]), None, rank(totals, len(regions) - 1),
-                    len(regions), exact=True, futures=1, top=top_moves([_region_text(r) for r in regions], totals,
-                                                                       None, b))
-            else:
-                greedy = net_bots.drawing_candidates(root, net, 0).drawn[0, d]
-                regions = [played_region] if (greedy == played_region).all() else [greedy, played_region]
-                judged.append((ti.ply_of_drawing(d), [_region_text(r) for r in regions], after(regions), t))
-            cells = np.flatnonzero(played_region)
-            NP.apply_region(0, cells, len(cells), *state, wave_rule, True)
-            d += 1
+    def see(self, position) -> None:
+        NP, root, t = self.NP, self.root, self.turns
+        if position.action[0] == "place":
+            NP.look(0, *self.state, root.local, root.glob)
+            logits = self.net.policy(root.local[:1], root.glob[:1])[0]
+            best = int(self.net_bots._ranked_moves(root, 0, logits)[0])
+            played = int(position.action[1] * CELLS + position.action[2])
+            moves = [best] if best == played else [best, played]
+            name = lambda move: TILE_LETTERS[move // CELLS] + cell_name(move % CELLS)  # noqa: E731
+            self.judged.append((position.ply, [name(m) for m in moves], self._after(moves), t))
+            NP.apply_move(0, played, *self.state, self.wave_rule, True)
+            self.turns += 1
+            return
+        played_region, d = _region(position.action[1]), self.drawings
+        if t >= TURNS:  # the last shoreline: the final score, exact
+            land = (root.land_id[0] > 0)
+            cells, n = bots.last_drawing(root.tiles[0], land, self.wave_rule, bots.WEIGHTS)
+            planner = np.zeros(CELLS, np.bool_)
+            planner[cells[:n]] = True
+            regions = [planner, played_region] if (planner != played_region).any() else [played_region]
+            cands = self._after(regions)
+            totals = NP.totals(cands.tiles, cands.land_id, cands.gmeta, self.wave_rule)
+            b = int(np.argmax(totals))
+            self.exact.append(MoveRow(
+                position.ply, 0, _region_text(played_region), _region_text(regions[b]), float(totals[b]),
+                float(totals[-1]), float(totals[b] - totals[-1]), None, rank(totals, len(regions) - 1),
+                len(regions), exact=True, futures=1, top=top_moves([_region_text(r) for r in regions], totals,
+                                                                   None, b)))
+        else:
+            greedy = self.net_bots.drawing_candidates(root, self.net, 0).drawn[0, d]
+            regions = [played_region] if (greedy == played_region).all() else [greedy, played_region]
+            self.judged.append((position.ply, [_region_text(r) for r in regions], self._after(regions), t - 1))
+        cells = np.flatnonzero(played_region)
+        NP.apply_region(0, cells, len(cells), *self.state, self.wave_rule, True)
+        self.drawings += 1
 
-    def run_round(wanted: list) -> list:
+    def _round(self, wanted: list, seed: int) -> list:
         """[candidates, n] values for each (move, n, round) wanted, every play-out in one batch."""
         jobs, shapes = [], []
         for m, n, k in wanted:
-            ply, _, cands, seen = judged[m]
-            shuffles = net_bots.sample_futures(root.offers[0], seen, n, deck_model, seed + 1000 * ply + k)
+            ply, _, cands, seen = self.judged[m]
+            shuffles = self.net_bots.sample_futures(self.root.offers[0], seen, n, self.deck_model, seed + 1000 * ply + k)
             jobs += [(cands, c, shuffles[f]) for c in range(cands.n) for f in range(n)]
             shapes.append((cands.n, n))
-        totals = net_bots.play_outs_of(jobs, net, wave_rule) if jobs else np.zeros(0)
+        totals = self.net_bots.play_outs_of(jobs, self.net, self.wave_rule) if jobs else np.zeros(0)
         out, at = [], 0
         for k, n in shapes:
             out.append(totals[at:at + k * n].reshape(k, n))
             at += k * n
         return out
 
-    values = run_round([(m, futures, 0) for m in range(len(judged))])
-    if progress:
-        for _ in record.placements:
-            progress()
-    more = []
-    for m, v in enumerate(values):
-        if v.shape[0] == 2 and futures < cap:
-            diff = v[0] - v[1]
-            if diff.std(ddof=1) / np.sqrt(len(diff)) > TARGET_STDERR:
-                more.append(m)
-    for m, extra in zip(more, run_round([(m, cap - futures, 1) for m in more])):
-        values[m] = np.hstack([values[m], extra])
-    rows = []
-    for (ply, labels, _, _), v in zip(judged, values):
-        played = v.shape[0] - 1
-        b, vb, vp, loss, se, r = verdict(v, played)
-        rows.append(MoveRow(ply, 0, labels[played], labels[b], vb, vp, loss, se, r, v.shape[0], futures=v.shape[1],
-                            top=sampled_top(labels, v, b)))
-    rows = sorted(rows + list(exact.values()), key=lambda row: row.ply)
-    return rows, {"futures": futures, "max_futures": cap, "target_stderr": TARGET_STDERR,
-                  "deck": DECK_MODELS[deck_model], "net_sha256": _sha(net), "level": "net"}
+    def rows(self, seed: int, progress=None) -> list[MoveRow]:
+        futures, cap = self.futures, self.cap
+        values = self._round([(m, futures, 0) for m in range(len(self.judged))], seed)
+        for _ in range(len(self.judged) + len(self.exact)):
+            if progress:
+                progress()
+        more = []
+        for m, v in enumerate(values):
+            if v.shape[0] == 2 and futures < cap:
+                diff = v[0] - v[1]
+                if diff.std(ddof=1) / np.sqrt(len(diff)) > TARGET_STDERR:
+                    more.append(m)
+        for m, extra in zip(more, self._round([(m, cap - futures, 1) for m in more], seed)):
+            values[m] = np.hstack([values[m], extra])
+        rows = []
+        for (ply, labels, _, _), v in zip(self.judged, values):
+            played = v.shape[0] - 1
+            b, vb, vp, loss, se, r = verdict(v, played)
+            rows.append(MoveRow(ply, 0, labels[played], labels[b], vb, vp, loss, se, r, v.shape[0], futures=v.shape[1],
+                                top=sampled_top(labels, v, b)))
+        return sorted(rows + self.exact, key=lambda row: row.ply)
+
+    def settings(self) -> dict:
+        return {"futures": self.futures, "max_futures": self.cap, "target_stderr": TARGET_STDERR,
+                "deck": DECK_MODELS[self.deck_model], "net_sha256": _sha(self.net), "level": "net"}
 
 
 ANALYSIS = TinyIslandsAnalysis()

@@ -43,12 +43,22 @@ TASK = r'''
 import hashlib, json, sys, tempfile, time
 from pathlib import Path
 task, arg, root = sys.argv[1], sys.argv[2], sys.argv[3]
-try:  # an older checkout: the layers were top-level packages
-    import records  # noqa: F401
-    prefix = ""
-except ImportError:
+import importlib, importlib.util
+if (Path(root) / "scorebook" / "__init__.py").exists():
+    # the checkout's own package, as its setup.py maps it (not whichever one is installed)
+    def package(name, folder):
+        spec = importlib.util.spec_from_file_location(name, folder / "__init__.py",
+                                                      submodule_search_locations=[str(folder)])
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+    top = package("scorebook", Path(root) / "scorebook")
+    for layer in ("cli", "records", "engines", "analyze"):
+        setattr(top, layer, package("scorebook." + layer, Path(root) / layer))
     prefix = "scorebook."
-import importlib
+else:  # an older checkout: the layers were top-level packages
+    prefix = ""
 ingest = importlib.import_module(prefix + "records.ingest")
 Store = importlib.import_module(prefix + "records.store").Store
 tmp = tempfile.mkdtemp()

@@ -92,6 +92,10 @@ class Format(ABC):
         """The record in this format, and what the format cannot carry and was dropped."""
 
 
+_WALKS_KEPT = 4
+_WALKED: dict[int, tuple[object, list]] = {}  # the records walked last: id -> (record, positions)
+
+
 class Notation(ABC):
     """A game's records: read, replay (through its engine), write, show."""
     game_id: str
@@ -109,8 +113,19 @@ class Notation(ABC):
         """Replay (where reading did not) and the canonical form; raises RecordRejected."""
 
     def positions(self, record) -> Iterator[Position]:
-        """The position after every move, in order: the shared walk (``replay.positions``)
-        over the record's games and steps, through the game's engine."""
+        """The position after every move, in order (``walk``). A record walked a moment ago is
+        not walked again: an analysis and its report draw the same positions."""
+        hit = _WALKED.get(id(record))
+        if hit is None or hit[0] is not record:
+            hit = (record, list(self.walk(record)))
+            _WALKED[id(record)] = hit
+            while len(_WALKED) > _WALKS_KEPT:
+                del _WALKED[next(iter(_WALKED))]
+        return iter(hit[1])
+
+    def walk(self, record) -> Iterator[Position]:
+        """The shared walk (``replay.positions``) over the record's games and steps, through
+        the game's engine."""
         return replay.positions(registry.get_game(self.game_id).engine, self.games(record),
                                 lambda state, before, step: self.view(record, state, before, step))
 

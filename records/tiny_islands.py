@@ -618,16 +618,19 @@ class TinyIslandsNotation(Notation):
                          warnings=warnings)
 
     def games(self, record: TinyIslandsRecord):
-        """The offers and every placement and shoreline; a shoreline is the region the replay
-        gives its trace (a trace means a region only on its board)."""
-        regions = replay(record).regions
+        """The offers and every placement and shoreline; a shoreline is its region as written
+        (a stored record writes each one's), else the one the replay gives its trace (a trace
+        means a region only on its board)."""
+        written = all(dr.region is not None for dr in record.drawings)
+        regions = None if written else replay(record).regions
         offers = np.array([[o.tile1, o.zone1, o.tile2, o.zone2] for o in record.offers], np.int64).reshape(-1, 4)
         steps, d = [], 0
         for t, p in enumerate(record.placements):
             steps.append(Step(("place", p.tile, p.cell), 0, f"{t + 1}. {record.offers[t].text()} {p.text()}",
                               p.visits))
             if d < len(record.drawings) and t + 1 == DRAWING_AFTER_TURN[d]:
-                cells = tuple(int(z) for z in np.flatnonzero(regions[d]))
+                cells = tuple(sorted(set(record.drawings[d].region))) if written else \
+                    tuple(int(z) for z in np.flatnonzero(regions[d]))
                 visits = record.drawings[d].visits
                 steps.append(Step(("draw", cells), 0, "(" + " ".join(cell_name(z) for z in cells) + ")",
                                   None if visits is None else _join_visits(visits)))
@@ -637,11 +640,11 @@ class TinyIslandsNotation(Notation):
     def view(self, record: TinyIslandsRecord, state, before, step):
         return state.tiles.copy(), state.land.copy()
 
-    def positions(self, record: TinyIslandsRecord):
+    def walk(self, record: TinyIslandsRecord):
         """The shared walk's positions, (tiles, land); the board before a placement also shows
         the turn's offer (tile, zone, tile, zone)."""
         offers = {ply_of_turn(t): (o.tile1, o.zone1, o.tile2, o.zone2) for t, o in enumerate(record.offers)}
-        for position in super().positions(record):
+        for position in super().walk(record):
             if position.ply in offers:
                 position = dataclasses.replace(position, before=(*position.before, offers[position.ply]))
             yield position
