@@ -189,7 +189,7 @@ def replay(record: IwokiRecord, where: Where | None = None, stated: list[dict] |
         if a.seat != p:
             raise _err(IllegalMove, "wrong-seat", f"seat {p} is to move", where, i)
         if a.n_options is not None:
-            n_options = len(ENGINE.legal_actions(s))
+            n_options = len(E.options(s))  # counted, not listed as the protocol lists them
             if a.n_options != n_options:
                 record.warnings.append(f"action {i + 1}: the log counts {a.n_options} options, the engine {n_options}")
         a.first_move = bool(s[E.FIRST])

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from scorebook.engines.protocol import OK, Engine
 from scorebook.errors import IllegalMove
@@ -38,9 +39,8 @@ class Position:
     action: object = None  # the engine's action that led here
 
 
-@dataclass(frozen=True)
-class Place:
-    """Where a move is written: what a rejection points at."""
+class Place(NamedTuple):
+    """Where a move is written: what a rejection points at (a tuple: one is made a move)."""
     line: int | None = None
     column: int | None = None
     token: str | None = None
@@ -84,8 +84,8 @@ class Replay:
 
     def _refusal(self, action, code: int, place) -> IllegalMove:
         part = self.engine.refused_part(self.state, action, code)
-        if isinstance(place, Sequence):
-            place = place[min(part, len(place) - 1)] if place else None
+        if place is not None and not isinstance(place, Place):  # a place for each part
+            place = place[min(part, len(place) - 1)] if len(place) else None
         place = place or Place()
         refusal = IllegalMove(self.engine.code_name(code), self.engine.explain(self.state, action, code),
                               line=place.line, column=place.column, ply=self.ply + 1, token=place.token)

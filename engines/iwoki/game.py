@@ -39,13 +39,14 @@ class IwokiEngine(Engine):
         """An option as ``legal_actions`` lists it (kind, hand index, gap, orientation, points),
         or a record's action by its tile: (kind, tile number, gap, orientation), -1 where the
         kind takes none (draw, pass)."""
+        if len(action) == 4:  # action_code refuses any action after the end first
+            kind, tile, gap, orient = map(int, action)
+            code, points = E.action_code(s, kind, tile, gap, orient)
+            if code == E.OK:
+                E.apply_action(s, kind, tile, gap, orient, points)
+            return code
         if E.game_over(s):
             return E.ACTION_AFTER_END
-        if len(action) == 4:
-            code, points = E.action_code(s, *(int(v) for v in action))
-            if code == E.OK:
-                E.apply_action(s, *(int(v) for v in action), points)
-            return code
         if tuple(action) not in self.legal_actions(s):
             kind = action[0]
             return (E.action_code(s, kind)[0] or E.ILLEGAL_PLACEMENT) if kind in (E.DRAW, E.PASS) \
