@@ -168,16 +168,12 @@ def ply_of_drawing(d: int) -> int:
 
 @dataclass
 class TinyIslandsReplay:
-    breakdown: np.ndarray  # int64[9]
+    score: dict[str, int]  # by category, and the total
     tiles: np.ndarray
     land: np.ndarray
     regions: np.ndarray  # bool[3, 81]
     indirect: np.ndarray
     deck: str
-
-    @property
-    def score(self) -> dict[str, int]:
-        return {k: int(v) for k, v in zip(CATEGORIES, self.breakdown)}
 
 
 _OFFER_FIELDS = attrgetter("tile1", "zone1", "tile2", "zone2")
@@ -227,7 +223,7 @@ def replay(record: TinyIslandsRecord) -> TinyIslandsReplay:
     offers, placements, traces, lens, as_region, _ = _arrays(record)
     deck = resolve_deck(record, offers)
     walk = Replay(ENGINE, {"offers": offers, "rules": record.rules})
-    actions = RecordActions(placements, traces, lens, as_region)
+    actions = RecordActions(placements, traces, lens, as_region, len(record.drawings))  # the shape is checked
     walk.play_all(actions, _Places(record, len(actions)))
     s = walk.state
     for d, dr in enumerate(record.drawings):
@@ -237,7 +233,7 @@ def replay(record: TinyIslandsRecord) -> TinyIslandsReplay:
                 raise IllegalMove("drawing-trace-mismatch", "the written region differs from the "
                                   "region its %trace encloses", line=line, column=col,
                                   ply=ply_of_drawing(d), token=tok)
-    return TinyIslandsReplay(E.score_board(s.tiles, s.land, s.wave_rule), s.tiles, s.land, s.regions, s.indirect, deck)
+    return TinyIslandsReplay(ENGINE.score(s), s.tiles, s.land, s.regions, s.indirect, deck)
 
 
 class _Places(Sequence):

@@ -39,6 +39,7 @@ class TinyIslandsState:
         self.drawings = 0
         self.tile_drawn = np.zeros(8, np.int64)
         self.zone_drawn = np.zeros(len(ZONE_LETTERS), np.int64)
+        self.scored = None  # the score the batch replay computed with the board, until a move changes it
         self.offer_checked = False  # the current offer was taken from the deck's counts
         self.regions = np.zeros((3, CELLS), np.bool_)  # each shoreline's region, as drawn
         self.indirect = np.zeros(3, np.bool_)  # a trace that began by surrounding islands
@@ -72,9 +73,11 @@ class RecordActions(Sequence):
     else TinyBot's trace), each shoreline right after the turn that calls for it; action i
     is built as a tuple only when asked for (a refusal's)."""
 
-    def __init__(self, placements: np.ndarray, traces: np.ndarray, lens: np.ndarray, as_region: np.ndarray):
+    def __init__(self, placements: np.ndarray, traces: np.ndarray, lens: np.ndarray, as_region: np.ndarray,
+                 drawings: int | None = None):
         self.placements, self.traces, self.lens, self.as_region = placements, traces, lens, as_region
-        self.drawings = sum(1 for d, at in enumerate(_SHORELINE_AT) if lens[d] > 0 and at <= len(placements) + d)
+        self.drawings = drawings if drawings is not None else \
+            sum(1 for d, at in enumerate(_SHORELINE_AT) if lens[d] > 0 and at <= len(placements) + d)
 
     def __len__(self) -> int:
         return len(self.placements) + self.drawings
@@ -105,7 +108,14 @@ class TinyIslandsEngine(Engine):
     def initial_state(self, setup: dict) -> TinyIslandsState:
         return TinyIslandsState(setup["offers"], setup["rules"])
 
+    @staticmethod
+    def _counts(s: TinyIslandsState) -> None:
+        """The deck's counts of a state the batch replay left (it does not keep them)."""
+        if s.tile_drawn is None:
+            s.tile_drawn, s.zone_drawn = E.offer_counts(s.offers, s.turn)
+
     def _take_offer(self, s: TinyIslandsState) -> int:
+        self._counts(s)
         if not s.offer_checked:
             code = E.offer_code(s.offers[s.turn], s.tile_drawn, s.zone_drawn)
             if code != E.OK:
@@ -147,6 +157,7 @@ class TinyIslandsEngine(Engine):
                 code, region, indirect = E.drawing_region(s.land, cells, len(cells))
             if code == E.OK:
                 s.land ^= region
+                s.scored = None
                 s.regions[s.drawings], s.indirect[s.drawings] = region, indirect
                 s.drawings += 1
             return code
@@ -154,6 +165,7 @@ class TinyIslandsEngine(Engine):
             return E.MISSING_DRAWING
         if s.turn >= TURNS:
             return E.MOVE_AFTER_END
+        self._counts(s)
         counts = (s.tile_drawn.copy(), s.zone_drawn.copy(), s.offer_checked)  # a refusal changes nothing
         code = self._take_offer(s)
         offer = s.offers[s.turn]
@@ -164,6 +176,7 @@ class TinyIslandsEngine(Engine):
             code = E.placement_code(s.tiles, offer, tile, cell)
         if code == E.OK:
             s.tiles[cell] = tile
+            s.scored = None
             s.turn += 1
             s.offer_checked = False
         else:
@@ -178,15 +191,15 @@ class TinyIslandsEngine(Engine):
                 or not E.values_in_range(s.offers[:len(actions.placements)], actions.placements, actions.traces,
                                          len(ZONE_LETTERS)):
             return super().play_all(s, actions)
-        code, index, _, tiles, land, regions, indirect, _ = E.replay(
+        code, index, _, s.tiles, s.land, s.regions, s.indirect, scored = E.replay(
             s.offers, actions.placements, actions.traces, actions.lens, actions.as_region,
             len(actions.placements), s.wave_rule)
         index = len(actions) if code == E.OK else int(index)
-        s.tiles[:], s.land[:], s.regions[:], s.indirect[:] = tiles, land, regions, indirect
-        s.drawings = sum(1 for i in _SHORELINE_AT[:actions.drawings] if i < index)
+        s.drawings = actions.drawings if code == E.OK else sum(1 for i in _SHORELINE_AT[:actions.drawings] if i < index)
         s.turn = index - s.drawings
-        s.tile_drawn, s.zone_drawn = E.offer_counts(s.offers, s.turn)
+        s.tile_drawn = s.zone_drawn = None  # the deck's counts, taken when a move is applied next (_counts)
         s.offer_checked = False
+        s.scored = scored if code == E.OK else None
         return int(code), index
 
     def refused_part(self, s: TinyIslandsState, action, code: int) -> int:
@@ -212,6 +225,8 @@ class TinyIslandsEngine(Engine):
         return 0
 
     def score(self, s: TinyIslandsState) -> dict:
+        if s.scored is not None:
+            return {k: int(v) for k, v in zip(CATEGORIES, s.scored)}
         return {k: int(v) for k, v in zip(CATEGORIES, E.score_board(s.tiles, s.land, s.wave_rule))}
 
     # ---- bots

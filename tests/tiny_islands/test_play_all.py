@@ -24,6 +24,7 @@ def _packed(placements, drawings) -> RecordActions:
 
 
 def _state(s) -> tuple:
+    ENGINE._counts(s)  # the batch replay leaves the deck's counts to be taken when needed
     return (s.tiles.tolist(), s.land.tolist(), s.regions.tolist(), s.turn, s.drawings, s.tile_drawn.tolist(),
             s.zone_drawn.tolist(), s.offer_checked)
 
