@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
 
 from scorebook import registry
 from scorebook.analyze.ratings import Result, rate, ratings

@@ -20,7 +20,7 @@ from scorebook.records import tinybot
 from scorebook.records.tiny_islands import replay
 
 from ..conftest import shared_file
-from .conftest import DRAW_PRIORITY, TINYBOT_NET, TINYBOT_SAMPLES, tiny_model_bytes
+from .conftest import DRAW_PRIORITY, TINYBOT_SAMPLES, tiny_model_bytes
 
 pytest.importorskip("onnxruntime")
 
