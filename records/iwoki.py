@@ -178,41 +178,50 @@ def replay(record: IwokiRecord, where: Where | None = None, stated: list[dict] |
     where = where or Where()
     walk = Replay(ENGINE, _initial_state(record.header, record.rules, where))
     for i, a in enumerate(record.actions):
-        s = walk.state
-        line, column, token = where.spots.get(i, where.end)
-        place = Place(line, column, token)
-        if ENGINE.is_terminal(s):  # the rules refuse any action once the game is over
-            walk.play((E.PASS, -1, -1, -1), place)
-        p = ENGINE.to_move(s)
-        if a.seat < 0:
-            a.seat = p
-        if a.seat != p:
-            raise _err(IllegalMove, "wrong-seat", f"seat {p} is to move", where, i)
-        if a.n_options is not None:
-            n_options = len(E.options(s))  # counted, not listed as the protocol lists them
-            if a.n_options != n_options:
-                record.warnings.append(f"action {i + 1}: the log counts {a.n_options} options, the engine {n_options}")
-        a.first_move = bool(s[E.FIRST])
-        action, fault = _engine_action(a, where, i)
-        top = E.pile_top(s) if action[0] == E.DRAW and s[E.SMALL_PILE_TOP] < s[E.SMALL_PILE_LEN] else None
-        score, hex_top = int(s[SCORE + p]), int(s[E.HEX_PILE_TOP])
-        try:
-            walk.play(action, place)
-        except IllegalMove as refusal:
-            if fault is None or refusal.part == 0:  # the tile is read before the gap
-                raise
-            raise fault from None
-        if fault is not None:
-            raise fault
-        if action[0] == E.DRAW and a.tile != small_name(top):
-            raise _err(IllegalMove, "draw-not-top", f"the top of the small pile is {small_name(top)}", where, i)
-        a.points = int(s[SCORE + p]) - score
-        a.hex_drawn = hex_name(int(s[E.HEX_PILE + hex_top])) if s[E.HEX_PILE_TOP] > hex_top else None
-        a.scores = (int(s[SCORE]), int(s[SCORE + 1]))
-        a.white_tokens = (int(s[WHITE]), int(s[WHITE + 1]))
+        _play_action(walk, record, a, i, where)
         if stated is not None:
             _check_stated(record, a, stated[i], where, i, policy)
+    _check_end(record, walk.state, where, stated is not None, policy)
+
+
+def _play_action(walk: Replay, record: IwokiRecord, a: Action, i: int, where: Where) -> None:
+    """Action ``i``: its seat checked, played through the walk, what it computed written on it."""
     s = walk.state
+    line, column, token = where.spots.get(i, where.end)
+    place = Place(line, column, token)
+    if ENGINE.is_terminal(s):  # the rules refuse any action once the game is over
+        walk.play((E.PASS, -1, -1, -1), place)
+    p = ENGINE.to_move(s)
+    if a.seat < 0:
+        a.seat = p
+    if a.seat != p:
+        raise _err(IllegalMove, "wrong-seat", f"seat {p} is to move", where, i)
+    if a.n_options is not None:
+        n_options = len(E.options(s))  # counted, not listed as the protocol lists them
+        if a.n_options != n_options:
+            record.warnings.append(f"action {i + 1}: the log counts {a.n_options} options, the engine {n_options}")
+    a.first_move = bool(s[E.FIRST])
+    action, fault = _engine_action(a, where, i)
+    top = E.pile_top(s) if action[0] == E.DRAW and s[E.SMALL_PILE_TOP] < s[E.SMALL_PILE_LEN] else None
+    score, hex_top = int(s[SCORE + p]), int(s[E.HEX_PILE_TOP])
+    try:
+        walk.play(action, place)
+    except IllegalMove as refusal:
+        if fault is None or refusal.part == 0:  # the tile is read before the gap
+            raise
+        raise fault from None
+    if fault is not None:
+        raise fault
+    if action[0] == E.DRAW and a.tile != small_name(top):
+        raise _err(IllegalMove, "draw-not-top", f"the top of the small pile is {small_name(top)}", where, i)
+    a.points = int(s[SCORE + p]) - score
+    a.hex_drawn = hex_name(int(s[E.HEX_PILE + hex_top])) if s[E.HEX_PILE_TOP] > hex_top else None
+    a.scores = (int(s[SCORE]), int(s[SCORE + 1]))
+    a.white_tokens = (int(s[WHITE]), int(s[WHITE + 1]))
+
+
+def _check_end(record: IwokiRecord, s, where: Where, is_log: bool, policy: ErrorPolicy) -> None:
+    """The score, and the end line against the end the rules reach (a log must have one)."""
     over, trigger, reason = E.end_of_game(s)
     record.score = ENGINE.score(s)
     record.finished = over
@@ -231,7 +240,7 @@ def replay(record: IwokiRecord, where: Where | None = None, stated: list[dict] |
         if diffs:
             policy.handle(_err(ScoreMismatch, "score-mismatch", "the end line differs from the replay: "
                                + ", ".join(diffs), where, None), record.warnings)
-    elif over and stated is not None:
+    elif over and is_log:
         raise _err(IllegalMove, "missing-end", "the game is over but the log has no end line", where, None)
 
 
