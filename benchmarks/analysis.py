@@ -26,7 +26,6 @@ SHARED = ROOT.parent / "shared" / "data"
 from scorebook.analyze.loss import analyze_record  # noqa: E402
 from scorebook.engines.tiny_islands.players import random_game  # noqa: E402
 from scorebook.records import tiny_islands, tinybot  # noqa: E402
-from scorebook.records.formats import read_text  # noqa: E402
 
 
 def placement_stats(report) -> tuple[float, float, float, float, int, int]:
@@ -83,21 +82,7 @@ def main():
     out += ["", f"Mean agreement with TinyBot {ag:.0f}%, TinyBot's mean loss {np.mean([r[2][1] for r in rows]):.2f} "
             f"points a placement against {np.mean([r[4][1] for r in rows]):.2f} for the random games; "
             f"{np.mean(times):.1f} s to analyse one TinyBot game."]
-    # one game of each other kind
-    for label, path, fmt in (("Game of Islands 10 x 10", SHARED / "goi" / "greedy-10x10.pgn", "pgn"),
-                             ("Game of Islands triad", SHARED / "goi" / "triad-clocks.pgn", "pgn"),
-                             ("Iwoki", SHARED / "iwoki" / "samples" / "iwoki_gr_60069.jsonl", "iwoki-log")):
-        item = read_text(path.read_text(), str(path), fmt)[0]
-        game = item.game
-        analyze_record(game, item.record, item.record.players)  # compile
-        start = time.perf_counter()
-        rep = analyze_record(game, item.record, item.record.players, seed=1)
-        took = time.perf_counter() - start
-        se = [m["stderr"] for m in rep["moves"] if m["stderr"] is not None]
-        exact = [m.get("exact") for m in rep["moves"] if "exact" in m]
-        extra = (f", standard error mean {np.mean(se):.2f} / max {np.max(se):.2f}" if se else "") + (
-            f", exact on {sum(exact)} of {len(exact)} moves" if exact else "")
-        out.append(f"- {label}: {took:.1f} s for {len(rep['moves'])} moves{extra}.")
+    # every game's seconds a game, cold and warm: benchmarks/analysis_times.py
     report = "\n".join(out) + "\n"
     publish("### Analysis (", report, args.write)
 

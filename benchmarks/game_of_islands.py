@@ -95,9 +95,8 @@ def main():
            "every island at once.", "",
            "| grid | jitted playouts/s | plain Python playouts/s | ratio |", "|---|---:|---:|---:|"]
     out += [f"| {n} x {n} | {j:,.0f} | {p:,.1f} | {j / p:,.0f}x |" for n, j, p in rows]
-    out += ["", "Bot move time (one game, budget 300,000 line evaluations a move for search):", "",
-            "| grid | game | lines | seconds a line |", "|---|---|---:|---:|"]
-    out += [f"| {n} x {n} | {label} | {k} | {s:.4f} |" for n, label, k, s in bots]
+    out += ["", "Bot move time (one game each, budget 300,000 line evaluations a move for search), seconds a line: "
+            + "; ".join(f"{n} x {n} {label} {s:.4f} ({k} lines)" for n, label, k, s in bots) + "."]
     within = [r for r in solved if r[1] <= 1.0]
     best = within[-1] if within else None
     slowest = solved[-1]
