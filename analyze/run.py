@@ -13,6 +13,7 @@ import os
 
 from scorebook import batch, registry
 from scorebook.records import user_files
+from scorebook.records.replay import keeping_states
 from scorebook.errors import STRICT, RecordRejected, UsageError
 
 from .loss import ENGINE_VERSION, analyze_record, mark_ties
@@ -69,8 +70,14 @@ def record_of(row: dict):
 
 @functools.lru_cache(maxsize=8)
 def _read_stored(game: str, text: str):
-    # the records read here are only read from, never changed: one object may serve every reader
-    return registry.get_game(game).notation.read_pgn(text, STRICT)[0]
+    # the records read here are only read from, never changed: one object may serve every reader.
+    # The reader's own walk (its check) keeps the positions it passes, so that show, the
+    # analysis and the report do not walk the record again.
+    notation = registry.get_game(game).notation
+    with keeping_states() as walks:
+        record = notation.read_pgn(text, STRICT)[0]
+    notation.remember(record, walks)
+    return record
 
 
 def compute(row: dict, spec: str | None, seed: int, progress=None, files: dict | None = None,

@@ -123,6 +123,17 @@ class Notation(ABC):
                 del _WALKED[next(iter(_WALKED))]
         return iter(hit[1])
 
+    def remember(self, record, walks: list) -> None:
+        """Keep as ``record``'s positions those its reader's own walks passed through (read
+        under ``replay.keeping_states``), so that they are not walked again; a record whose
+        reader walked otherwise is walked when asked."""
+        found = replay.positions_passed(self.games(record), [w.kept for w in walks],
+                                        lambda state, before, step: self.view(record, state, before, step))
+        if found is not None and type(self).walk is Notation.walk:  # a notation's own walk adds to the positions
+            _WALKED[id(record)] = (record, found)
+            while len(_WALKED) > _WALKS_KEPT:
+                del _WALKED[next(iter(_WALKED))]
+
     def walk(self, record) -> Iterator[Position]:
         """The shared walk (``replay.positions``) over the record's games and steps, through
         the game's engine."""

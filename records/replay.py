@@ -18,7 +18,10 @@ scorebook.errors.IllegalMove: line 3, column 4, ply 2, token B99: unknown-patch:
 """
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -56,6 +59,22 @@ class Step:
     annotation: str | None = None
 
 
+_KEEPING: ContextVar[list | None] = ContextVar("keeping", default=None)
+
+
+@contextmanager
+def keeping_states():
+    """While it lasts, every walk keeps a copy of its state before the first action and after
+    each one (``Replay.kept``), listed in the order the walks began: a reader's own walk can
+    then give the positions it passed through (``Notation.remember``) instead of a second one."""
+    walks: list[Replay] = []
+    token = _KEEPING.set(walks)
+    try:
+        yield walks
+    finally:
+        _KEEPING.reset(token)
+
+
 class Replay:
     """A game walked from its setup through its engine, one action at a time."""
 
@@ -63,6 +82,10 @@ class Replay:
         self.engine = engine
         self.state = engine.initial_state(setup)
         self.ply = 0  # actions played
+        walks = _KEEPING.get()
+        self.kept = None if walks is None else [copy.deepcopy(self.state)]
+        if walks is not None:
+            walks.append(self)
 
     def play(self, action, place: Place | Sequence[Place] | None = None) -> None:
         """Apply ``action``, or raise IllegalMove at ``place`` (the state is then unchanged).
@@ -72,6 +95,8 @@ class Replay:
         if code != OK:
             raise self._refusal(action, code, place)
         self.ply += 1
+        if self.kept is not None:
+            self.kept.append(copy.deepcopy(self.state))
 
     def play_all(self, actions: list, places: Sequence[Place | Sequence[Place] | None] = ()) -> None:
         """Apply ``actions`` in order (``Engine.play_all``: at once where the engine can), or
@@ -79,6 +104,7 @@ class Replay:
         then as after the ones before it."""
         code, index = self.engine.play_all(self.state, actions)
         self.ply += index
+        self.kept = None  # played at once: no state between the actions to keep
         if code != OK:
             raise self._refusal(actions[index], code, places[index] if index < len(places) else None)
 
@@ -91,6 +117,25 @@ class Replay:
                               line=place.line, column=place.column, ply=self.ply + 1, token=place.token)
         refusal.part = part
         return refusal
+
+
+def positions_passed(games: list[tuple[object, list[Step]]], kept: list[list],
+                     view: Callable[[object, object, Step | None], object]) -> list[Position] | None:
+    """The positions of walks that kept their states (``keeping_states``), one walk a game
+    and a state a step: the same as ``positions`` gives, without walking again; None where the
+    walks kept are not the record's games."""
+    if len(kept) != len(games) or any(states is None or len(states) != len(steps) + 1
+                                      for (_, steps), states in zip(games, kept)):
+        return None
+    out = []
+    for number, ((_, steps), states) in enumerate(zip(games, kept), 1):
+        before = view(states[0], None, None)
+        for ply, (step, state) in enumerate(zip(steps, states[1:]), 1):
+            after = view(state, before, step)
+            out.append(Position(ply=ply, player=step.seat, move=step.move, annotation=step.annotation,
+                                state=after, before=before, game=number, action=step.action))
+            before = after
+    return out
 
 
 def positions(engine: Engine, games: Iterable[tuple[object, Iterable[Step]]],
