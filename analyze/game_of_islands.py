@@ -23,6 +23,7 @@ from .standings import Match
 
 FIRST, SECOND, LINE = "#222", "#fff", "#8a8a8a"
 DEEP_BELOW = 400  # legal lines left under which the search goes ``depth`` deep (above: one line, the gain)
+SOLVE_BELOW = 28  # legal lines left from which the rest of the grid is solved (exact), when it fits the budget
 
 
 def parse_line(n: int, text: str):
@@ -100,8 +101,9 @@ class GameOfIslandsAnalysis(Analysis):
         player = 0 if (g.first == record.players[0]) == (mover == 0) else 1
         left = G.count_legal_lines(n, used, diag)
         d = depth if left <= DEEP_BELOW else 1
-        value, _, complete = bots.solve(n, used, diag, owner, budget) if left <= 18 else (0, 0, False)
-        lines, values, exact = bots.line_values(n, used, diag, owner, max(d, 64) if complete else d, budget)
+        value, _, complete = bots.solve(n, used, diag, owner, budget) if left <= SOLVE_BELOW else (0, 0, False)
+        # solved: every line's value to the end of the grid (a depth no line sequence outlasts)
+        lines, values, exact = bots.line_values(n, used, diag, owner, n * n * 4 if complete else d, budget)
         exact = bool(exact or complete)
         canon = [goi.canonical_line(*map(int, each)) for each in lines]
         i = canon.index(goi.canonical_line(*line))

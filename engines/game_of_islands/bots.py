@@ -20,11 +20,32 @@ import numpy as np
 from numba import njit
 
 from .engine import (BONUS_POINTS, apply_line, claim_near, has_legal_line, is_island, legal_lines, random_line,
-                     sign, undo_line)
+                     sign, step_ok, undo_line)
 
 RANDOM, GREEDY, SEARCH = 0, 1, 2
 BOT_NAMES = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH}
 INF = 1 << 30
+
+# The transposition table: a grid reached by lines drawn in another order is the same grid, and
+# so has the same rest of the game (the claims are fixed during a search). Keyed by Zobrist
+# hashing over the used dots and the diagonal crossings; each entry the value, how many lines
+# deep it was searched and whether it is exact or a bound.
+TABLE_BITS = 18  # 2**18 entries, 6 MB
+_DOT_KEYS = np.random.default_rng(20261127).integers(1, 2**63, size=26 * 26, dtype=np.int64).astype(np.uint64)
+_DIAG_KEYS = np.random.default_rng(20261128).integers(1, 2**63, size=25 * 25, dtype=np.int64).astype(np.uint64)
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+@njit(cache=True)
+def _grid_key(n, used, diag):
+    h = np.uint64(0)
+    for d in range(n * n):
+        if used[d]:
+            h ^= _DOT_KEYS[d]
+    for c in range(diag.shape[0]):
+        if diag[c]:
+            h ^= _DIAG_KEYS[c]
+    return h
 
 
 @njit(cache=True)
@@ -114,13 +135,18 @@ def _ordered_moves(n, used, diag, owner):
 
 
 @njit(cache=True)
-def _negamax(n, used, diag, owner, depth, alpha, beta, budget, nodes):
+def _negamax(n, used, diag, owner, depth, alpha, beta, budget, nodes, keys, values, info):
     """Best margin (mover minus opponent) over the next ``depth`` lines, within (alpha, beta).
 
-    Alpha-beta negamax on an explicit stack (numba cannot cache recursive functions).
+    Alpha-beta negamax on an explicit stack (numba cannot cache recursive functions), with a
+    transposition table (``keys, values, info``: ``new_table``; one of no entries for none).
     ``nodes[0]`` counts lines evaluated (the work); ``nodes[1]`` is set when the budget ran
     out, and the value is then unusable. The position is restored in every case."""
     max_sp = min(depth, n * n * 2) + 1
+    size = keys.shape[0]
+    mask = np.uint64(size - 1) if size > 0 else np.uint64(0)
+    key = np.zeros(max_sp + 1, np.uint64)
+    alpha0 = np.zeros(max_sp + 1, np.int64)  # a frame's window as it began, for the kind of its value
     cap = 1024
     buf = np.empty((cap, 4), np.int64)
     gain = np.empty(cap, np.int64)
@@ -136,6 +162,19 @@ def _negamax(n, used, diag, owner, depth, alpha, beta, budget, nodes):
     result = 0
     entering = True
     while True:
+        if entering and size > 0:  # a grid searched before, as deep: its value, or a cutoff
+            key[sp] = _grid_key(n, used, diag)
+            alpha0[sp] = lo[sp]
+            slot = np.int64(key[sp] & mask)
+            if keys[slot] == key[sp] and info[slot] // 4 >= depth - sp:
+                kind, v = info[slot] % 4, values[slot]
+                if kind == EXACT or (kind == LOWER and v >= hi[sp]) or (kind == UPPER and v <= lo[sp]):
+                    count[sp] = 0
+                    pos[sp] = 0
+                    best[sp] = v
+                    first[sp + 1] = first[sp]
+                    entering = False
+                    key[sp] = np.uint64(0)  # known: not stored again
         if entering:  # a new frame: its moves, best first
             lines, gains, order = _ordered_moves(n, used, diag, owner)
             k = lines.shape[0]
@@ -179,8 +218,14 @@ def _negamax(n, used, diag, owner, depth, alpha, beta, budget, nodes):
                 best[sp] = g
             pos[sp] += 1
             continue
-        # this frame is done: hand its value to the parent
+        # this frame is done: keep its value, and hand it to the parent
         result = best[sp]
+        if size > 0 and key[sp] != 0:
+            slot = np.int64(key[sp] & mask)
+            kind = UPPER if result <= alpha0[sp] else LOWER if result >= hi[sp] else EXACT
+            keys[slot] = key[sp]
+            values[slot] = result
+            info[slot] = (depth - sp) * 4 + kind
         if sp == 0:
             return result
         sp -= 1
@@ -194,8 +239,10 @@ def _negamax(n, used, diag, owner, depth, alpha, beta, budget, nodes):
 
 @njit(cache=True)
 def search_root(n, used, diag, owner, depth, budget):
-    """(x1, y1, x2, y2, value, nodes, complete): the best line looking ``depth`` lines ahead."""
+    """(x1, y1, x2, y2, value, nodes, complete): the best line looking ``depth`` lines ahead
+    (no transposition table: a depth-limited search's values are its own)."""
     nodes = np.zeros(2, np.int64)
+    keys, values, info = np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.int64)
     lines, gains, order = _ordered_moves(n, used, diag, owner)
     nodes[0] += lines.shape[0]
     if lines.shape[0] == 0:
@@ -210,7 +257,7 @@ def search_root(n, used, diag, owner, depth, budget):
             apply_line(n, used, diag, lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3])
             if has_legal_line(n, used, diag):
                 value = g - _negamax(n, used, diag, owner, depth - 1, g - INF, g - best if best > -INF else INF,
-                                     budget, nodes)
+                                     budget, nodes, keys, values, info)
             undo_line(n, used, diag, lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3])
         if nodes[1]:
             break
@@ -223,9 +270,17 @@ def search_root(n, used, diag, owner, depth, budget):
 @njit(cache=True, nogil=True)  # long: releases the GIL (an interrupt is served at once)
 def solve(n, used, diag, owner, budget):
     """Exact margin of the rest of the grid for the player to move, if it fits the budget
-    (lines evaluated): (value, lines evaluated, complete)."""
+    (lines evaluated): (value, lines evaluated, complete). With a transposition table."""
+    return solve_with_table(n, used, diag, owner, budget, np.int64(TABLE_BITS))
+
+
+@njit(cache=True, nogil=True)
+def solve_with_table(n, used, diag, owner, budget, table_bits):
+    """``solve`` with a transposition table of 2**table_bits entries (none below 0)."""
     nodes = np.zeros(2, np.int64)
-    value = _negamax(n, used, diag, owner, n * n * 4, -INF, INF, budget, nodes)
+    size = 0 if table_bits < 0 else 1 << table_bits
+    keys, values, info = np.zeros(size, np.uint64), np.zeros(size, np.int64), np.zeros(size, np.int64)
+    value = _negamax(n, used, diag, owner, n * n * 4, -INF, INF, budget, nodes, keys, values, info)
     return value, nodes[0], nodes[1] == 0
 
 
@@ -289,7 +344,11 @@ def line_values(n, used, diag, owner, depth, budget):
     """Every legal line with its value for the mover: islands it creates (plus the bonus if it
     is the last line) minus the opponent's best margin after it, searched ``depth`` lines
     deep in all (exact when the search reached the end everywhere). Returns (lines, values,
-    exact)."""
+    exact). Where ``depth`` reaches the end of the grid, the searches after every line share a
+    transposition table; a search stopped by the depth has none (its values are its own)."""
+    bits = TABLE_BITS if _legal_steps(n, used, diag) <= depth else -1
+    size = 0 if bits < 0 else 1 << bits
+    tkeys, tvalues, tinfo = np.zeros(size, np.uint64), np.zeros(size, np.int64), np.zeros(size, np.int64)
     lines, gains, order = _ordered_moves(n, used, diag, owner)
     k = lines.shape[0]
     values = np.empty(k, np.int64)
@@ -301,7 +360,7 @@ def line_values(n, used, diag, owner, depth, budget):
         if has_legal_line(n, used, diag):
             if depth > 1:
                 nodes = np.zeros(2, np.int64)
-                reply = _negamax(n, used, diag, owner, depth - 1, -INF, INF, budget, nodes)
+                reply = _negamax(n, used, diag, owner, depth - 1, -INF, INF, budget, nodes, tkeys, tvalues, tinfo)
                 if nodes[1]:  # out of budget: the gain alone
                     exact = False
                 else:
@@ -312,6 +371,21 @@ def line_values(n, used, diag, owner, depth, budget):
                 exact = False
         undo_line(n, used, diag, lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3])
     return lines, values, exact
+
+
+@njit(cache=True)
+def _legal_steps(n, used, diag):
+    """Legal steps between two dots: no more lines than these can still be drawn (a line holds
+    at least one, two lines share none, and a drawn line makes none legal)."""
+    k = 0
+    for y in range(n):
+        for x in range(n):
+            if not used[y * n + x]:
+                for i in range(4):
+                    dx, dy = ((1, 0), (0, 1), (1, 1), (1, -1))[i]
+                    if step_ok(n, used, diag, x, y, dx, dy):
+                        k += 1
+    return k
 
 
 @njit(cache=True)
