@@ -44,7 +44,7 @@ numba.get_num_threads()
 # np.int64(...) / np.bool_(...), counters passed on start as np.int64(0): numba compiles a
 # callee again, with all it calls, for every literal value it is handed (and for the literal
 # first value of a loop variable). Typed, each function has one signature, and a cold start
-# compiles half as much (BENCHMARKS.md, "Compile costs").
+# compiles half as much (benchmarks/history/benchmarks-moved-2026-11-27.md, "Compile costs").
 
 # Play-outs plan their drawings from every ROLLOUT_EFFORT-th rectangle: most of a play-out's time.
 ROLLOUT_EFFORT = 16
