@@ -100,7 +100,7 @@ def main():
     within = [r for r in solved if r[1] <= 1.0]
     best = within[-1] if within else None
     slowest = solved[-1]
-    out += ["", "Exact endgame solving on 14 x 14 (5 random positions per size, alpha-beta, no transposition "
+    out += ["", "Exact endgame solving on 14 x 14 (5 random positions per size, alpha-beta with a transposition "
             "table): " + (f"the largest solved within 1 s (median) has {best[0]} legal lines left" if best else
                           "none solved within 1 s") +
             f" ({slowest[0]} lines: median {slowest[1]:.1f} s, slowest {slowest[2]:.0f} s)."]
