@@ -96,6 +96,14 @@ _WALKS_KEPT = 4
 _WALKED: dict[int, tuple[object, list]] = {}  # the records walked last: id -> (record, positions)
 
 
+def _keep_walk(record, found: list) -> tuple[object, list]:
+    """Keep ``record``'s positions among the last ``_WALKS_KEPT`` walked."""
+    _WALKED[id(record)] = hit = (record, found)
+    while len(_WALKED) > _WALKS_KEPT:
+        del _WALKED[next(iter(_WALKED))]
+    return hit
+
+
 class Notation(ABC):
     """A game's records: read, replay (through its engine), write, show."""
     game_id: str
@@ -117,10 +125,7 @@ class Notation(ABC):
         not walked again: an analysis and its report draw the same positions."""
         hit = _WALKED.get(id(record))
         if hit is None or hit[0] is not record:
-            hit = (record, list(self.walk(record)))
-            _WALKED[id(record)] = hit
-            while len(_WALKED) > _WALKS_KEPT:
-                del _WALKED[next(iter(_WALKED))]
+            hit = _keep_walk(record, list(self.walk(record)))
         return iter(hit[1])
 
     def remember(self, record, walks: list) -> None:
@@ -130,9 +135,7 @@ class Notation(ABC):
         found = replay.positions_passed(self.games(record), [w.kept for w in walks],
                                         lambda state, before, step: self.view(record, state, before, step))
         if found is not None and type(self).walk is Notation.walk:  # a notation's own walk adds to the positions
-            _WALKED[id(record)] = (record, found)
-            while len(_WALKED) > _WALKS_KEPT:
-                del _WALKED[next(iter(_WALKED))]
+            _keep_walk(record, found)
 
     def walk(self, record) -> Iterator[Position]:
         """The shared walk (``replay.positions``) over the record's games and steps, through

@@ -119,6 +119,18 @@ class Replay:
         return refusal
 
 
+def _positions_of(number: int, steps: Iterable[Step], states: Iterator,
+                  view: Callable[[object, object, Step | None], object]) -> Iterator[Position]:
+    """Game ``number``'s positions from its steps and the states before the first and after
+    each (taken one by one: a walk's state may be the same object, changed move after move)."""
+    before = view(next(states), None, None)
+    for ply, step in enumerate(steps, 1):
+        after = view(next(states), before, step)
+        yield Position(ply=ply, player=step.seat, move=step.move, annotation=step.annotation,
+                       state=after, before=before, game=number, action=step.action)
+        before = after
+
+
 def positions_passed(games: list[tuple[object, list[Step]]], kept: list[list],
                      view: Callable[[object, object, Step | None], object]) -> list[Position] | None:
     """The positions of walks that kept their states (``keeping_states``), one walk a game
@@ -127,15 +139,8 @@ def positions_passed(games: list[tuple[object, list[Step]]], kept: list[list],
     if len(kept) != len(games) or any(states is None or len(states) != len(steps) + 1
                                       for (_, steps), states in zip(games, kept)):
         return None
-    out = []
-    for number, ((_, steps), states) in enumerate(zip(games, kept), 1):
-        before = view(states[0], None, None)
-        for ply, (step, state) in enumerate(zip(steps, states[1:]), 1):
-            after = view(state, before, step)
-            out.append(Position(ply=ply, player=step.seat, move=step.move, annotation=step.annotation,
-                                state=after, before=before, game=number, action=step.action))
-            before = after
-    return out
+    return [p for number, ((_, steps), states) in enumerate(zip(games, kept), 1)
+            for p in _positions_of(number, steps, iter(states), view)]
 
 
 def positions(engine: Engine, games: Iterable[tuple[object, Iterable[Step]]],
@@ -145,11 +150,13 @@ def positions(engine: Engine, games: Iterable[tuple[object, Iterable[Step]]],
     state (called with no step for the state before the first move); the engine's state is
     reused move after move, so a view copies what it keeps."""
     for number, (setup, steps) in enumerate(games, 1):
-        walk = Replay(engine, setup)
-        before = view(walk.state, None, None)
-        for step in steps:
-            walk.play(step.action)
-            after = view(walk.state, before, step)
-            yield Position(ply=walk.ply, player=step.seat, move=step.move, annotation=step.annotation,
-                           state=after, before=before, game=number, action=step.action)
-            before = after
+        steps = list(steps)  # read twice: played by the walk, written into the positions
+        yield from _positions_of(number, steps, _walked(Replay(engine, setup), steps), view)
+
+
+def _walked(walk: Replay, steps: Iterable[Step]) -> Iterator:
+    """The walk's state before the first step and after each, the steps played as it goes."""
+    yield walk.state
+    for step in steps:
+        walk.play(step.action)
+        yield walk.state
