@@ -224,7 +224,7 @@ def replay(record: TinyIslandsRecord) -> TinyIslandsReplay:
     deck = resolve_deck(record, offers)
     walk = Replay(ENGINE, {"offers": offers, "rules": record.rules})
     actions = RecordActions(placements, traces, lens, as_region, len(record.drawings))  # the shape is checked
-    walk.play_all(actions, _Places(record, len(actions)))
+    walk.play_all(actions, _Places(record, actions))
     s = walk.state
     for d, dr in enumerate(record.drawings):
         if dr.trace is not None and dr.region is not None:
@@ -240,19 +240,18 @@ class _Places(Sequence):
     """Where each action is written (a turn: its offer and its placement), looked up only for
     the one a rejection points at: a TinyBot line finds its columns on demand."""
 
-    def __init__(self, record: TinyIslandsRecord, count: int):
-        self.record, self.count = record, count
+    def __init__(self, record: TinyIslandsRecord, actions: RecordActions):
+        self.record, self.actions = record, actions
 
     def __len__(self) -> int:
-        return self.count
+        return len(self.actions)
 
     def __getitem__(self, index: int):
         where, nowhere = self.record.positions.get, (None, None, None)
-        drawings_before = sum(1 for d, turn in enumerate(DRAWING_AFTER_TURN) if turn + d < index)
-        if any(turn + d == index for d, turn in enumerate(DRAWING_AFTER_TURN)):
-            return Place(*where(("drawing", drawings_before), nowhere))
-        turn = index - drawings_before
-        return Place(*where(("offer", turn), nowhere)), Place(*where(("placement", turn), nowhere))
+        kind, k = self.actions.where(index)
+        if kind == "shoreline":
+            return Place(*where(("drawing", k), nowhere))
+        return Place(*where(("offer", k), nowhere)), Place(*where(("placement", k), nowhere))
 
 
 def _check_shape(record: TinyIslandsRecord) -> None:

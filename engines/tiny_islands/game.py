@@ -82,14 +82,19 @@ class RecordActions(Sequence):
     def __len__(self) -> int:
         return len(self.placements) + self.drawings
 
-    def __getitem__(self, index: int):
+    def where(self, index: int) -> tuple[str, int]:
+        """Which action ``index`` is: ("shoreline", d) or ("turn", t), both counted from 0."""
         if index < 0 or index >= len(self):
             raise IndexError(index)
-        before = sum(1 for at in _SHORELINE_AT[:self.drawings] if at < index)
         if index in _SHORELINE_AT[:self.drawings]:
-            cells = tuple(int(z) for z in self.traces[before, :self.lens[before]])
-            return ("draw" if self.as_region[before] else "trace", cells)
-        tile, cell = self.placements[index - before]
+            return "shoreline", _SHORELINE_AT.index(index)
+        return "turn", index - sum(1 for at in _SHORELINE_AT[:self.drawings] if at < index)
+
+    def __getitem__(self, index: int):
+        kind, k = self.where(index)
+        if kind == "shoreline":
+            return ("draw" if self.as_region[k] else "trace", tuple(int(z) for z in self.traces[k, :self.lens[k]]))
+        tile, cell = self.placements[k]
         return "place", int(tile), int(cell)
 
 
