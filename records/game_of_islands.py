@@ -53,6 +53,12 @@ EXAMPLE = """[Grid "10"]
 dot_name = E.dot_name  # the notation names dots as the rules do
 
 
+def grid_setup(n: int, first: str, second: str, out_of_time: set[str]) -> dict:
+    """The engine's setup of one grid of a record: its size, and which of its players ran out
+    of time on an earlier grid of the triad."""
+    return {"grids": [n], "out_of_time": (first in out_of_time, second in out_of_time)}
+
+
 def canonical_line(x1, y1, x2, y2) -> tuple[int, int, int, int]:
     """Lower file first; on equal files the lower rank first."""
     return (x1, y1, x2, y2) if (x1, y1) <= (x2, y2) else (x2, y2, x1, y1)
@@ -223,8 +229,7 @@ class GameOfIslandsVisitor(pgn.Visitor):
                     raise ParseError("triad-players", f"the games of a triad are played by "
                                      f"{' and '.join(self.players)}", line=where.line if where else pg.line,
                                      column=where.column if where else 1, token=who)
-        self.walk = Replay(ENGINE, {"grids": [n], "out_of_time": (self.first in self.out_of_time,
-                                                                 self.second in self.out_of_time)})
+        self.walk = Replay(ENGINE, grid_setup(n, self.first, self.second, self.out_of_time))
         self.turns: list[Turn] = []
         self.pending: tuple[_Part, list[_Part]] | None = None  # a turn whose claims are still coming
 
@@ -491,8 +496,7 @@ class GameOfIslandsNotation(Notation):
         out: set[str] = set()
         games = []
         for g in record.games:
-            setup = {"grids": [g.grid], "out_of_time": (g.first in out, g.second in out)}
-            games.append((setup, [Step((t.kind, t.line, tuple(t.claims)), (ply - 1) % 2,
+            games.append((grid_setup(g.grid, g.first, g.second, out), [Step((t.kind, t.line, tuple(t.claims)), (ply - 1) % 2,
                                        move_text(ply, turn_text(g.grid, t)), " ".join(t.comments) or None)
                                   for ply, t in enumerate(g.turns, 1)]))
             out |= {name for name, gone in zip((g.first, g.second), g.timed_out) if gone}

@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .engine import (BONUS_POINTS, apply_line, claim_near, has_legal_line, is_island, legal_lines, random_line,
-                     sign, step_ok, undo_line)
+from .engine import (BONUS_POINTS, apply_line, claim_near, count_legal_steps, has_legal_line, is_island,
+                     legal_lines, random_line, sign, undo_line)
 
 RANDOM, GREEDY, SEARCH = 0, 1, 2
 BOT_NAMES = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH}
@@ -346,7 +346,7 @@ def line_values(n, used, diag, owner, depth, budget):
     deep in all (exact when the search reached the end everywhere). Returns (lines, values,
     exact). Where ``depth`` reaches the end of the grid, the searches after every line share a
     transposition table; a search stopped by the depth has none (its values are its own)."""
-    bits = TABLE_BITS if _legal_steps(n, used, diag) <= depth else -1
+    bits = TABLE_BITS if count_legal_steps(n, used, diag) <= depth else -1
     size = 0 if bits < 0 else 1 << bits
     tkeys, tvalues, tinfo = np.zeros(size, np.uint64), np.zeros(size, np.int64), np.zeros(size, np.int64)
     lines, gains, order = _ordered_moves(n, used, diag, owner)
@@ -371,21 +371,6 @@ def line_values(n, used, diag, owner, depth, budget):
                 exact = False
         undo_line(n, used, diag, lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3])
     return lines, values, exact
-
-
-@njit(cache=True)
-def _legal_steps(n, used, diag):
-    """Legal steps between two dots: no more lines than these can still be drawn (a line holds
-    at least one, two lines share none, and a drawn line makes none legal)."""
-    k = 0
-    for y in range(n):
-        for x in range(n):
-            if not used[y * n + x]:
-                for i in range(4):
-                    dx, dy = ((1, 0), (0, 1), (1, 1), (1, -1))[i]
-                    if step_ok(n, used, diag, x, y, dx, dy):
-                        k += 1
-    return k
 
 
 @njit(cache=True)

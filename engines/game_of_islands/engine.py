@@ -174,6 +174,21 @@ def has_legal_line(n, used, diag):
 
 
 @njit(cache=True)
+def count_legal_steps(n, used, diag):
+    """Legal steps between two neighbouring dots: no more lines than these can still be drawn
+    (a line holds at least one, two lines share none, and a line drawn makes none legal)."""
+    k = 0
+    for y in range(n):
+        for x in range(n):
+            if used[y * n + x]:
+                continue
+            for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                if step_ok(n, used, diag, x, y, dx, dy):
+                    k += 1
+    return k
+
+
+@njit(cache=True)
 def legal_lines(n, used, diag):
     """Every legal line, each once (drawn in a forward direction): int64[k, 4] x1 y1 x2 y2."""
     cap = 64

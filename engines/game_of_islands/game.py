@@ -85,14 +85,11 @@ class GameOfIslandsEngine(Engine):
             if code != E.OK:
                 return code
             E.apply_line(grid.n, grid.used, grid.diag, *line)
-        seen: set[int] = set()
-        for d in claims:
-            code = E.OFF_GRID if not 0 <= d < grid.n * grid.n else grid.claim_code(d, seen)
-            if code != E.OK:
-                if kind == E.LINE:
-                    E.undo_line(grid.n, grid.used, grid.diag, *line)
-                return code
-            seen.add(d)
+        code = self._refused_claim(grid, claims)[1]
+        if code != E.OK:
+            if kind == E.LINE:
+                E.undo_line(grid.n, grid.used, grid.diag, *line)
+            return code
         if kind == E.LINE:
             grid.last_line_by = grid.mover
         grid.end_turn(kind, claims)
@@ -105,10 +102,10 @@ class GameOfIslandsEngine(Engine):
         """The rule's message, naming the player to move and, for a refused claim, its dot."""
         kind, line, claims = action
         dot = "the dot"
-        if code == E.OFF_GRID:
-            dot = self._off_grid_end(grid, line) if self.refused_part(grid, action, code) == 0 else "the dot"
-            return f"{dot} is off the {grid.n} x {grid.n} grid"
         refused = self.refused_part(grid, action, code)
+        if code == E.OFF_GRID:
+            dot = self._off_grid_end(grid, line) if refused == 0 else "the dot"
+            return f"{dot} is off the {grid.n} x {grid.n} grid"
         if refused > 0 and 0 <= claims[refused - 1] < grid.n * grid.n:
             dot = E.dot_name(grid.n, claims[refused - 1])
         return E.TURN_CODE_MESSAGES.get(code, "illegal move").format(player=("First", "Second")[grid.mover], dot=dot)
@@ -132,16 +129,22 @@ class GameOfIslandsEngine(Engine):
             return 0  # the line itself is refused
         if drawn:
             E.apply_line(grid.n, grid.used, grid.diag, *line)
-        seen: set[int] = set()
-        refused = 0
-        for k, d in enumerate(claims, 1):
-            if not 0 <= d < grid.n * grid.n or grid.claim_code(d, seen) != E.OK:
-                refused = k
-                break
-            seen.add(d)
+        refused = self._refused_claim(grid, claims)[0]
         if drawn:
             E.undo_line(grid.n, grid.used, grid.diag, *line)
         return refused
+
+    @staticmethod
+    def _refused_claim(grid: E.Grid, claims) -> tuple[int, int]:
+        """(k, code) of the first of a turn's claims the rules refuse, counted from 1, with the
+        turn's line drawn; (0, OK) when they take them all."""
+        seen: set[int] = set()
+        for k, d in enumerate(claims, 1):
+            code = E.OFF_GRID if not 0 <= d < grid.n * grid.n else grid.claim_code(d, seen)
+            if code != E.OK:
+                return k, code
+            seen.add(d)
+        return 0, E.OK
 
     def is_terminal(self, grid: E.Grid) -> bool:
         """Both players out of time, or no line left and the final claim-only turn taken or not due."""
