@@ -176,7 +176,7 @@ class TsuroVisitor(pgn.Visitor):
         self.result_text = t.pop("Result", None)
         self.tags = t
         self.walk = Replay(ENGINE, (self.starts, self.deck, self.refill, 0, len(names)))
-        self.events = np.zeros((256, 3), np.int64)
+        self.events = np.zeros((R.EVENTS, 3), np.int64)
         self.turns: list[Turn] = []
         self.pending: list[pgn.Token] | None = None
         self.number: int | None = None
@@ -512,7 +512,7 @@ class TsuroNotation(Notation):
         n = len(names)
         walk = Replay(ENGINE, (starts, deck, refill, seed, n))  # the bots' own shuffles: seeded
         s = walk.state
-        events = np.zeros((256, 3), np.int64)
+        events = np.zeros((R.EVENTS, 3), np.int64)
         turns = []
         for tile, rot in played.moves:
             seat, square = int(s[R.TO_MOVE]), int(s[R.POS + s[R.TO_MOVE]]) // 8

@@ -15,12 +15,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .rules import (DECK, DECK_N, HAND, HANDS, MAX_PLAYERS, N, N_TILES, NO_ORDER, OK, OVER, POS, SEED, TO_MOVE,
+from .rules import (DECK, DECK_N, EVENTS, HAND, HANDS, MAX_PLAYERS, N, N_TILES, NO_ORDER, OK, OVER, POS, SEED, TO_MOVE,
                     edge_distance, eliminates_mover, has_safe, outcome, turn, win_share)
 
 RANDOM, SIMPLE, MC = range(3)
 BOT_CODES = {"random": RANDOM, "simple": SIMPLE, "mc": MC}
-EVENTS = 256  # rows of one turn's events, at most
 
 
 @njit(cache=True)

@@ -48,6 +48,7 @@ STEP = np.array([[-1, 0], [0, 1], [1, 0], [0, -1]], np.int64)  # the neighbour a
 
 # ---- the state vector
 N, TO_MOVE, PLACED, DRAGON, REFILL, DECK_N, OVER, SEED, N_EVENTS = range(9)
+EVENTS = 256  # rows of one turn's events buffer (kind, seat, value), at most
 BOARD = 9  # 36 tiles (-1 empty)
 ROT = BOARD + SQUARES
 POS = ROT + SQUARES  # a point per seat (-1 off the board)
