@@ -329,27 +329,7 @@ class GameOfIslandsVisitor(pgn.Visitor):
         points, islands, bonus = grid.score()
         stated_tag = pg.tags.get("Result")
         stated_text = result_part.text if result_part is not None else None
-        errors: list[RecordRejected] = []
-        computed = f"{points[0]}-{points[1]}"
-        for stated, where in ((stated_tag, "tag"), (stated_text, "movetext")):
-            if stated is None or stated == "*":
-                continue
-            if where == "tag":
-                t = pg.tag_tokens["Result"]
-                line, col = t.line, t.column
-            else:
-                line, col = result_part.line, result_part.column
-            if not grid.stopped:
-                raise ParseError("missing-final-move", "the result says the grid ended, but legal lines remain "
-                                 "and no timeout is recorded", line=line, column=col, token=stated)
-            if stated != computed:
-                errors.append(ScoreMismatch("score-mismatch", f"the stated result {stated} differs from the replay "
-                                            f"{computed}", line=line, column=col, token=stated))
-        if stated_tag is not None and stated_text is not None and stated_tag != stated_text and not errors:
-            raise ParseError("bad-result", f"the movetext result {stated_text} differs from the Result tag "
-                             f"{stated_tag}", line=result_part.line, column=result_part.column, token=stated_text)
-        for err in errors:
-            self.handle_error(err)
+        self._check_results(pg, result_part, f"{points[0]}-{points[1]}", grid.stopped)
         tags = {k: v for k, v in pg.tags.items() if k != "Game"}
         self.games.append(GoiGame(pg.index, tags, grid.n, self.first, self.second, self.turns,
                                   stated_text or stated_tag or "*", points, islands, bonus,
@@ -358,6 +338,27 @@ class GameOfIslandsVisitor(pgn.Visitor):
             self.players = (self.first, self.second)
         self.out_of_time |= {name for name, gone in zip((self.first, self.second), grid.out) if gone}
         self.pgn_games.append(pg)
+
+    def _check_results(self, pg: pgn.PgnGame, result_part: pgn.Token | None, computed: str, stopped: bool) -> None:
+        """The stated results (the Result tag, the movetext's) against the replay: a result on a
+        grid not over, one that differs from the replay's score, or two that differ."""
+        stated_tag = pg.tags.get("Result")
+        stated_text = result_part.text if result_part is not None else None
+        errors: list[RecordRejected] = []
+        for stated, at in ((stated_tag, pg.tag_tokens.get("Result")), (stated_text, result_part)):
+            if stated is None or stated == "*":
+                continue
+            if not stopped:
+                raise ParseError("missing-final-move", "the result says the grid ended, but legal lines remain "
+                                 "and no timeout is recorded", line=at.line, column=at.column, token=stated)
+            if stated != computed:
+                errors.append(ScoreMismatch("score-mismatch", f"the stated result {stated} differs from the replay "
+                                            f"{computed}", line=at.line, column=at.column, token=stated))
+        if stated_tag is not None and stated_text is not None and stated_tag != stated_text and not errors:
+            raise ParseError("bad-result", f"the movetext result {stated_text} differs from the Result tag "
+                             f"{stated_tag}", line=result_part.line, column=result_part.column, token=stated_text)
+        for err in errors:
+            self.handle_error(err)
 
     def result(self) -> GoiRecord:
         record = GoiRecord(self.games, self.match, self.warnings)
