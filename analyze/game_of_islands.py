@@ -1,9 +1,12 @@
 """The Game of Islands analysis: the evaluator, and the text, JSON and SVG boards.
 
-A line's value is the point margin for the mover of the rest of the grid as far as the search
-sees: the final margin, exact, when the rest of the grid fits the search; before that the gain
-over the next lines searched (``exact`` says which; issue 58 asks for a final-margin estimate
-in the opening too). A claim the mover missed counts as lost points.
+A line's value is the expected point margin for the mover of the rest of the grid: the final
+margin, exact, when the rest of the grid fits the search (``exact``); before that the margin over
+the next lines searched, the rest of the grid counted as even. Lines played on to the end of the
+grid (greedy play, exact from ``SOLVE_BELOW`` lines left) differ from these values by under half a
+point (s.d.) in the opening and the middle game, and up to 0.85 on the empty grid, where a corner
+island taken at once is worth less than the point counted, the others being left for both
+(benchmarks/game_of_islands_values.py). A claim the mover missed counts as lost points.
 """
 from __future__ import annotations
 

@@ -100,9 +100,10 @@ budget, one record at a time on one core.
 | default | {len(base)} | - | - | - | {exact0:.0f}% | {seconds['default']:.1f} | 1.00 |
 {chr(10).join(lines)}
 
-Where the searches agree the value is stable; where they do not, the default's value of an
-opening line is the gain of the next line or two, not the final margin (issue 58 keeps that
-open; the play-outs tried are in benchmarks/history/goi-analysis-playouts-2026-11-27.md). Solving
+Where the searches agree the value is stable. Before the search reaches the end, an opening
+line's value is the gain of the next line or two; what that leaves out of the final margin is
+measured by playing lines on to the end (the next section; the play-outs tried as a value are in
+benchmarks/history/goi-analysis-playouts-2026-11-27.md). Solving
 from more lines left makes more values final and exact, and finds losses the shallow search
 missed (the last row: the earlier default, with the table; without it the default took 23.1 s
 for 14%).
