@@ -162,21 +162,9 @@ def island_mask(n, used, diag):
 
 
 @njit(cache=True)
-def has_legal_line(n, used, diag):
-    for y in range(n):
-        for x in range(n):
-            if used[y * n + x]:
-                continue
-            for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
-                if step_ok(n, used, diag, x, y, dx, dy):
-                    return True
-    return False
-
-
-@njit(cache=True)
-def count_legal_steps(n, used, diag):
-    """Legal steps between two neighbouring dots: no more lines than these can still be drawn
-    (a line holds at least one, two lines share none, and a line drawn makes none legal)."""
+def legal_steps_up_to(n, used, diag, limit):
+    """Legal steps between two neighbouring dots, counted up to ``limit`` (the count stops
+    there: a question of whether there is one need not scan the whole grid)."""
     k = 0
     for y in range(n):
         for x in range(n):
@@ -185,7 +173,21 @@ def count_legal_steps(n, used, diag):
             for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
                 if step_ok(n, used, diag, x, y, dx, dy):
                     k += 1
+                    if k >= limit:
+                        return k
     return k
+
+
+@njit(cache=True)
+def has_legal_line(n, used, diag):
+    return legal_steps_up_to(n, used, diag, 1) > 0
+
+
+@njit(cache=True)
+def count_legal_steps(n, used, diag):
+    """Legal steps between two neighbouring dots: no more lines than these can still be drawn
+    (a line holds at least one, two lines share none, and a line drawn makes none legal)."""
+    return legal_steps_up_to(n, used, diag, 4 * n * n)
 
 
 @njit(cache=True)
