@@ -1,12 +1,13 @@
 """The Game of Islands analysis: the evaluator, and the text, JSON and SVG boards.
 
 A line's value is the expected point margin for the mover of the rest of the grid: the final
-margin, exact, when the rest of the grid fits the search (``exact``); before that the margin over
-the next lines searched, the rest of the grid counted as even. Lines played on to the end of the
-grid (greedy play, exact from ``SOLVE_BELOW`` lines left) differ from these values by under half a
-point (s.d.) in the opening and the middle game, and up to 0.85 on the empty grid, where a corner
-island taken at once is worth less than the point counted, the others being left for both
-(benchmarks/game_of_islands_values.py). A claim the mover missed counts as lost points.
+margin, exact, when the rest of the grid fits the search (``exact``). Before that, while more than
+``DEEP_BELOW`` lines are legal, the islands the line makes less those it leaves open to both,
+shared out as both would take them (``bots.shared_out_values``); then the margin over the next
+``depth`` lines; the rest of the grid counted as even. Lines played on to the end of the grid
+(greedy play, exact from ``SOLVE_BELOW`` lines left) differ from these values by a quarter of a
+point or less (s.d.) in the opening, 0.7 on the empty 10x10 grid, and under half a point in the
+middle game (benchmarks/game_of_islands_values.py). A claim the mover missed counts as lost points.
 """
 from __future__ import annotations
 
@@ -40,6 +41,22 @@ def parse_line(n: int, text: str):
         return ord(t[0].upper()) - ord("A"), int(t[1:]) - 1
     (x1, y1), (x2, y2) = dot(a), dot(b)
     return x1, y1, x2, y2
+
+
+def position_values(n, used, diag, owner, played, depth: int, budget: int):
+    """Every legal line and its value for the mover, and whether the values are exact (the
+    analysis's valuation, shared with benchmarks/game_of_islands_values.py). More than
+    ``DEEP_BELOW`` lines left: one line ahead, the islands then open to both shared out; fewer:
+    ``depth`` lines ahead; from ``SOLVE_BELOW``: to the end of the grid when it fits ``budget``.
+    ``played`` (the line drawn) is valued in full. The position is restored."""
+    left = G.count_legal_lines(n, used, diag)
+    if left > DEEP_BELOW:
+        lines, values, _ = bots.shared_out_values(n, used, diag, owner, *played)
+        return lines, values, False
+    value, _, complete = bots.solve(n, used, diag, owner, budget) if left <= SOLVE_BELOW else (0, 0, False)
+    # solved: every line's value to the end of the grid (a depth no line sequence outlasts)
+    lines, values, exact = bots.line_values(n, used, diag, owner, n * n * 4 if complete else depth, budget)
+    return lines, values, bool(exact or complete)
 
 
 class Triads:
@@ -91,8 +108,8 @@ class GameOfIslandsAnalysis(Analysis):
 
     def judge(self, record: goi.GoiRecord, position, *, seed: int, options: dict[str, int],
               memo: dict) -> MoveRow | None:
-        """Every legal line valued by the search (deeper when few are left, exact when the rest
-        of the grid fits); a claim-only or timed-out turn is not judged."""
+        """Every legal line valued as ``position_values`` values it; a claim-only or timed-out
+        turn is not judged."""
         depth, budget = options["depth"], options["budget"]
         g, ply, number = record.games[position.game - 1], position.ply, position.game
         n, kind, line, claims = g.grid, *position.action
@@ -102,12 +119,7 @@ class GameOfIslandsAnalysis(Analysis):
         used, diag, owner = before.used.copy(), before.diag.copy(), before.owner
         mover = (ply - 1) % 2
         player = 0 if (g.first == record.players[0]) == (mover == 0) else 1
-        left = G.count_legal_lines(n, used, diag)
-        d = depth if left <= DEEP_BELOW else 1
-        value, _, complete = bots.solve(n, used, diag, owner, budget) if left <= SOLVE_BELOW else (0, 0, False)
-        # solved: every line's value to the end of the grid (a depth no line sequence outlasts)
-        lines, values, exact = bots.line_values(n, used, diag, owner, n * n * 4 if complete else d, budget)
-        exact = bool(exact or complete)
+        lines, values, exact = position_values(n, used, diag, owner, line, depth, budget)
         canon = [goi.canonical_line(*map(int, each)) for each in lines]
         i = canon.index(goi.canonical_line(*line))
         b = int(np.argmax(values))
