@@ -1,8 +1,9 @@
 """What the Game of Islands analysis's values leave out of the final margin, measured.
 
-A line's value is the margin as far as the search sees: one line ahead while more than 400 lines
-are legal (in the opening nearly every line's value is 0), two lines ahead after that, exact once
-the search reaches the end. Here lines are played on to the end of the grid instead: on the empty
+A line's value is the margin as far as the search sees: while more than 400 lines are legal, one
+line ahead and then the islands open to both shared out (``bots.shared_out_margin``); two lines
+ahead after that; exact once the search reaches the end. Here lines are played on to the end of
+the grid instead: on the empty
 grid and from positions of greedy games (seeds fixed), greedy's line and random legal lines are each played on
 ``--playouts`` times (greedy, ties at random, and exact from 28 legal lines left: the analysis's
 own endgame), and the mover's mean margin is set against the analysis's value of the line. The
@@ -32,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _report import publish  # noqa: E402
 
 from scorebook import registry  # noqa: E402
-from scorebook.analyze.game_of_islands import DEEP_BELOW, SOLVE_BELOW  # noqa: E402
+from scorebook.analyze.game_of_islands import DEEP_BELOW, SOLVE_BELOW, position_values  # noqa: E402
 from scorebook.engines.game_of_islands import bots as B  # noqa: E402
 from scorebook.engines.game_of_islands.engine import (apply_line, claim_near, count_legal_lines,  # noqa: E402
                                                       legal_lines, new_state)
@@ -87,12 +88,13 @@ def position_task(task):
     n, seed, plies, lines, playouts = task
     used, diag, owner, drawn = position(n, seed, plies)
     legal = legal_lines(n, used, diag)
-    depth = 1 if legal.shape[0] > DEEP_BELOW else OPTIONS["depth"]  # as the analysis judges it
-    valued, values, _ = B.line_values(n, used, diag, owner, depth, OPTIONS["budget"])
-    value_of = {tuple(map(int, line)): int(v) for line, v in zip(valued, values)}
     rng = np.random.default_rng(seed)
     candidates = [tuple(map(int, B.greedy_line(n, used, diag, owner)))]
     candidates += [tuple(map(int, legal[i])) for i in rng.choice(legal.shape[0], lines - 1, replace=False)]
+    value_of = {}
+    for line in candidates:  # each valued as the analysis values the line played
+        valued, values, _ = position_values(n, used, diag, owner, line, OPTIONS["depth"], OPTIONS["budget"])
+        value_of[line] = int(values[[tuple(map(int, each)) for each in valued].index(line)])
     start = time.perf_counter()
     out = []
     for line in candidates:
@@ -155,8 +157,8 @@ def main() -> None:
 
 `python benchmarks/game_of_islands_values.py --playouts {args.playouts} --positions {args.positions} --lines {args.lines}`
 ({wall / 60:.0f} min on {args.jobs} processes): positions of greedy games (fixed seeds): the empty grid, where
-four corner islands can be taken at once, the opening (4 lines drawn; the analysis looks one line
-ahead in both) and the middle game (the first position
+four corner islands can be taken at once, the opening (4 lines drawn; in both the analysis looks one
+line ahead, then shares out the islands open to both) and the middle game (the first position
 with {DEEP_BELOW} legal lines or fewer; two lines ahead). Greedy's line and random legal lines are each
 played on to the end of the grid {args.playouts} times (greedy, ties at random; exact from {SOLVE_BELOW} legal lines
 left, the analysis's own endgame), and the mover's mean margin is set against the analysis's value of
@@ -167,12 +169,15 @@ play-outs' noise; 90% bootstrap interval over positions) and its mean.
 |---|---|---:|---:|---:|---:|---:|---:|---:|
 {chr(10).join(table)}
 
-Where the values err most is the last column's first rows: on the empty grid greedy's line takes
-a corner island (value 1, the random lines 0), and played on, its lead over them is 0.5 to 1 point
-smaller than that: an island taken while others are left for both is worth less than its point,
-which a one-line search counts in full. Elsewhere the values leave out under half a point between
-lines (s.d.). In the middle game the two-line values are 0.4 low on average (the mover's next line
-is not counted), alike for every line.
+On the empty grid greedy's line takes a corner island, and the values count what that leaves to
+both: played on, its lead over random lines is what the values give it, within a quarter of a point
+(the last column). Between lines the values leave out a quarter of a point or less (s.d.) in the
+opening, except on the empty 10x10 grid (0.69, the interval reaching 0), and under half a point in
+the middle game, where the two-line values are 0.4 low on average (the mover's next line is not
+counted), alike for every line. Before the islands open to both were shared out (one line ahead,
+an island taken at once a full point), the empty grid's rows were 0.85, 0.67 and 0.45, the mean
+-0.18 to -0.48, and greedy's lead 0.5 to 1 point smaller than its values
+(benchmarks/history/goi-analysis-playouts-2026-11-27.md).
 """
     publish("### The Game of Islands analysis: what its values leave out", report, args.write)
 
