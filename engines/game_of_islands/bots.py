@@ -386,11 +386,19 @@ def _reached_end(n, used, diag, owner, depth):
 
 @njit(cache=True)
 def _near(line, x1, y1, x2, y2):
-    """Can drawing x1,y1-x2,y2 change ``line``'s legality or the islands it makes? Only if
-    their dots are within 2 of each other (a dot's island status depends on its neighbours):
-    their bounding boxes, widened by 2, meet."""
-    return not (max(line[0], line[2]) < min(x1, x2) - 2 or min(line[0], line[2]) > max(x1, x2) + 2
-                or max(line[1], line[3]) < min(y1, y2) - 2 or min(line[1], line[3]) > max(y1, y2) + 2)
+    """Can drawing x1,y1-x2,y2 change ``line``'s legality or the islands it makes? Only if a dot
+    of one is within 2 of a dot of the other (a dot's island status depends on its neighbours)."""
+    if (max(line[0], line[2]) < min(x1, x2) - 2 or min(line[0], line[2]) > max(x1, x2) + 2
+            or max(line[1], line[3]) < min(y1, y2) - 2 or min(line[1], line[3]) > max(y1, y2) + 2):
+        return False  # their bounding boxes, widened by 2, do not meet
+    sx, sy = sign(line[2] - line[0]), sign(line[3] - line[1])
+    tx, ty = sign(x2 - x1), sign(y2 - y1)
+    for a in range(max(abs(line[2] - line[0]), abs(line[3] - line[1])) + 1):
+        px, py = line[0] + a * sx, line[1] + a * sy
+        for b in range(max(abs(x2 - x1), abs(y2 - y1)) + 1):
+            if abs(px - x1 - b * tx) <= 2 and abs(py - y1 - b * ty) <= 2:
+                return True
+    return False
 
 
 @njit(cache=True)
