@@ -106,7 +106,7 @@ is the margin over the next two lines, or, while more than 400 lines are legal, 
 with the islands it leaves open to both shared out; what that leaves out of the final margin is
 measured by playing lines on to the end (the next section; the play-outs tried as a value are in
 benchmarks/history/goi-analysis-playouts-2026-11-27.md). Sharing out the open islands made the
-default 2.4 times slower on these records (23.8 s before). Solving from more lines left makes
+default 2.3 times slower on these records (23.8 s before). Solving from more lines left makes
 more values final and exact, and finds losses the shallow search missed (the last row: the
 earlier default, with the table).
 """
