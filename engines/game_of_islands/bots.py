@@ -416,6 +416,17 @@ def _redo_near(n, used, diag, claimed, lines, gains, alive, x1, y1, x2, y2, step
 
 
 @njit(cache=True)
+def _take(n, used, diag, claimed, lines, gains, alive, i, player):
+    """Draw line i for ``player``, claiming what it makes; the lines it changes valued again."""
+    x1, y1, x2, y2 = lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3]
+    apply_line(n, used, diag, x1, y1, x2, y2)
+    steps = legal_steps_up_to(n, used, diag, 9 * n + 1)
+    claim_near(n, used, diag, claimed, player, x1, y1, x2, y2)
+    alive[i] = False
+    _redo_near(n, used, diag, claimed, lines, gains, alive, x1, y1, x2, y2, steps)
+
+
+@njit(cache=True)
 def _shared_out(n, used, diag, claimed, lines, gains, alive):
     """``shared_out_margin`` from the legal lines and their gains as they are (``claimed``,
     ``gains`` and ``alive`` are the caller's copies, and are changed); ``used`` and ``diag``
@@ -433,15 +444,10 @@ def _shared_out(n, used, diag, claimed, lines, gains, alive):
                 best = i
         if best < 0:
             break
-        x1, y1, x2, y2 = lines[best, 0], lines[best, 1], lines[best, 2], lines[best, 3]
         drawn[k] = best
         taken[k] = top
         k += 1
-        apply_line(n, used, diag, x1, y1, x2, y2)
-        steps = legal_steps_up_to(n, used, diag, 9 * n + 1)
-        claim_near(n, used, diag, claimed, player, x1, y1, x2, y2)
-        alive[best] = False
-        _redo_near(n, used, diag, claimed, lines, gains, alive, x1, y1, x2, y2, steps)
+        _take(n, used, diag, claimed, lines, gains, alive, best, player)
         player = 1 - player
     margin = 0
     for j in range(k - 1, -1, -1):
@@ -471,16 +477,9 @@ def _shared_out_value(n, used, diag, owner, lines, gains, i):
     claimed = owner.copy()
     after = gains.copy()
     alive = np.ones(lines.shape[0], np.bool_)
-    x1, y1, x2, y2 = lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3]
-    apply_line(n, used, diag, x1, y1, x2, y2)
-    steps = legal_steps_up_to(n, used, diag, 9 * n + 1)
-    claim_near(n, used, diag, claimed, 0, x1, y1, x2, y2)
-    margin = 0
-    if steps > 0:
-        alive[i] = False
-        _redo_near(n, used, diag, claimed, lines, after, alive, x1, y1, x2, y2, steps)
-        margin = _shared_out(n, used, diag, claimed, lines, after, alive)
-    undo_line(n, used, diag, x1, y1, x2, y2)
+    _take(n, used, diag, claimed, lines, after, alive, i, 0)
+    margin = _shared_out(n, used, diag, claimed, lines, after, alive)  # 0 if it was the last line
+    undo_line(n, used, diag, lines[i, 0], lines[i, 1], lines[i, 2], lines[i, 3])
     return gains[i] - margin
 
 

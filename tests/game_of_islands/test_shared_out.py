@@ -10,9 +10,9 @@ import pytest
 
 from scorebook.analyze.game_of_islands import DEEP_BELOW, position_values
 from scorebook.engines.game_of_islands import bots, engine as E
-from scorebook.engines.game_of_islands.reference import Grid
+from scorebook.engines.game_of_islands.reference import STEPS, Grid
 
-FORWARD = ((1, 0), (0, 1), (1, 1), (1, -1))
+FORWARD = STEPS[:4]  # each step once: right, up and the two diagonals
 
 
 def reference_lines(grid: Grid):
