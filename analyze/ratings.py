@@ -66,19 +66,8 @@ def _day(tags: dict, ingested_at: str) -> str:
 
 def results(store, game: str | None = None, event: str | None = None, since: str | None = None) -> list[Result]:
     """The finished records of the store as results, in the order they were played."""
-    sql = ("SELECT r.id, r.game, r.tags, r.score, r.event, r.ingested_at, "
-           "(SELECT group_concat(p.name, char(31)) FROM (SELECT rp.seat, p.name FROM record_players rp "
-           " JOIN players p ON p.id = rp.player_id WHERE rp.record_key = r.key ORDER BY rp.seat) p) AS names "
-           "FROM records r WHERE r.finished = 1")
-    args: list = []
-    if game:
-        sql += " AND r.game = ?"
-        args.append(game)
-    if event:
-        sql += " AND r.event = ?"
-        args.append(event)
     out = []
-    for row in store.db.execute(sql, args).fetchall():
+    for row in store.finished_results(game, event):
         rid, g, tags, score, ev, ingested_at, names = row
         try:
             notation = registry.get_game(g).notation

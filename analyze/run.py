@@ -38,11 +38,12 @@ def analysis_files(given: dict | None, game_ids=None) -> tuple[dict, list[str]]:
     return files, notes
 
 
-def resolve(game: str, spec: str | None, files: dict | None = None) -> tuple[str, dict]:
+def resolve(game: str, spec: str | None, files: dict | None = None, *, served: bool = False) -> tuple[str, dict]:
     """A bot spec such as ``rollouts:32`` or ``depth:3,budget:500000`` -> (the bot's stored
     name, the options given); the options and their defaults are the game's (game.json), or,
     with the user file its analysis uses (``files``: {name: UserFileRef}), those it declares
-    for judging with that file, the file among the options."""
+    for judging with that file, the file among the options. ``served``: a request to the
+    service, whose options are capped (game.json's ``served``; 4x the default where unnamed)."""
     g = registry.get_game(game)
     if g.info.analysis is None:
         raise UsageError(f"analysis of {game} records is not available")
@@ -51,12 +52,21 @@ def resolve(game: str, spec: str | None, files: dict | None = None) -> tuple[str
     options: dict = {g.info.analysis.uses: ref} if ref else {}
     for part in (spec or "").replace(",", " ").split():
         key, _, value = part.partition(":") if ":" in part else part.partition("=")
-        if key not in defaults or not value.isdigit() or len(value) > 9 or int(value) < 1:
+        if key not in defaults or not value.isascii() or not value.isdigit() or len(value) > 9 or int(value) < 1:
             first = next(iter(defaults))
             raise UsageError(f"--bot for {game}: options {', '.join(sorted(defaults))} with whole numbers, "
                              f"e.g. {first}:{defaults[first]}")
         options[key] = int(value)
+        cap = served_cap(g.info.analysis, key)
+        if served and options[key] > cap:
+            raise UsageError(f"bot for {game}: {key} is at most {cap} on this server")
     return g.analysis.bot_name(dict(defaults, **options)), options
+
+
+def served_cap(analysis, key: str) -> int:
+    """The most a request to the service may ask of one analysis option."""
+    default = analysis.options.get(key, analysis.options_with_file.get(key, 1))
+    return analysis.served.get(key, 4 * default)
 
 
 def record_of(row: dict):

@@ -279,9 +279,7 @@ def standings_from_store(store, event: str) -> dict:
         game, matches, players, chain, seniority = tournament_game(), [], [], None, {}
     tournament = game.analysis.tournament
     known = {m.match for m in matches}
-    rows = store.db.execute("SELECT r.text, r.source FROM records r JOIN events e ON e.id = r.event_id "
-                            "WHERE e.name = ? AND r.game = ? ORDER BY r.key", [event, game.id]).fetchall()
-    for text, source in rows:
+    for text, source in store.event_texts(event, game.id):
         for rec in tournament.match_records(text, source or event):
             if tournament.finished(rec) and tournament.match_id(rec) not in known:
                 m = tournament.match_of(rec, source or event)

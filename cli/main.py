@@ -504,7 +504,7 @@ def play(ctx, game, players, ladder, n_games, seed, out_dir, jobs, executor, sch
 
 # ------------------------------------------------------------------ serve
 
-@main.command(short_help="Browse the archive in Datasette, read-only.")
+@main.command(short_help="Browse the archive in Datasette; with --writes, take submissions.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8001, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Listen here (127.0.0.1: this machine only).")
 @click.option("--public", is_flag=True, help="Needed to listen on an address other machines reach: everyone who "
@@ -512,11 +512,11 @@ def play(ctx, game, players, ladder, n_games, seed, out_dir, jobs, executor, sch
 @click.option("--sql", "allow_sql", is_flag=True, help="Let visitors run their own SQL queries (off by default).")
 @click.option("--upgrade", is_flag=True, help="Bring an older database's schema up to date first (the one write "
                                               "serve may make).")
-@click.option("--writes", is_flag=True, help="Take submissions and analysis requests (HTTP API) from those "
-                                             "permitted: tokens (scorebook token create) or --config.")
+@click.option("--writes", is_flag=True, help="Take submissions and analysis requests (HTTP API, forms) from those "
+                                             "permitted: tokens (scorebook token create) or --config's accounts.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, exists=True),
-              help="A JSON file: who may submit and analyze (Datasette allow blocks under \"scorebook\"), "
-                   "other plugins' settings under \"plugins\".")
+              help="A JSON file: who may submit, analyze and administer, the accounts file, the limits "
+                   "(docs/commands.md, \"The service\"); other plugins' settings under \"plugins\".")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="Where requested analyses run: local: in the server's process, one at a time; dask: on the "
                    "workers of a Dask cluster (pip install 'scorebook[dask]').")
@@ -527,62 +527,107 @@ def play(ctx, game, players, ladder, n_games, seed, out_dir, jobs, executor, sch
 def serve(ctx, port, host, public, allow_sql, upgrade, writes, config_path, executor, scheduler):
     """Browse the archive in Datasette: views, search, every record's boards and analysis, the
     ratings (pip install 'scorebook[web]'); read-only unless --writes, when programs with a
-    token (and accounts --config permits) submit records and ask for analyses over HTTP, an
+    token and signed-in accounts --config permits submit records and ask for analyses, an
     analysis worker running in this process. Runs until stopped (Ctrl-C, SIGTERM).
 
-    Example: scorebook serve --port 8001 --writes"""
+    Example: scorebook serve --port 8001 --writes --config serve.json"""
     import importlib.util
     if importlib.util.find_spec("datasette") is None:
         raise UsageError("serve needs Datasette: pip install 'scorebook[web]'")
-    from scorebook.analyze.web import is_loopback, port_free, serve as run_server
-    from scorebook.errors import Unavailable
-    from scorebook.records.store import MIGRATIONS
-    if not is_loopback(host) and not public:
-        raise UsageError(f"--host {host} serves the archive to other machines: add --public to mean it")
-    config = _serve_config(config_path)
-    store = _store(ctx, write=upgrade)
-    if store.schema_version < len(MIGRATIONS):
-        raise UsageError(f"{store.path} has an older schema ({store.schema_version}, this Scorebook's is "
-                         f"{len(MIGRATIONS)}): serve --upgrade brings it up to date (serve writes nothing else)")
-    path = store.path
-    from scorebook.records.tokens import any_active
-    permitted = any(config.get("scorebook", {}).get(k) for k in ("submit", "analyze")) or any_active(store)
-    store.close()
-    if writes and not is_loopback(host) and not permitted:
-        raise UsageError("--writes on a network address needs a permission: a token (scorebook token create) or "
-                         "--config naming who may submit or analyze")
-    if not port_free(host, port):
-        raise Unavailable(f"port {port} on {host} is in use: choose another with --port")
-    if writes and executor == "dask":  # the cluster is reached before serving, not at the first request
-        from scorebook import batch
-        with batch.dask_client(scheduler):
-            pass
-    if not is_loopback(host):
+    from scorebook.service.server import plan, serve as run_server
+    from scorebook.service.settings import read_config
+    p = plan(lambda: _store(ctx, write=upgrade), host, port, public=public, writes=writes, allow_sql=allow_sql,
+             config=read_config(config_path), executor=executor, scheduler=scheduler)
+    if public:
         click.echo(f"scorebook: warning: serving to the network on {host}:{port}: anyone who reaches it reads "
                    "the whole archive", err=True)
-    mode = "taking submissions and analysis requests from those permitted" if writes else "read-only"
-    run_server(path, host, port, allow_sql=allow_sql, writes=writes, config=config, executor=executor,
-               scheduler=scheduler,
-               on_start=lambda url: click.echo(f"scorebook: serving {path} {mode} at {url} (Ctrl-C stops)",
+    run_server(p, executor=executor, scheduler=scheduler,
+               on_start=lambda url: click.echo(f"scorebook: serving {p.path} {p.mode} at {url} (Ctrl-C stops)",
                                                err=True))
 
 
-def _serve_config(path: str | None) -> dict:
-    """``serve --config``: {"scorebook": {"submit": ALLOW, "analyze": ALLOW, "max_queued": N},
-    "plugins": {...}}; anything else is refused."""
-    if path is None:
-        return {}
-    try:
-        with open(path, encoding="utf-8") as fh:
-            config = json.loads(fh.read(1024 * 1024))
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"--config {path}: not a JSON file ({exc})") from None
-    if not isinstance(config, dict) or not set(config) <= {"scorebook", "plugins"} \
-            or not isinstance(config.get("scorebook", {}), dict) or not isinstance(config.get("plugins", {}), dict) \
-            or not set(config.get("scorebook", {})) <= {"submit", "analyze", "max_queued"}:
-        raise UsageError(f"--config {path}: an object of \"scorebook\" (submit, analyze: allow blocks; max_queued) "
-                         "and \"plugins\"")
-    return config
+# ------------------------------------------------------------------ jobs
+
+@main.group(short_help="The analyses asked for over HTTP: list them, cancel one.")
+def jobs():
+    """The queue of analyses that a served archive (scorebook serve --writes) takes over HTTP.
+
+    Example: scorebook jobs list --status queued"""
+
+
+@jobs.command("list", short_help="Jobs, newest first.")
+@click.option("--status", type=click.Choice(["queued", "running", "done", "failed", "cancelled"]))
+@click.option("--actor", help="Only this actor's.")
+@click.option("--limit", type=click.IntRange(1, 100000), default=100, show_default=True)
+@db_option
+@output_options
+@click.pass_context
+def jobs_list(ctx, status, actor, limit, out):
+    """The jobs, newest first: id, record, bot, seed, actor, status, progress or reason.
+
+    Example: scorebook jobs list --status running"""
+    from scorebook.service.jobs import job_doc
+    docs = [job_doc(r) for r in _store(ctx, write=False).jobs(status, actor, limit)]
+    rows = [dict(d, progress=f"{d['progress']['moves']}/{d['progress']['of']}" if "progress" in d else
+                 d.get("error") or "") for d in docs]
+    out.rows([("job", "job"), ("record", "record"), ("bot", "bot"), ("seed", "seed"), ("actor", "actor"),
+              ("status", "status"), ("progress", "progress or reason")], rows, {"jobs": docs})
+
+
+@jobs.command("cancel", short_help="Cancel a queued or running job.")
+@click.argument("job_id", type=click.IntRange(1, 10 ** 12))
+@db_option
+@click.pass_context
+def jobs_cancel(ctx, job_id):
+    """Cancel a job, queued or running (a running one stops after the move it is on).
+
+    Example: scorebook jobs cancel 12"""
+    from scorebook.service.jobs import cancel
+    doc = cancel(_store(ctx), job_id, None)
+    click.echo(f"job {job_id}: {doc['status']}")
+
+
+# ------------------------------------------------------------------ accounts
+
+@main.group(short_help="Accounts that sign in to a served archive with a password.")
+def account():
+    """Accounts for people who submit from a browser: a file of names and password hashes,
+    kept apart from serve's configuration (its "accounts" names the file).
+
+    Example: scorebook account set alice --file /etc/scorebook/accounts"""
+
+
+@account.command("set", short_help="Add an account, or change its password.")
+@click.argument("name")
+@click.option("--file", "path", required=True, type=click.Path(dir_okay=False), help="The accounts file.")
+@click.option("--password-stdin", is_flag=True, help="Read the password from standard input (one line).")
+def account_set(name, path, password_stdin):
+    """Add NAME to the accounts file, or change its password (asked twice, never shown;
+    only its PBKDF2 hash is written). The file is written with mode 600.
+
+    Example: scorebook account set alice --file accounts"""
+    from scorebook.service.accounts import set_account
+    if password_stdin:
+        password = sys.stdin.readline(2048).rstrip("\n")
+    else:
+        password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+    was = set_account(path, name, password)
+    click.echo(f"account {name} {'changed' if was else 'added'} in {path}")
+
+
+@account.command("remove", short_help="Remove an account.")
+@click.argument("name")
+@click.option("--file", "path", required=True, type=click.Path(dir_okay=False, exists=True), help="The accounts file.")
+def account_remove(name, path):
+    """Remove NAME from the accounts file (a signed-in browser keeps its cookie until the
+    server's secret changes).
+
+    Example: scorebook account remove alice --file accounts"""
+    from scorebook.errors import NotFound
+    from scorebook.service.accounts import set_account
+    if not set_account(path, name, None):
+        raise NotFound(f"no account {name!r} in {path}")
+    click.echo(f"account {name} removed from {path}")
 
 
 # ------------------------------------------------------------------ tokens

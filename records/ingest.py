@@ -111,11 +111,14 @@ def _line_format(fmt: str) -> bool:
     return owner is not None and getattr(owner.formats[fmt], "one_record_a_line", False)
 
 
-def _prepared_batches(text: str, source: str, fmt: str, policy: ErrorPolicy) -> Iterator[list[tuple[dict, tuple | None]]]:
-    """Batches of (outcome, prepared record as a tuple, or None) in file order."""
+def _prepared_batches(text: str, source: str, fmt: str, policy: ErrorPolicy, *,
+                      parallel: bool = True) -> Iterator[list[tuple[dict, tuple | None]]]:
+    """Batches of (outcome, prepared record as a tuple, or None) in file order; ``parallel``:
+    a long file of one record a line is read by forked workers (never from a process with
+    threads of its own, such as the server)."""
     resolved = detect_format(text) if fmt == "auto" and text.strip() else fmt
     lines = text.split("\n") if resolved and _line_format(resolved) else []
-    if (len(lines) < PARALLEL_MIN_LINES or _workers() < 2
+    if (not parallel or len(lines) < PARALLEL_MIN_LINES or _workers() < 2
             or "fork" not in multiprocessing.get_all_start_methods()):
         batch: list = []  # records prepared a batch at a time: a long file is never all in memory
         for item in iter_text(text, source, fmt, policy=policy):
@@ -295,6 +298,27 @@ def ingest_bytes(store: Store, data: bytes, source: str, fmt: str = "auto", *, s
     except RecordRejected as err:
         return [file_rejection(source, err)]
     return ingest_text(store, text, source, fmt, strict=strict, lenient=lenient)
+
+
+def prepare_bytes(data: bytes, source: str, fmt: str = "auto", *, lenient: bool = False) -> list[tuple]:
+    """Read and replay every record of a text received whole (an HTTP body), writing
+    nothing: the (outcome, prepared record) pairs ``store_prepared`` writes. The slow part
+    of a submission, done outside any transaction so that its write holds the lock only for
+    its rows; in this process (the server's, which has threads: no forked workers)."""
+    try:
+        text = decode(data)
+    except RecordRejected as err:
+        return [(file_rejection(source, err), None)]
+    with _gc_paused():
+        return [pair for batch in _prepared_batches(text, source, fmt, LENIENT if lenient else STRICT,
+                                                    parallel=False) for pair in batch]
+
+
+def store_prepared(store: Store, pairs: list[tuple]) -> list[dict]:
+    """Write what ``prepare_bytes`` read, in one transaction; one outcome a record."""
+    with store.atomic():
+        _store_batch(store, pairs, set())
+    return [out for out, _ in pairs]
 
 
 def document(outcomes: list[dict], skipped: list[str] | None = None, tournaments: list[dict] | None = None) -> dict:

@@ -27,6 +27,7 @@ from scorebook import registry
 
 from scorebook.errors import DatabaseError, NotFound, UnknownGame, UsageError
 from .notation import browsing, score_text
+from .store_service import ServiceTables
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -205,6 +206,15 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX analysis_jobs_status ON analysis_jobs(status, id);
     """,
+    # 9: the queue bounded: how often a job was started (one interrupted twice runs no more),
+    # when it last started (the worker takes turns between actors), a job cancelled; the
+    # lookups by actor and by record through their own indexes
+    """
+    ALTER TABLE analysis_jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE analysis_jobs ADD COLUMN started_at TEXT;
+    CREATE INDEX analysis_jobs_actor ON analysis_jobs(actor, started_at);
+    CREATE INDEX analysis_jobs_record ON analysis_jobs(record_id, id);
+    """,
 ]
 TOURNAMENTS = 6  # the migration that adds the tournaments table
 # created once older rows are filled and indexed (``_fill_browsing``): deleting from the index
@@ -262,7 +272,7 @@ def _split_statements(script: str) -> list[str]:
     return out
 
 
-class Store:
+class Store(ServiceTables):
     """A Scorebook database file. ``write``: the database is created and migrated as needed,
     and checked (``PRAGMA quick_check``) when opened; a reader (``write=False``) never
     creates one and refuses a path with no database."""
@@ -549,6 +559,27 @@ class Store:
             out.append({"event": None, "game": none[0], "records": none[1], "first": none[2], "last": none[3],
                         "players": none[4], "tournament": False})
         return out
+
+    def finished_results(self, game: str | None = None, event: str | None = None) -> list[tuple]:
+        """(id, game, tags, score, event, ingested_at, names joined by char 31) of every finished
+        record of a game and an event (each when given), in the order they were stored."""
+        sql = ("SELECT r.id, r.game, r.tags, r.score, r.event, r.ingested_at, "
+               "(SELECT group_concat(p.name, char(31)) FROM (SELECT rp.seat, p.name FROM record_players rp "
+               " JOIN players p ON p.id = rp.player_id WHERE rp.record_key = r.key ORDER BY rp.seat) p) AS names "
+               "FROM records r WHERE r.finished = 1")
+        args: list = []
+        if game:
+            sql += " AND r.game = ?"
+            args.append(game)
+        if event:
+            sql += " AND r.event = ?"
+            args.append(event)
+        return self.db.execute(sql, args).fetchall()
+
+    def event_texts(self, event: str, game: str) -> list[tuple[str, str | None]]:
+        """(text, source) of every record of an event and a game, in the order they were stored."""
+        return self.db.execute("SELECT r.text, r.source FROM records r JOIN events e ON e.id = r.event_id "
+                               "WHERE e.name = ? AND r.game = ? ORDER BY r.key", [event, game]).fetchall()
 
     def moves(self, record_id: str) -> list[dict]:
         return list(self.db.query("SELECT m.game, ply, player, m.text, annotation FROM moves m JOIN records r "

@@ -18,7 +18,6 @@ import hmac
 import json
 import re
 import secrets
-from datetime import datetime, timezone
 
 from scorebook.errors import NotFound, UsageError
 
@@ -30,55 +29,53 @@ def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+RESERVED_ACTORS = frozenset({"root"})  # Datasette's own administrator: never a token's or an account's
+
+
+def check_actor(actor: str) -> str:
+    """An actor's name as the service takes it: printable, 1 to 64 characters, not reserved."""
+    actor = actor.strip()
+    if not actor or len(actor) > 64 or not actor.isprintable():
+        raise UsageError("an actor is a printable name of 1 to 64 characters")
+    if actor.lower() in RESERVED_ACTORS:
+        raise UsageError(f"{actor!r} is reserved (Datasette's administrator): choose another name")
+    return actor
 
 
 def create(store, actor: str, permissions: list[str]) -> str:
     """A new token for ``actor`` with these permissions; the only time its secret is seen."""
-    actor = actor.strip()
-    if not actor or len(actor) > 64 or not actor.isprintable():
-        raise UsageError("an actor is a printable name of 1 to 64 characters")
+    actor = check_actor(actor)
     unknown = sorted(set(permissions) - set(PERMISSIONS))
     if unknown or not permissions:
         raise UsageError(f"--can takes {' and '.join(PERMISSIONS)} (at least one)")
     token_id, secret = secrets.token_hex(8), secrets.token_urlsafe(32)
-    with store.atomic():
-        store.db.execute("INSERT INTO api_tokens (id, actor, permissions, secret_hash, created_at) VALUES (?,?,?,?,?)",
-                         [token_id, actor, json.dumps(sorted(set(permissions))), _hash(secret), _now()])
+    store.add_token(token_id, actor, json.dumps(sorted(set(permissions))), _hash(secret))
     return f"sbk_{token_id}_{secret}"
 
 
 def revoke(store, token_id: str) -> None:
     """End a token (its id, the part after ``sbk_``); it is kept, marked revoked."""
-    with store.atomic():
-        done = store.db.execute("UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-                                [_now(), token_id])
-    if done.rowcount == 0:
+    if not store.revoke_token(token_id):
         raise NotFound(f"no active token with id {token_id[:20]!r}")
 
 
 def listed(store) -> list[dict]:
     """Every token: id, actor, permissions, created, revoked (never a secret)."""
-    return [{"id": r["id"], "actor": r["actor"], "permissions": json.loads(r["permissions"]),
-             "created_at": r["created_at"], "revoked_at": r["revoked_at"]}
-            for r in store.db.query("SELECT * FROM api_tokens ORDER BY created_at, id")]
+    return [dict(r, permissions=json.loads(r["permissions"])) for r in store.tokens()]
 
 
 def any_active(store) -> bool:
-    return store.db.execute("SELECT 1 FROM api_tokens WHERE revoked_at IS NULL LIMIT 1").fetchone() is not None
+    return store.any_active_token()
 
 
 def who(store, token: str) -> dict | None:
-    """The actor a presented token stands for (Datasette's actor shape: ``id``, and the
-    permissions under ``scorebook``), or None: unknown, revoked or wrong secret. ``store``: a
-    Store, or any connection with ``execute`` (Datasette's own, read-only)."""
+    """The actor a presented token stands for (Datasette's actor shape: ``id``, the
+    permissions under ``scorebook``, the token's id under ``token``), or None: unknown,
+    revoked, wrong secret, or a reserved name."""
     m = TOKEN_RE.fullmatch(token.strip())
     if not m:
         return None
-    db = getattr(store, "db", store)
-    row = db.execute("SELECT actor, permissions, secret_hash FROM api_tokens WHERE id = ? AND revoked_at IS NULL",
-                           [m.group(1)]).fetchone()
-    if row is None or not hmac.compare_digest(row[2], _hash(m.group(2))):
+    row = store.active_token(m.group(1))
+    if row is None or not hmac.compare_digest(row[2], _hash(m.group(2))) or row[0].lower() in RESERVED_ACTORS:
         return None
     return {"id": row[0], "scorebook": json.loads(row[1]), "token": m.group(1)}

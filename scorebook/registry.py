@@ -105,6 +105,9 @@ class Analysis:
     unit: str
     options: dict[str, int]
     thresholds: dict[str, float]
+    # the most a request to the service (``serve --writes``) may ask of each option: a job's
+    # work is bounded before it is queued (an option not named here: 4x its default)
+    served: dict[str, int] = field(default_factory=dict)
     # with this user file configured, the analysis judges with these options instead
     uses: str | None = None
     options_with_file: dict[str, int] = field(default_factory=dict)
@@ -172,6 +175,13 @@ def load_info(facts: dict, where: str) -> GameInfo:
             raise ValueError(f"{where}: play option {o.name}: default {o.default!r} is not a choice")
     if info.analysis is not None and info.analysis.scale not in SCALES:
         raise ValueError(f"{where}: analysis scale must be one of {', '.join(SCALES)}")
+    if info.analysis is not None:
+        a = info.analysis
+        wrong = [k for k, cap in a.served.items() if k not in {**a.options, **a.options_with_file}
+                 or cap < {**a.options, **a.options_with_file}[k]]
+        if wrong:
+            raise ValueError(f"{where}: analysis served caps an option it does not have, or below its default: "
+                             f"{', '.join(wrong)}")
     if "pgn" not in info.formats.read or not set(info.formats.write) <= set(info.formats.read):
         raise ValueError(f"{where}: every game reads pgn, and writes only formats it reads")
     if set(info.formats.detect) != set(info.formats.read) - {"pgn"}:

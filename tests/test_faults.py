@@ -213,7 +213,7 @@ def test_an_undecodable_column_is_one_short_line(tmp_path):
 def test_hostile_analysis_fields_from_another_database_are_inert_in_the_report(tmp_path):
     """A database from elsewhere whose stored analysis holds markup in every field: the record
     page escapes all of it."""
-    from scorebook.analyze.web import record_page
+    from scorebook.service.pages import record_page
     db = tmp_path / "hostile.db"
     out = scorebook(db, "ingest", "-", "--json", input=random_tinybot_line(14) + "\n")
     rid = json.loads(out.stdout)["records"][0]["id"]

@@ -144,7 +144,7 @@ def test_a_ladder_seats_everyone_together_where_the_game_allows_and_plays_solo_g
 
 def test_the_ratings_page_escapes_names_and_the_standings_page_has_a_ratings_section(run_cli, tmp_path):
     from scorebook.analyze.html import render_standings
-    from scorebook.analyze.web import ratings_page
+    from scorebook.service.pages import ratings_page
     text = (SAMPLES / "iwoki" / "iwoki-minimax2-greedy-s5-0001.pgn").read_text()
     hostile = text.replace("minimax:2", "<script>alert(1)</script>", 1)
     cli_json(run_cli("ingest", "-", "--json", input=hostile))

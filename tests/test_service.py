@@ -364,17 +364,18 @@ def test_a_browser_submits_good_bad_and_duplicate_records(accounts, run_cli, tmp
 
 
 def test_an_account_signs_in_with_its_password_and_submits(run_cli, tmp_path):
-    """Accounts by datasette-auth-passwords (``serve --config``'s "plugins"): alice signs in at
-    /-/login with her password and submits through the form; a wrong password signs nobody in."""
-    hashing = pytest.importorskip("datasette_auth_passwords.utils",
-                                  reason="datasette-auth-passwords is not installed (pip install -e '.[test]')")
+    """Accounts from their own file (``scorebook account set``, named by ``serve --config``'s
+    "accounts"): alice signs in at /-/login with her password and submits through the form; a
+    wrong password signs nobody in."""
     import http.cookiejar
     import re
     import urllib.parse
+    accounts = tmp_path / "accounts"
+    assert run_cli("account", "set", "alice", "--file", str(accounts), "--password-stdin",
+                   input="correct horse\n").exit_code == 0
+    assert oct(accounts.stat().st_mode & 0o777) == "0o600" and "correct horse" not in accounts.read_text()
     config = tmp_path / "serve.json"
-    config.write_text(json.dumps({"scorebook": {"submit": {"id": "alice"}},
-                                  "plugins": {"datasette-auth-passwords": {
-                                      "alice_password_hash": hashing.hash_password("correct horse")}}}))
+    config.write_text(json.dumps({"scorebook": {"submit": {"id": "alice"}, "accounts": str(accounts)}}))
     cli_json(run_cli("ingest", str(IWOKI), "--json"))
     server = Server(run_cli.db, "--writes", "--config", str(config))
     try:
@@ -383,11 +384,14 @@ def test_an_account_signs_in_with_its_password_and_submits(run_cli, tmp_path):
             opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
             page = opener.open(server.base + "/-/login").read().decode()
             token = re.search(r'name="csrftoken" value="([^"]+)"', page).group(1)
-            opener.open(server.base + "/-/login", data=urllib.parse.urlencode(
-                {"csrftoken": token, "username": "alice", "password": password}).encode())
+            try:
+                opener.open(server.base + "/-/login", data=urllib.parse.urlencode(
+                    {"csrftoken": token, "username": "alice", "password": password}).encode())
+            except urllib.error.HTTPError as err:
+                assert err.code == 401 and password != "correct horse", err.read()
             return opener, {c.name for c in jar}
 
-        _, cookies = signed_in("wrong")
+        _, cookies = signed_in("wrong password")
         assert "ds_actor" not in cookies
         opener, cookies = signed_in("correct horse")
         assert "ds_actor" in cookies

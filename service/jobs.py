@@ -1,0 +1,182 @@
+"""Analyses asked for over HTTP: a queue in the database (the store's ``analysis_jobs``),
+worked by one thread of the server.
+
+A job is one (record, bot, seed): asked again, the same job answers (never run twice); asked
+when that analysis is stored already, it is done at once. Every job is bounded before it is
+queued and while it runs:
+- its bot's options are at most its game's caps (game.json's ``served``);
+- an actor has at most ``max_queued`` jobs queued or running;
+- it runs at most ``job_seconds`` (checked after every move, whose work the caps bound),
+  then fails with that reason;
+- its owner, or an administrator, cancels it, queued or running (HTTP, ``scorebook jobs
+  cancel``);
+- the worker takes turns between actors (the store's ``claim_job``): one actor's long queue
+  never holds another's;
+- a job a stopped server left running is queued again once; stopped twice, it fails.
+
+The worker hands each job to the batch seam (:mod:`scorebook.batch`): by default it runs in
+the server's process, reporting its progress move by move; with ``executor="dask"`` each job
+runs on a worker of a Dask cluster and comes back whole, the database never leaving this
+machine (its time limit then applies when it comes back).
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+from scorebook import batch
+from scorebook.analyze.loss import ENGINE_VERSION
+from scorebook.analyze.run import analysis_task, compute, resolve
+from scorebook.errors import ScorebookError, UsageError
+from scorebook.records.store import Store
+
+POLL_SECONDS = 0.5  # how often an idle worker looks at the queue
+PROGRESS_SECONDS = 0.2  # how often a running job's progress is written (and its cancel looked for)
+
+
+class TooManyJobs(ScorebookError):
+    """An actor's queue is full."""
+
+
+class NotYours(ScorebookError):
+    """A job cancelled by someone who neither asked for it nor administers the server."""
+
+
+class Stopped(Exception):
+    """A running job's end before its last move: cancelled, or out of time."""
+
+
+def job_doc(row: dict) -> dict:
+    """A job as the HTTP API and ``scorebook jobs`` show it."""
+    doc = {"job": row["id"], "record": row["record_id"], "bot": row["bot"], "seed": row["seed"],
+           "status": row["status"], "actor": row["actor"]}
+    if row["status"] == "running":
+        doc["progress"] = {"moves": row["done_moves"], "of": row["total_moves"]}
+    if row["status"] in ("failed", "cancelled"):
+        doc["error"] = row["error"]
+    return doc
+
+
+def ask(store: Store, record_id: str, spec: str | None, seed: int, actor: str, *, max_queued: int,
+        files: dict | None = None) -> tuple[dict, bool]:
+    """Queue the analysis of a stored record: (its job, whether it was queued now). NotFound
+    for no such record, UsageError for a bot its game does not take or past the caps,
+    TooManyJobs. Call on the writer."""
+    row = store.get(record_id)
+    name, _ = resolve(row["game"], spec, (files or {}).get(row["game"]), served=True)
+    with store.atomic():
+        found = store.find_job(row["id"], name, seed)
+        if found is not None and found["status"] != "cancelled":
+            return job_doc(found), False
+        stored = store.find_analysis(row["id"], name, seed, ENGINE_VERSION) is not None
+        if not stored:
+            waiting = store.waiting_jobs(actor)
+            if waiting >= max_queued:
+                raise TooManyJobs(f"{actor} has {waiting} analyses queued or running (at most {max_queued})")
+        if found is not None:
+            store.queue_again(found["id"], actor)
+            job_id = found["id"]
+        else:
+            job_id = store.add_job(row["id"], name, spec, seed, actor, "done" if stored else "queued",
+                                   len(store.moves(row["id"])))
+    return job_doc(store.job(job_id)), True
+
+
+def job(store: Store, job_id: int) -> dict:
+    return job_doc(store.job(job_id))
+
+
+def latest_job(store: Store, record_id: str) -> dict | None:
+    """The newest job asked for a record, or None."""
+    row = store.latest_job(record_id)
+    return job_doc(row) if row else None
+
+
+def cancel(store: Store, job_id: int, actor: str | None) -> dict:
+    """Cancel a queued or running job: ``actor`` must have asked for it (None: an
+    administrator, or the command line). The job as it now stands. Call on the writer."""
+    row = store.job(job_id)
+    if actor is not None and row["actor"] != actor:
+        raise NotYours(f"job {job_id} was asked for by another actor")
+    store.cancel_job(job_id)
+    return job_doc(store.job(job_id))
+
+
+def latest_report(store: Store, record_id: str) -> dict | None:
+    """The latest stored analysis of a record, as ``analyze --json`` prints it, or None."""
+    row = store.get(record_id)
+    found = store.latest_analysis(row["id"])
+    if found is None:
+        return None
+    report = store.find_analysis(row["id"], *found[1:])
+    return {"id": row["id"], "bot": report["bot"], "seed": report["seed"], "game": row["game"],
+            "engine_version": report["engine_version"], "settings": report["settings"],
+            "thresholds": report["thresholds"], "moves": report["moves"], "summary": report["summary"]}
+
+
+class Worker(threading.Thread):
+    """Works the queue, one job at a time, until ``stop``: in this process
+    (``executor="local"``) or on a Dask cluster (``"dask"``, at ``scheduler``). Reads on its
+    own connection; writes through ``writer`` (the server's one writer)."""
+
+    def __init__(self, path: str, writer, *, job_seconds: float, files: dict | None = None,
+                 poll: float = POLL_SECONDS, executor: str = "local", scheduler: str | None = None):
+        super().__init__(name="scorebook-analyses", daemon=True)
+        self.path, self.writer, self.files, self.poll = path, writer, files, poll
+        self.job_seconds = job_seconds
+        self.executor, self.scheduler = executor, scheduler
+        self.pool: batch.Pool | None = None
+        self.stopping = threading.Event()
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+    def run(self) -> None:
+        with batch.executor(self.executor, jobs=1, scheduler=self.scheduler) as self.pool, Store(self.path) as store:
+            self.writer.call(lambda st: st.requeue_interrupted())
+            while not self.stopping.is_set():
+                if not self.work_one(store):
+                    self.stopping.wait(self.poll)
+
+    def work_one(self, store: Store) -> bool:
+        """Run the next job, if any; whether there was one."""
+        row = self.writer.call(lambda st: st.claim_job())
+        if row is None:
+            return False
+        job_id = row["id"]
+        deadline = time.monotonic() + self.job_seconds
+        done, last = [0], [time.monotonic()]
+
+        def progress() -> None:  # a move done: written at most a few times a second
+            done[0] += 1
+            if time.monotonic() > deadline:
+                raise Stopped(f"stopped at the time limit of {self.job_seconds:g} s (job_seconds)")
+            if time.monotonic() - last[0] > PROGRESS_SECONDS:
+                last[0] = time.monotonic()
+                if self.writer.call(lambda st: st.job_progress(job_id, done[0])) == "cancelled":
+                    raise Stopped("cancelled")
+        try:
+            self.analyse(store, row["record_id"], row["spec"], row["seed"], progress)
+            if time.monotonic() > deadline:
+                raise Stopped(f"stopped at the time limit of {self.job_seconds:g} s (job_seconds)")
+            status, error = "done", None
+        except Stopped as exc:
+            status, error = "failed", str(exc)
+        except (ScorebookError, UsageError) as exc:
+            status, error = "failed", str(exc)[:300]
+        except Exception as exc:  # noqa: BLE001 - a job fails with its reason, the server goes on
+            status, error = "failed", f"{type(exc).__name__}: {str(exc)[:280]}"
+        self.writer.call(lambda st: st.finish_job(job_id, status, error, done[0]))
+        return True
+
+    def analyse(self, store: Store, record_id: str, spec: str | None, seed: int, progress) -> None:
+        """One job: here, move by move; or as one task on the pool's workers. Stored through
+        the writer."""
+        if self.pool is None or isinstance(self.pool.executor, batch.InlineExecutor):
+            report = compute(store.get(record_id), spec, seed, progress, self.files)
+        else:
+            report = self.pool.submit(analysis_task, (store.get(record_id), spec, seed, self.files)).result()
+        if "error" in report:
+            raise ScorebookError(report["error"])
+        self.writer.call(lambda st: st.save_analysis(report["id"], report))
+

@@ -1,0 +1,217 @@
+"""The HTML pages: a record's page (its boards and latest analysis, the job that analyses it,
+the buttons to ask for one or cancel it), the submit form, the ratings, the sign-in form.
+Their templates are files (``templates/``) extending Datasette's own; every text from a
+record is escaped by the templates or by the report's drawing code."""
+from __future__ import annotations
+
+import functools
+import html
+from importlib import resources
+
+from datasette import Response
+from markupsafe import Markup
+
+from scorebook.analyze import html as report_html
+from scorebook.errors import ScorebookError
+from scorebook.records.ingest import document, prepare_bytes, store_prepared
+from scorebook.records.store import Store
+
+from . import jobs
+from .state import read, refusal, service_of, submission_status, parse
+
+ROUTE = "/-/scorebook/record/"
+SUBMIT_ROUTE = "/-/scorebook/submit"
+RATINGS_ROUTE = "/-/scorebook/ratings"
+LOGIN_ROUTE = "/-/login"
+PAGES_CACHED = 64
+
+
+@functools.lru_cache(maxsize=None)
+def _template_text(name: str) -> str:
+    return resources.files("scorebook.service").joinpath("templates", name).read_text(encoding="utf-8")
+
+
+async def render(datasette, request, name: str, context: dict, status: int = 200) -> Response:
+    template = datasette.jinja_env.from_string(_template_text(name))
+    return Response.html(await datasette.render_template(template, context, request=request), status=status)
+
+
+def text_page(status: int, why: str) -> Response:
+    return Response.html(f"<p>{html.escape(why)}</p>", status=status)
+
+
+# ---------------------------------------------------------------- a record's page
+
+def record_parts(path: str, record_id: str) -> tuple[str, str, str]:
+    """(id, title, body) of one record's page: its latest stored analysis as the report, or
+    its boards alone. Drawn once and cached (a record's text never changes; a new analysis is
+    a new page)."""
+    with Store(path, write=False) as store:
+        row = store.get(record_id)
+        latest = store.latest_analysis(row["id"])
+    return (row["id"], *_drawn(path, row["id"], latest[0] if latest else None))
+
+
+def record_page(path: str, record_id: str) -> str:
+    """The record's page on its own (``analyze --html``'s page)."""
+    return report_html.page(*record_parts(path, record_id)[1:])
+
+
+@functools.lru_cache(maxsize=PAGES_CACHED)
+def _drawn(path: str, record_id: str, analysis_id: int | None) -> tuple[str, str]:
+    with Store(path, write=False) as store:
+        row = store.get(record_id)
+        report = None
+        if analysis_id is not None:
+            report = store.find_analysis(row["id"], *store.analysis_key(analysis_id))
+    return report_html.report_parts(row, report) if report is not None else report_html.boards_parts(row)
+
+
+async def record_view(request, datasette):
+    database = datasette.get_database()
+    try:
+        rid, title, body = await database.execute_fn(lambda conn: record_parts(database.path, request.url_vars["id"]))
+        job = await read(datasette, lambda st: jobs.latest_job(st, rid))
+    except ScorebookError as err:
+        return text_page(404, str(err))
+    urls = datasette.urls
+    can_analyze = await refusal(request, datasette, "analyze") is None
+    can_cancel = job is not None and job["status"] in ("queued", "running") and (
+        (can_analyze and request.actor.get("id") == job["actor"]) or await refusal(request, datasette, "admin") is None)
+    return await render(datasette, request, "scorebook_record.html", {
+        "title": title, "body": Markup(body), "css": Markup(report_html.REPORT_CSS), "database": database.name,
+        "row_url": urls.table(database.name, "records") + f"?id={rid}",
+        "results_url": urls.table(database.name, "player_results") + f"?record={rid}", "ratings_url": RATINGS_ROUTE,
+        "job": job, "refresh": job is not None and job["status"] in ("queued", "running"),
+        "can_analyze": can_analyze, "analyse_url": f"{ROUTE}{rid}/analyse",
+        "can_cancel": can_cancel, "cancel_url": f"/-/scorebook/jobs/{job['job']}/cancel" if job else None})
+
+
+async def analyse_form_view(request, datasette):
+    """The record page's button: queue its analysis by the default bot, then back to the page
+    (which shows the job until it is done). Datasette checks the form's CSRF token first."""
+    if request.method != "POST":
+        return Response.redirect(f"{ROUTE}{request.url_vars['id']}")
+    refused = await refusal(request, datasette, "analyze")
+    if refused is not None:
+        return text_page(*refused)
+    service = service_of(datasette)
+    try:
+        await service.writer.run(lambda st: jobs.ask(st, request.url_vars["id"], None, 0, request.actor["id"],
+                                                      max_queued=service.limits.max_queued))
+    except jobs.TooManyJobs as err:
+        return text_page(429, str(err))
+    except ScorebookError as err:
+        return text_page(404, str(err))
+    return Response.redirect(f"{ROUTE}{request.url_vars['id']}")
+
+
+async def cancel_form_view(request, datasette):
+    """The record page's cancel button (its owner's, or an administrator's)."""
+    if request.method != "POST":
+        return text_page(405, "POST to cancel")
+    from .api import cancel_job
+    status, doc = await cancel_job(request, datasette, int(request.url_vars["job"]))
+    if status != 200:
+        return text_page(status, doc["error"])
+    return Response.redirect(f"{ROUTE}{doc['record']}")
+
+
+# ---------------------------------------------------------------- the submit form
+
+def context_lines(text: str, line: int | None, around: int = 2) -> list[tuple[int, str, bool]]:
+    """The lines of a submitted text around ``line`` (1-based), each cut to 200 characters."""
+    if not line:
+        return []
+    lines = text.split("\n")
+    return [(n, lines[n - 1][:200], n == line) for n in range(max(1, line - around), min(len(lines), line + around) + 1)]
+
+
+async def submit_page(request, datasette):
+    """``/-/scorebook/submit``: a form to paste or load a record; its answer lists every record
+    read, stored ones linked to their page, each rejection at its line and column with its code
+    and reason and the lines around it."""
+    service = service_of(datasette)
+    refused = await refusal(request, datasette, "submit")
+    why = ("This server is read-only." if not service.writes else
+           "Sign in with an account that may submit records." if request.actor is None else
+           f"{request.actor.get('id')} may not submit records here.")
+    limit = service.limits.max_submission_bytes
+    context = {"css": Markup(report_html.REPORT_CSS), "submit_route": SUBMIT_ROUTE, "record_route": ROUTE,
+               "can_submit": refused is None, "why": why, "text": "", "results": None, "message": None,
+               "limit": limit}
+    if request.method != "POST":
+        return await render(datasette, request, "scorebook_submit.html", context)
+    if refused is not None:
+        return text_page(*refused)
+    text = ((await request.post_vars()).get("text") or "").replace("\r\n", "\n")
+    data = text.encode("utf-8")
+    if len(data) > limit:
+        return text_page(413, f"a submission is at most {limit:,} bytes (max_submission_bytes): send it in parts")
+    pairs = await parse(service, prepare_bytes, data, f"form:{request.actor['id']}")
+    doc = document(await service.writer.run(lambda st: store_prepared(st, pairs)))
+    results = []
+    for o in doc["records"]:
+        r = {"index": o["index"], "game": o.get("game"), "status": o["status"], "id": o.get("id")}
+        if o["status"] == "rejected":
+            e = o["errors"][0]
+            r.update(e, id=None, context=context_lines(text, e.get("line")))
+        results.append(r)
+    s = doc["summary"]
+    context.update(results=results, text=text if s["rejected"] else "",
+                   message=f"{s['ingested']} stored, {s['duplicates']} already stored, {s['rejected']} rejected.")
+    return await render(datasette, request, "scorebook_submit.html", context, submission_status(s))
+
+
+# ---------------------------------------------------------------- ratings
+
+def ratings_page(path: str, game: str | None) -> str:
+    """Every player's rating from the stored games (``scorebook ratings``), as one page."""
+    from scorebook.analyze.ratings import ratings
+    with Store(path, write=False) as store:
+        return report_html.render_ratings(ratings(store, game))
+
+
+async def ratings_view(request, datasette):
+    database = datasette.get_database()
+    game = request.args.get("game") or None
+    try:
+        page = await database.execute_fn(lambda conn: ratings_page(database.path, game))
+    except ScorebookError as err:
+        return text_page(404, str(err))
+    return Response.html(page)
+
+
+# ---------------------------------------------------------------- sign-in
+
+async def login_view(request, datasette):
+    """``/-/login``: an account's name and password (the accounts file); its answer a signed
+    cookie. Limited as ``accounts`` says: a 429 costs the server nothing."""
+    service = service_of(datasette)
+    context = {"login_route": LOGIN_ROUTE, "has_accounts": bool(service.accounts), "error": None, "username": ""}
+    if request.method != "POST":
+        return await render(datasette, request, "scorebook_login.html", context)
+    form = await request.post_vars()
+    name, password = (form.get("username") or "")[:64], (form.get("password") or "")[:1024]
+    context["username"] = name
+    address = (request.scope.get("client") or ("?",))[0]
+    keys = (f"address:{address}", f"account:{name}")
+    wait = service.attempts.wait(*keys)
+    if wait:
+        context["error"] = f"Too many failed sign-ins: try again in {wait} s."
+        return await render(datasette, request, "scorebook_login.html", context, 429)
+    try:
+        stored = service.accounts.hash_of(name)
+    except ScorebookError:
+        stored = None
+    ok = await service.checker.check(password, stored)
+    if ok is None:
+        context["error"] = "The server is busy signing others in: try again in a moment."
+        return await render(datasette, request, "scorebook_login.html", context, 503)
+    if not ok:
+        service.attempts.fail(*keys)
+        context["error"] = "Wrong account or password."
+        return await render(datasette, request, "scorebook_login.html", context, 401)
+    response = Response.redirect(datasette.urls.path("/"))
+    response.set_cookie("ds_actor", datasette.sign({"a": {"id": name}}, "actor"), httponly=True, samesite="lax")
+    return response

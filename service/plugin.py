@@ -1,0 +1,109 @@
+"""Scorebook inside Datasette: the plugin's hooks (registered by the ``datasette`` entry
+point). Every record gets a page, ``/-/scorebook/record/<id>``, with its board before every
+move and its latest analysis; record ids in any table link to it; the ratings, the submit
+form, the sign-in form and the JSON API are routes of their own. Tokens are a request's
+actor; the private tables are denied to every actor, on every page, in every format, and
+read as NULL by any SQL a visitor may run."""
+from __future__ import annotations
+
+import html
+import sqlite3
+
+from datasette import hookimpl
+from markupsafe import Markup
+
+from scorebook.records import tokens
+
+from . import api, pages
+from .state import PRIVATE_TABLES, allowed, read
+
+MAX_LENGTH = 16 * 1024 * 1024  # SQLite's longest string or blob on a served connection (a record is far less)
+
+
+def _route(path: str) -> str:
+    return "^" + path.replace("/", r"\/")
+
+
+@hookimpl
+def register_routes():
+    record = _route(pages.ROUTE) + r"(?P<id>[0-9a-f]{1,64})"
+    return [(record + "$", pages.record_view),
+            (record + "/analyse$", pages.analyse_form_view),
+            (_route("/-/scorebook/jobs/") + r"(?P<job>[0-9]{1,12})/cancel$", pages.cancel_form_view),
+            (_route(pages.RATINGS_ROUTE) + "$", pages.ratings_view),
+            (_route(pages.SUBMIT_ROUTE) + "$", pages.submit_page),
+            (_route(pages.LOGIN_ROUTE) + "$", pages.login_view),
+            (r"^/-/scorebook/api/records$", api.submit_view),
+            (r"^/-/scorebook/api/records/(?P<id>[0-9a-f]{1,64})/analyses$", api.analyses_view),
+            (r"^/-/scorebook/api/records/(?P<id>[0-9a-f]{1,64})/analysis$", api.analysis_view),
+            (r"^/-/scorebook/api/jobs/(?P<job>[0-9]{1,12})$", api.job_view),
+            (r"^/-/scorebook/api/jobs/(?P<job>[0-9]{1,12})/cancel$", api.cancel_view)]
+
+
+@hookimpl
+def actor_from_request(datasette, request):
+    """A program's token (``Authorization: Bearer sbk_...``; the guard let no other scheme
+    through): its actor, with its scopes."""
+    auth = request.headers.get("authorization", "")
+    if not auth.startswith("Bearer sbk_"):
+        return None
+    token = auth[len("Bearer "):]
+
+    async def inner():
+        try:
+            return await read(datasette, lambda st: tokens.who(st, token))
+        except sqlite3.Error:  # a database from before the service: no tokens
+            return None
+    return inner
+
+
+@hookimpl
+def permission_allowed(datasette, actor, action, resource):
+    """Scorebook's actions (``state.allowed``), and the private tables: denied to everyone."""
+    if action == "view-table" and isinstance(resource, (tuple, list)) and resource[1] in PRIVATE_TABLES:
+        return False
+    return allowed(datasette, actor, action)
+
+
+@hookimpl
+def skip_csrf(datasette, scope):
+    """A program with a token sends no cookie a page from elsewhere could ride on (the guard
+    refuses a token beside a sign-in cookie): the API's POSTs with a token need no CSRF token;
+    forms always do."""
+    headers = dict(scope.get("headers") or [])
+    return scope.get("path", "").startswith("/-/scorebook/api/") \
+        and headers.get(b"authorization", b"").startswith(b"Bearer sbk_")
+
+
+@hookimpl
+def render_cell(value, column, table, database, datasette):
+    """A record's id, wherever the tables and views show it, links to its page."""
+    if column in ("id", "record", "record_id") and table in ("records", "games", "player_results", "analysed_moves",
+                                                             "analysis_jobs") and isinstance(value, str):
+        return Markup(f'<a href="{pages.ROUTE}{html.escape(value)}">{html.escape(value)}</a>')
+    return None
+
+
+def _authorizer(action, table, column, database, trigger):
+    # a visitor's SQL (serve --sql) reads a private table's columns as NULL
+    return sqlite3.SQLITE_IGNORE if action == sqlite3.SQLITE_READ and table in PRIVATE_TABLES else sqlite3.SQLITE_OK
+
+
+@hookimpl
+def prepare_connection(conn):
+    """Every connection Datasette opens: one SQLite call cannot build a huge string, and no
+    private table can be read."""
+    conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_LENGTH)
+    conn.set_authorizer(_authorizer)
+
+
+@hookimpl
+def menu_links(datasette, actor):
+    from .state import service_of
+    service = service_of(datasette)
+    links = [{"href": pages.RATINGS_ROUTE, "label": "Ratings"}]
+    if service.writes:
+        links.append({"href": pages.SUBMIT_ROUTE, "label": "Submit a record"})
+        if actor is None and service.accounts:
+            links.append({"href": pages.LOGIN_ROUTE, "label": "Sign in"})
+    return links

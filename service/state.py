@@ -1,0 +1,101 @@
+"""What a running server holds (its configuration, its one writer, its accounts and the
+sign-in limits) and the decisions every view shares: who may do what, how a submission's
+summary becomes a status, the store read on a connection of its own."""
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from scorebook.records.store import Store
+
+from .accounts import Accounts, Attempts, Checker
+from .settings import ServeConfig
+from .writer import Writer
+
+ACTIONS = {"submit": "scorebook-submit", "analyze": "scorebook-analyze", "admin": "scorebook-admin"}
+PRIVATE_TABLES = frozenset({"api_tokens"})  # never shown: no page, JSON, CSV or SQL reads them
+
+
+@dataclass
+class Service:
+    path: str
+    writes: bool = False
+    config: ServeConfig = field(default_factory=ServeConfig)
+    writer: Writer | None = None
+    accounts: Accounts = field(default_factory=lambda: Accounts(None))
+    attempts: Attempts | None = None
+    checker: Checker = field(default_factory=Checker)
+    # a submission is read and replayed here, one at a time, before the writer stores it
+    parser: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="scorebook-read"))
+
+    def __post_init__(self):
+        if self.attempts is None:
+            limits = self.config.scorebook
+            self.attempts = Attempts(limits.login_attempts, limits.login_window)
+
+    @property
+    def limits(self):
+        return self.config.scorebook
+
+
+def service_of(datasette) -> Service:
+    """The server's state; a Datasette that ``serve`` did not start (the plugin loaded by
+    ``datasette`` itself) is read-only."""
+    found = getattr(datasette, "scorebook_service", None)
+    if found is None:
+        found = Service(datasette.get_database().path)
+        datasette.scorebook_service = found
+    return found
+
+
+async def refusal(request, datasette, what: str) -> tuple[int, str] | None:
+    """None when the request may ``what`` (submit, analyze, admin), else (status, why): 403
+    where the server takes no writes or the actor lacks the permission, 401 without a
+    credential."""
+    if not service_of(datasette).writes:
+        return 403, "this server is read-only (scorebook serve --writes)"
+    if request.actor is None:
+        return 401, "a credential is needed: Authorization: Bearer TOKEN (scorebook token create), or sign in at /-/login"
+    if not await datasette.permission_allowed(request.actor, ACTIONS[what], default=False):
+        return 403, f"{request.actor.get('id')} may not {what} here"
+    return None
+
+
+def allowed(datasette, actor: dict | None, action: str) -> bool | None:
+    """The plugin's answer for Scorebook's actions: a token may do what its scopes say and
+    nothing more (whatever the configuration grants its actor); an account what the
+    configuration's allow block grants it. None for any other action."""
+    from datasette.utils import actor_matches_allow
+    if action not in ACTIONS.values():
+        return None
+    what = action.removeprefix("scorebook-")
+    if actor is None:
+        return False
+    if actor.get("token"):
+        return what != "admin" and what in (actor.get("scorebook") or [])
+    allow = getattr(service_of(datasette).limits, what)
+    return bool(allow is not None and actor_matches_allow(actor, allow))
+
+
+def submission_status(summary: dict) -> int:
+    """201 when a record was stored, 200 when every one was a duplicate, 422 when none was
+    stored and one was rejected."""
+    return 201 if summary["ingested"] else 200 if not summary["rejected"] else 422
+
+
+def reading(path: str, fn):
+    """``fn(store)`` on a read-only connection of its own (Datasette's connections cannot
+    read the private tables)."""
+    with Store(path, write=False) as store:
+        return fn(store)
+
+
+async def read(datasette, fn):
+    """``reading`` on one of Datasette's read threads."""
+    database = datasette.get_database()
+    return await database.execute_fn(lambda conn: reading(database.path, fn))
+
+
+async def parse(service: Service, fn, *args):
+    return await asyncio.get_running_loop().run_in_executor(service.parser, fn, *args)
