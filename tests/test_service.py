@@ -14,6 +14,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -35,6 +36,7 @@ class Server:
 
     def __init__(self, db: str, *extra: str):
         self.db, self.extra = db, extra
+        self.db_name = Path(db).stem
         self.start()
 
     def start(self) -> None:
@@ -62,13 +64,13 @@ class Server:
                                                   **(headers or {})})
         try:
             with urllib.request.urlopen(request, timeout=60) as r:
-                return r.status, json.loads(r.read())
+                status, text = r.status, r.read()
         except urllib.error.HTTPError as err:
-            text = err.read()
-            try:
-                return err.code, json.loads(text)
-            except ValueError:
-                return err.code, {"text": text.decode(errors="replace")}
+            status, text = err.code, err.read()
+        try:
+            return status, json.loads(text)
+        except ValueError:
+            return status, {"text": text.decode(errors="replace")}
 
     def wait_done(self, job: int, seconds: float = 240) -> dict:
         for _ in range(int(seconds * 5)):
