@@ -1,15 +1,22 @@
-"""The layers point one way (engines, records, analyze, cli), the modules at the bottom
-(errors, registry) import none of them, no two modules import each other, even inside a
-function, and the engines do no I/O. Read from the sources, every import counted."""
+"""The layers point one way (engines, records, analyze, then the service and the CLI beside
+each other), the modules at the bottom (errors, registry) import none of them, no two modules
+import each other, even inside a function, the engines do no I/O, and only the store speaks
+SQL. Read from the sources, every import counted."""
 from __future__ import annotations
 
 import ast
+import re
 import importlib
 import importlib.util
 import pkgutil
 from pathlib import Path
 
-LAYERS = ("engines", "records", "analyze", "cli")  # each may import those before it, never after
+LAYERS = ("engines", "records", "analyze", "service", "cli")  # each may import those before it, never after
+# the service and the CLI stand beside each other (the CLI only wires the service's serve)
+
+STORE = ("scorebook.records.store", "scorebook.records.store_service")  # the only modules that speak SQL
+SQL = re.compile(r"^\s*(SELECT\b.*\bFROM\b|INSERT\s+(OR\s+\w+\s+)?INTO\b|UPDATE\s+\w+\s+SET\b|DELETE\s+FROM\b|"
+                 r"(CREATE|DROP|ALTER)\s+(TABLE|INDEX|VIEW|TRIGGER|VIRTUAL)\b|PRAGMA\s+\w+)", re.IGNORECASE | re.DOTALL)
 NO_IO = {"sqlite3", "socket", "shutil", "subprocess", "pathlib", "tempfile", "io", "urllib", "http", "click",
          "sqlite_utils"}
 
@@ -91,3 +98,23 @@ def test_the_engines_do_no_io():
         calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
                  and n.func.id in ("open", "print", "input")]
         assert not calls, f"{name} line {calls[0].lineno}"
+
+
+def test_the_service_imports_no_cli():
+    found = [f"{n} -> {d}" for n, deps in GRAPH.items() if n.startswith("scorebook.service")
+             for d in deps if d.startswith("scorebook.cli")]
+    assert not found, found
+
+
+def test_only_the_store_speaks_sql():
+    """No string that is an SQL statement outside the store's modules (and so no query that
+    escapes the store's indexes)."""
+    found = []
+    for name in MODULES:
+        if name in STORE:
+            continue
+        _, tree = _imports(name)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and SQL.match(node.value):
+                found.append(f"{name} line {node.lineno}: {node.value[:40]}")
+    assert not found, found
