@@ -134,13 +134,33 @@ def application(p: Plan, *, executor: str = "local", scheduler: str | None = Non
     return Guard(ds.app(), p.config.scorebook, loopback=is_loopback(p.host), signed_in=signed_in)
 
 
+def open_files() -> int:
+    """Raise this process's limit of open files to its hard limit (a service manager's
+    default soft limit, 1,024, is far below what a server's connections need); the limit."""
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else 1 << 20
+    wanted = min(wanted, 1 << 20)
+    if soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+RESERVED_FILES = 128  # the database's files, the worker's, the log: never taken by connections
+
+
 def serve(p: Plan, *, on_start=None, executor: str = "local", scheduler: str | None = None) -> None:
     """Serve until the process is stopped (``on_start(url)`` first)."""
     import uvicorn
     app = application(p, executor=executor, scheduler=scheduler)
     limits = p.config.scorebook
+    connections = max(8, min(limits.max_connections, open_files() - RESERVED_FILES))
     config = uvicorn.Config(app, host=p.host, port=p.port, log_level="warning", lifespan="off", http=GuardedH11,
-                            limit_concurrency=limits.max_connections, timeout_keep_alive=5,
+                            limit_concurrency=connections, timeout_keep_alive=5,
                             h11_max_incomplete_event_size=16 * 1024)
     config.header_seconds = limits.header_seconds  # GuardedH11's deadline for a request's headers
     if on_start:

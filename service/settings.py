@@ -35,7 +35,8 @@ class Limits(BaseModel):
                                       description="the largest submission (one request: a file or a form's text)")
     header_seconds: float = Field(10.0, gt=0, le=120, description="a connection's time to send a request's headers")
     body_seconds: float = Field(30.0, gt=0, le=600, description="a request's time to send its whole body")
-    max_connections: int = Field(512, ge=8, le=100000, description="open connections at once; past it, 503")
+    max_connections: int = Field(4096, ge=8, le=100000, description="open connections at once (at most the "
+                                                                      "open files allowed, less 128); past it, 503")
     login_attempts: int = Field(5, ge=1, le=1000, description="failed sign-ins an account or an address has "
                                                               "in login_window seconds")
     login_window: int = Field(900, ge=1, le=86400)

@@ -34,8 +34,8 @@ OTHER = SAMPLES / "tsuro" / "tsuro-simple-random-s5-0001.pgn"  # stored by no te
 class Server:
     """``scorebook serve --writes`` on a free loopback port, until ``stop``."""
 
-    def __init__(self, db: str, *extra: str):
-        self.db, self.extra = db, extra
+    def __init__(self, db: str, *extra: str, preexec_fn=None):
+        self.db, self.extra, self.preexec_fn = db, extra, preexec_fn
         self.db_name = Path(db).stem
         self.start()
 
@@ -44,7 +44,7 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen([sys.executable, "-m", "scorebook", "--db", self.db, "serve", "--port",
                                          str(self.port), *self.extra], stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, text=True)
+                                        stderr=subprocess.PIPE, text=True, preexec_fn=self.preexec_fn)
         for _ in range(200):
             try:
                 urllib.request.urlopen(self.base + "/", timeout=2).read()

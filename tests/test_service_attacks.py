@@ -322,6 +322,36 @@ def test_idle_connections_are_closed_and_slow_bodies_time_out(served):
             s.close()
 
 
+def test_a_thousand_idle_connections_under_a_service_managers_file_limit(run_cli, tmp_path):
+    """A service manager's default soft limit of 1,024 open files: ``serve`` raises its own to
+    the hard limit, so 1,050 idle connections leave room for everyone else, and they are
+    closed at their headers' deadline."""
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 4096:
+        pytest.skip(f"the hard limit of open files here is {hard}")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 4096), hard))  # this test's own sockets
+    cli_json(run_cli("ingest", str(TSURO), "--json"))
+    server = Server(run_cli.db, "--writes", "--config", _config(tmp_path, header_seconds=3),
+                    preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard)))
+    idle = []
+    try:
+        idle = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(1050)]
+        time.sleep(0.5)
+        assert max(_get_ms(server, "/") for _ in range(5)) < 2000
+        time.sleep(3.5)
+        closed = 0
+        for s in idle[:50]:
+            s.settimeout(2)
+            closed += s.recv(10) == b""
+        assert closed == 50
+    finally:
+        for s in idle:
+            s.close()
+        server.stop()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
 # 9, 10, 11 ------------------------------------------------------------ token beside cookie; crafted input; root
 
 def test_a_token_beside_a_sign_in_cookie_is_refused(served):
