@@ -97,6 +97,9 @@ class ServiceTables:
         sql = "SELECT * FROM analysis_jobs" + (" WHERE " + " AND ".join(where) if where else "")
         return list(self.db.query(sql + " ORDER BY id DESC LIMIT ?", [*args, limit]))
 
+    def any_queued_job(self) -> bool:
+        return self.db.execute("SELECT 1 FROM analysis_jobs WHERE status = 'queued' LIMIT 1").fetchone() is not None
+
     def claim_job(self) -> dict | None:
         """The next job, marked running: the queued job of the actor whose latest start is the
         oldest (one who never had a job started first), the oldest of that actor's."""

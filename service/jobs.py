@@ -132,15 +132,17 @@ class Worker(threading.Thread):
         self.stopping.set()
 
     def run(self) -> None:
-        with batch.executor(self.executor, jobs=1, scheduler=self.scheduler) as self.pool, Store(self.path) as store:
+        with batch.executor(self.executor, jobs=1, scheduler=self.scheduler) as self.pool, \
+                Store(self.path, write=False) as store:
             self.writer.call(lambda st: st.requeue_interrupted())
             while not self.stopping.is_set():
                 if not self.work_one(store):
                     self.stopping.wait(self.poll)
 
     def work_one(self, store: Store) -> bool:
-        """Run the next job, if any; whether there was one."""
-        row = self.writer.call(lambda st: st.claim_job())
+        """Run the next job, if any; whether there was one (looked for on the worker's own
+        connection first: an idle queue takes no write lock)."""
+        row = self.writer.call(lambda st: st.claim_job()) if store.any_queued_job() else None
         if row is None:
             return False
         job_id = row["id"]

@@ -16,7 +16,7 @@ from scorebook import registry
 
 from .conftest import ROOT, SAMPLES
 
-LAYERS = ("cli", "records", "engines", "analyze")
+LAYERS = ("cli", "records", "engines", "analyze", "service")
 
 pytestmark = pytest.mark.slow
 
@@ -35,7 +35,7 @@ def test_the_wheel_holds_every_module_and_data_file(wheel):
     expected = {f"scorebook/{p.name}" for p in (ROOT / "scorebook").glob("*.py")}
     for layer in LAYERS:
         for path in (ROOT / layer).rglob("*"):
-            if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
+            if path.suffix in (".py", ".json", ".html") and "__pycache__" not in path.parts:
                 expected.add(f"scorebook/{path.relative_to(ROOT).as_posix()}")
     assert expected - names == set()
     # every file a game loads: its declaration and facts
@@ -84,3 +84,9 @@ def test_installed_outside_the_checkout_runs_every_game(wheel, tmp_path):
     assert {"tiny-islands", "game-of-islands", "iwoki", "patchwork", "tsuro"} <= set(ids)
     scorebook("analyze", ids["game-of-islands"], "--bot", "depth:1")
     scorebook("analyze", ids["iwoki"], "--bot", "samples:1")
+    # the service's page templates travel in the wheel too
+    templates = subprocess.run([python, "-c", "from scorebook.service.pages import _template_text; "
+                                "print(all('{% block content %}' in _template_text(n) for n in "
+                                "('scorebook_record.html', 'scorebook_submit.html', 'scorebook_login.html')))"],
+                               cwd=work, capture_output=True, text=True, env=env)
+    assert templates.stdout.strip() == "True", templates.stderr[-2000:]
