@@ -90,7 +90,7 @@ def queue_growth(template: str, work: str, sizes: list[int], bot: str) -> list[t
     steps without the analysis: plan (the pending ids, each record read back) and write a
     stored report a record."""
     source = Store(template)
-    first = source.list()[0]
+    first = next(source.list())
     report = analyze_all(source, bot, 5, jobs=1)[0]
     source.db.conn.close()
     name = resolve(GAME, bot)[0]

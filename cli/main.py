@@ -239,36 +239,49 @@ def ingest(ctx, paths, fmt, strict, lenient, out):
 
 # ------------------------------------------------------------------ list, show, export
 
+TABLE_LIMIT = 100  # records the table shows unless --limit says otherwise
+
 @main.command("list", short_help="List stored records.")
 @click.option("--game", type=GAME, help="Only records of this game.")
 @click.option("--player", help="Only records with this player (any case; * matches any text).")
 @click.option("--where", "where_sql", metavar="SQL", help="An SQL condition over the columns id, game, date, event, "
               "players, result, total, rules, deck, finished, source: \"event = 'Autumn Open'\".")
 @click.option("--order", metavar="SQL", help="Order by these columns: \"date desc, id\" (default: as ingested).")
-@click.option("--limit", type=click.IntRange(0), help="At most this many records.")
+@click.option("--limit", type=click.IntRange(0), help=f"At most this many records (0: all; the table shows "
+              f"{TABLE_LIMIT} unless told, the other formats all).")
 @click.option("--offset", type=click.IntRange(0), help="Skip this many records first.")
 @db_option
 @output_options
 @click.pass_context
 def list_(ctx, game, player, where_sql, order, limit, offset, out):
-    """List stored records, oldest first, with sqlite-utils' row controls.
+    """List stored records, oldest first, with sqlite-utils' row controls: every filter, the
+    order and the limit in one query, printed as they come.
 
     Example: scorebook list --game tsuro --where "date >= '2026.01.01'" --order "date desc" --limit 20"""
-    stored = _store(ctx, write=False).list(game, player, where_sql=where_sql, order=order, limit=limit,
-                                           offset=offset)
-    records = [{"id": r["id"], "game": r["game"], "players": r["players"].split(" / ") if r["players"] else [],
-                "score": r["score"], "recorded": r["recorded"], "rules": r["rules"], "deck": r["deck"],
-                "finished": bool(r["finished"]), "source": r["source"], "index": r["source_index"], "tags": r["tags"]}
-               for r in stored]
+    shown = (TABLE_LIMIT if out.human else None) if limit is None else (limit or None)
+    # one more than shown: whether there are more to say so
+    stored = _store(ctx, write=False).list(game, player, where_sql=where_sql, order=order,
+                                           limit=None if shown is None else shown + 1, offset=offset)
+    more = []
+
+    def pairs():
+        for n, r in enumerate(stored):
+            if shown is not None and n == shown:
+                more.append(r)
+                return
+            yield ({"id": r["id"], "game": r["game"], "date": r["tags"].get("Date"), "event": r["event"],
+                    "players": r["players"], "score": r["result"], "rules": r["rules"], "deck": r["deck"],
+                    "source": f"{r['source']}#{r['source_index']}"},
+                   {"id": r["id"], "game": r["game"], "players": r["players"].split(" / ") if r["players"] else [],
+                    "score": r["score"], "recorded": r["recorded"], "rules": r["rules"], "deck": r["deck"],
+                    "finished": bool(r["finished"]), "source": r["source"], "index": r["source_index"],
+                    "tags": r["tags"]})
     # the table shows the label columns the store keeps (the browsing views show the same)
-    rows = [{"id": r["id"], "game": r["game"], "date": r["tags"].get("Date"), "event": r["event"],
-             "players": r["players"], "score": r["result"], "rules": r["rules"], "deck": r["deck"],
-             "source": f"{r['source']}#{r['source_index']}"} for r in stored]
-    out.rows([("id", "id"), ("game", "game"), ("date", "date"), ("event", "event"), ("players", "players"),
-              ("score", "score"), ("rules", "rules"), ("deck", "deck"), ("source", "source")], rows,
-             {"records": records})
+    n = out.stream([("id", "id"), ("game", "game"), ("date", "date"), ("event", "event"), ("players", "players"),
+                    ("score", "score"), ("rules", "rules"), ("deck", "deck"), ("source", "source")], pairs(), "records")
     if out.human:
-        click.echo(f"{len(rows)} records")
+        click.echo(f"{n} records" + (f"; more follow: --limit N or --offset {(offset or 0) + n} for the next, "
+                                     "--limit 0 for all" if more else ""))
 
 
 @main.command(short_help="List the events of the stored records.")

@@ -129,6 +129,32 @@ class Output:
                              headers_shown=self.headers, width=None if self.wide else terminal_width()))
 
 
+    def stream(self, columns: list[tuple[str, str]], pairs, key: str) -> int:
+        """Print (row, document item) pairs as they come, in constant memory: ``rows``'
+        formats, the JSON document being ``{key: [item, ...]}``. How many were printed."""
+        n = 0
+        if self.mode == "json":
+            sys.stdout.write(f'{{"{key}": [')
+            for n, (_, item) in enumerate(pairs, 1):
+                sys.stdout.write((", " if n > 1 else "") + json.dumps(item, ensure_ascii=False))
+            sys.stdout.write("]}\n")
+        elif self.mode in ("nl", "csv", "tsv"):
+            writer = csv.writer(sys.stdout, lineterminator="\n", delimiter="," if self.mode == "csv" else "\t")
+            if self.mode != "nl" and self.headers:
+                writer.writerow([k for k, _ in columns])
+            for n, (row, _) in enumerate(pairs, 1):
+                if self.mode == "nl":
+                    emit_json(row)
+                else:
+                    writer.writerow(["" if row.get(k) is None else _cell(row.get(k)) for k, _ in columns])
+        else:
+            rows = [row for row, _ in pairs]
+            self.rows(columns, rows)
+            n = len(rows)
+        sys.stdout.flush()
+        return n
+
+
 def _cell(value):
     if isinstance(value, (list, dict)):
         return safe(json.dumps(value, ensure_ascii=False))

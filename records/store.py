@@ -19,6 +19,7 @@ import time
 import urllib.parse
 from contextlib import contextmanager
 from datetime import datetime, timezone
+from collections.abc import Iterator
 from itertools import chain
 
 import sqlite_utils
@@ -215,7 +216,33 @@ MIGRATIONS: list[str] = [
     CREATE INDEX analysis_jobs_actor ON analysis_jobs(actor, started_at);
     CREATE INDEX analysis_jobs_record ON analysis_jobs(record_id, id);
     """,
+    # 10: made for size. Each record's date (its Date tag as YYYY.MM.DD when the whole date is
+    # known, else NULL; filled for older rows by ``_fill_dates`` right after); an index for
+    # every lookup the commands and pages make (event, game with date, date); views whose order
+    # is their tables' own keys (a scan in that order sorts nothing)
+    """
+    ALTER TABLE records ADD COLUMN date TEXT;
+    CREATE INDEX records_event ON records(event, key);
+    CREATE INDEX records_game_date ON records(game, date);
+    CREATE INDEX records_date ON records(date);
+    DROP VIEW games;
+    CREATE VIEW games AS
+        SELECT r.id, r.game, r.date, r.event, r.players, r.result, r.total, r.rules, r.finished FROM records r
+        ORDER BY r.key;
+    DROP VIEW player_results;
+    CREATE VIEW player_results AS
+        SELECT r.id AS record, r.game, p.name AS player, rp.seat, rp.points, rp.outcome AS result
+        FROM record_players rp JOIN records r ON r.key = rp.record_key JOIN players p ON p.id = rp.player_id
+        ORDER BY rp.record_key, rp.seat;
+    DROP VIEW analysed_moves;
+    CREATE VIEW analysed_moves AS
+        SELECT r.id AS record, r.game, a.bot, a.seed, a.engine_version, m.game AS part, m.ply, m.player, m.played,
+               m.best, m.value_best, m.value_played, m.loss, m.stderr, m.class
+        FROM analysis_moves m JOIN analyses a ON a.id = m.analysis_id JOIN records r ON r.key = a.record_key
+        ORDER BY m.analysis_id, m.game, m.ply;
+    """,
 ]
+DATES = 10  # the migration that adds each record's date
 TOURNAMENTS = 6  # the migration that adds the tournaments table
 # created once older rows are filled and indexed (``_fill_browsing``): deleting from the index
 # what was never in it would corrupt it
@@ -230,7 +257,15 @@ ENGINE_VERSION = "0.1.0"
 BROWSING = 4  # the migration that adds the label columns, points, views and search
 OUTCOMES = 5  # the migration that adds each seat's outcome
 RECORD_COLUMNS = ("key, id, hash, game, rules, deck, format, source, source_index, text, tags, score, "
-                  "recorded, total, finished, warnings, event_id, engine_version, ingested_at, players, event, result")
+                  "recorded, total, finished, warnings, event_id, engine_version, ingested_at, players, event, result, "
+                  "date")
+_DATE = re.compile(r"(\d{4})[.\-/](\d{2})[.\-/](\d{2})")
+
+
+def record_date(tag) -> str | None:
+    """A Date tag as the store keeps it: YYYY.MM.DD when the whole date is known, else None."""
+    m = _DATE.fullmatch(tag.strip()) if isinstance(tag, str) else None
+    return ".".join(m.groups()) if m else None
 
 
 # A writer waits for another process's write lock in steps of LOCK_STEP seconds, saying so
@@ -372,6 +407,8 @@ class Store(ServiceTables):
                     self._fill_browsing()
                 if number + 1 == OUTCOMES:
                     self._fill_outcomes()
+                if number + 1 == DATES:
+                    self._fill_dates()
                 conn.execute(f"PRAGMA user_version = {number + 1}")
         except BaseException:
             if conn.in_transaction:
@@ -404,6 +441,14 @@ class Store(ServiceTables):
             for seat, outcome in enumerate(_browsing(game, json.loads(score_json), finished)[2]):
                 conn.execute("UPDATE record_players SET outcome = ? WHERE record_key = ? AND seat = ?",
                              [outcome, key, seat])
+
+    def _fill_dates(self) -> None:
+        """Migration 10 for the records stored before it: each one's date."""
+        conn = self.db.conn
+        rows = conn.execute("SELECT key, json_extract(tags, '$.Date') FROM records WHERE json_extract(tags, '$.Date') "
+                            "IS NOT NULL").fetchall()
+        conn.executemany("UPDATE records SET date = ? WHERE key = ?",
+                         [(record_date(tag), key) for key, tag in rows if record_date(tag)])
 
     @contextmanager
     def atomic(self):
@@ -458,7 +503,7 @@ class Store(ServiceTables):
                 json.dumps(p.tags), json.dumps(p.score), None if p.recorded is None else json.dumps(p.recorded),
                 p.total, int(p.finished), json.dumps(p.warnings) if p.warnings else None,
                 self._name_id("events", self._event_ids, event) if event else None, ENGINE_VERSION, now,
-                " / ".join(p.players) or None, event, result))
+                " / ".join(p.players) or None, event, result, record_date(p.tags.get("Date"))))
             for seat, name in enumerate(p.players):
                 links.append((key, seat, self._name_id("players", self._player_ids, name),
                               points[seat] if seat < len(points) else None,
@@ -467,7 +512,7 @@ class Store(ServiceTables):
             scores.extend([(key, seat, cat, pts) for seat, cat, pts in p.scores])
         # bulk rows go straight to the connection: sqlite-utils' insert_all builds SQL per chunk
         conn = self.db.conn
-        conn.executemany(f"INSERT INTO records ({RECORD_COLUMNS}) VALUES ({','.join('?' * 22)})", rows)
+        conn.executemany(f"INSERT INTO records ({RECORD_COLUMNS}) VALUES ({','.join('?' * 23)})", rows)
         _insert_rows(conn, "record_players", 5, links)
         _insert_rows(conn, "moves", 6, moves)
         _insert_rows(conn, "scores", 4, scores)
@@ -494,70 +539,55 @@ class Store(ServiceTables):
     LIST_COLUMNS = ("id", "game", "date", "event", "players", "result", "total", "rules", "deck", "finished", "source")
 
     def list(self, game: str | None = None, player: str | None = None, *, where_sql: str | None = None,
-             order: str | None = None, limit: int | None = None, offset: int | None = None) -> list[dict]:
-        """Records, oldest first; ``where_sql`` and ``order`` are SQL over ``LIST_COLUMNS``
-        (sqlite-utils' row controls; the connection of a reader is read-only)."""
-        if where_sql or order:
-            return self._list_where(game, player, where_sql, order, limit, offset)
-        sql = "SELECT r.* FROM records r"
+             order: str | None = None, limit: int | None = None, offset: int | None = None) -> Iterator[dict]:
+        """Records, oldest first, one at a time; every filter, the order and the limit in the
+        one query. ``where_sql`` and ``order`` are SQL over ``LIST_COLUMNS`` (sqlite-utils'
+        row controls; the connection of a reader is read-only)."""
         where, args = [], []
         if game:
-            where.append("r.game = ?")
+            where.append("game = ?")
             args.append(game)
         if player:  # any case; * matches any text (LIKE's own wildcards are escaped)
             pattern = player.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_").replace("*", "%")
-            where.append("r.key IN (SELECT rp.record_key FROM record_players rp JOIN players p "
+            where.append("key IN (SELECT rp.record_key FROM record_players rp JOIN players p "
                          "ON p.id = rp.player_id WHERE lower(p.name) LIKE lower(?) ESCAPE '\\')")
             args.append(pattern)
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY r.key"
+        if where_sql:
+            where.append(f"({where_sql})")
+        sql = "SELECT * FROM records" + (" WHERE " + " AND ".join(where) if where else "")
+        sql += f" ORDER BY {order}, key" if order else " ORDER BY key"
         if limit is not None or offset is not None:
             sql += " LIMIT ? OFFSET ?"
             args += [-1 if limit is None else limit, offset or 0]
-        return [_decode(r) for r in self.db.query(sql, args)]
-
-    def _list_where(self, game, player, where_sql, order, limit, offset) -> list[dict]:
-        keys = [r["id"] for r in self.list(game, player)] if (game or player) else None
-        inner = ("SELECT r.key AS _key, r.id, r.game, json_extract(r.tags, '$.Date') AS date, r.event, r.players, "
-                 "r.result, r.total, r.rules, r.deck, r.finished, r.source FROM records r")
-        sql = f"SELECT _key FROM ({inner})"
-        if where_sql:
-            sql += f" WHERE ({where_sql})"
-        sql += f" ORDER BY {order}" if order else " ORDER BY _key"
-        sql += " LIMIT ? OFFSET ?"
         try:
-            found = [row[0] for row in self.db.execute(sql, [-1 if limit is None else limit, offset or 0])]
+            cursor = self.db.execute(sql, args)
         except sqlite3.Error as exc:
             raise UsageError(f"--where/--order: {exc}") from None
-        wanted = set(keys) if keys is not None else None
-        rows = []
-        for key in found:
-            row = _decode(next(self.db.query("SELECT * FROM records WHERE key = ?", [key])))
-            if wanted is None or row["id"] in wanted:
-                rows.append(row)
-        return rows
+        names = [d[0] for d in cursor.description]
+        for values in cursor:
+            yield _decode(dict(zip(names, values)))
 
     def events(self) -> list[dict]:
         """Every event: its game(s), records, players, first and last date, and whether a
-        tournament is kept for it; last, the records with no event (``event`` None)."""
+        tournament is kept for it; last, the records with no event (``event`` None). One
+        grouped pass over the records in event order (their index)."""
         rows = self.db.execute(
-            "SELECT e.name, group_concat(DISTINCT r.game), count(r.key), "
-            "min(json_extract(r.tags, '$.Date')), max(json_extract(r.tags, '$.Date')), "
-            "(SELECT count(DISTINCT rp.player_id) FROM record_players rp JOIN records r2 ON r2.key = rp.record_key "
-            " WHERE r2.event_id = e.id), "
-            "EXISTS (SELECT 1 FROM tournaments t WHERE t.event_id = e.id) "
-            "FROM events e LEFT JOIN records r ON r.event_id = e.id GROUP BY e.id ORDER BY e.name").fetchall()
-        out = [{"event": name, "game": game, "records": n, "first": first, "last": last, "players": players,
-                "tournament": bool(kept)} for name, game, n, first, last, players, kept in rows]
-        none = self.db.execute(
-            "SELECT group_concat(DISTINCT r.game), count(r.key), min(json_extract(r.tags, '$.Date')), "
-            "max(json_extract(r.tags, '$.Date')), (SELECT count(DISTINCT rp.player_id) FROM record_players rp "
-            "JOIN records r2 ON r2.key = rp.record_key WHERE r2.event_id IS NULL) "
-            "FROM records r WHERE r.event_id IS NULL").fetchone()
-        if none[1]:  # the records with no event, last
-            out.append({"event": None, "game": none[0], "records": none[1], "first": none[2], "last": none[3],
-                        "players": none[4], "tournament": False})
+            "SELECT r.event, group_concat(DISTINCT r.game), count(DISTINCT r.key), min(r.date), max(r.date), "
+            "count(DISTINCT rp.player_id) FROM records r INDEXED BY records_event "
+            "LEFT JOIN record_players rp ON rp.record_key = r.key GROUP BY r.event").fetchall()
+        kept = {name for (name,) in self.db.execute("SELECT e.name FROM tournaments t JOIN events e ON "
+                                                    "e.id = t.event_id")} if self.schema_version >= TOURNAMENTS else set()
+        out = [{"event": e, "game": game, "records": n, "first": first, "last": last, "players": players,
+                "tournament": e in kept} for e, game, n, first, last, players in rows if e is not None]
+        seen = {r[0] for r in rows}
+        out += [{"event": name, "game": None, "records": 0, "first": None, "last": None, "players": 0,
+                 "tournament": True} for name in sorted(kept - seen)]  # a tournament kept without its records
+        out.sort(key=lambda r: r["event"])
+        none = [r for r in rows if r[0] is None]
+        if none:  # the records with no event, last
+            _, game, n, first, last, players = none[0]
+            out.append({"event": None, "game": game, "records": n, "first": first, "last": last,
+                        "players": players, "tournament": False})
         return out
 
     def finished_results(self, game: str | None = None, event: str | None = None) -> list[tuple]:
@@ -578,8 +608,8 @@ class Store(ServiceTables):
 
     def event_texts(self, event: str, game: str) -> list[tuple[str, str | None]]:
         """(text, source) of every record of an event and a game, in the order they were stored."""
-        return self.db.execute("SELECT r.text, r.source FROM records r JOIN events e ON e.id = r.event_id "
-                               "WHERE e.name = ? AND r.game = ? ORDER BY r.key", [event, game]).fetchall()
+        return self.db.execute("SELECT text, source FROM records WHERE event = ? AND game = ? ORDER BY key",
+                               [event, game]).fetchall()
 
     def moves(self, record_id: str) -> list[dict]:
         return list(self.db.query("SELECT m.game, ply, player, m.text, annotation FROM moves m JOIN records r "

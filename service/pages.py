@@ -14,10 +14,9 @@ from markupsafe import Markup
 from scorebook.analyze import html as report_html
 from scorebook.errors import ScorebookError
 from scorebook.records.ingest import document, prepare_bytes, store_prepared
-from scorebook.records.store import Store
 
 from . import jobs
-from .state import read, refusal, service_of, submission_status, parse
+from .state import parse, read, reading, refusal, service_of, submission_status
 
 ROUTE = "/-/scorebook/record/"
 SUBMIT_ROUTE = "/-/scorebook/submit"
@@ -46,9 +45,7 @@ def record_parts(path: str, record_id: str) -> tuple[str, str, str]:
     """(id, title, body) of one record's page: its latest stored analysis as the report, or
     its boards alone. Drawn once and cached (a record's text never changes; a new analysis is
     a new page)."""
-    with Store(path, write=False) as store:
-        row = store.get(record_id)
-        latest = store.latest_analysis(row["id"])
+    row, latest = reading(path, lambda store: (store.get(record_id), store.latest_analysis(record_id)))
     return (row["id"], *_drawn(path, row["id"], latest[0] if latest else None))
 
 
@@ -59,11 +56,11 @@ def record_page(path: str, record_id: str) -> str:
 
 @functools.lru_cache(maxsize=PAGES_CACHED)
 def _drawn(path: str, record_id: str, analysis_id: int | None) -> tuple[str, str]:
-    with Store(path, write=False) as store:
+    def parts(store):
         row = store.get(record_id)
-        report = None
-        if analysis_id is not None:
-            report = store.find_analysis(row["id"], *store.analysis_key(analysis_id))
+        report = store.find_analysis(row["id"], *store.analysis_key(analysis_id)) if analysis_id is not None else None
+        return row, report
+    row, report = reading(path, parts)
     return report_html.report_parts(row, report) if report is not None else report_html.boards_parts(row)
 
 
@@ -168,8 +165,7 @@ async def submit_page(request, datasette):
 def ratings_page(path: str, game: str | None) -> str:
     """Every player's rating from the stored games (``scorebook ratings``), as one page."""
     from scorebook.analyze.ratings import ratings
-    with Store(path, write=False) as store:
-        return report_html.render_ratings(ratings(store, game))
+    return report_html.render_ratings(reading(path, lambda store: ratings(store, game)))
 
 
 async def ratings_view(request, datasette):

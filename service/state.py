@@ -4,6 +4,7 @@ summary becomes a status, the store read on a connection of its own."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -26,8 +27,8 @@ class Service:
     accounts: Accounts = field(default_factory=lambda: Accounts(None))
     attempts: Attempts | None = None
     checker: Checker = field(default_factory=Checker)
-    # a submission is read and replayed here, one at a time, before the writer stores it
-    parser: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="scorebook-read"))
+    # a submission is read and replayed here, two at a time, before the writer stores it
+    parser: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(2, thread_name_prefix="scorebook-read"))
 
     def __post_init__(self):
         if self.attempts is None:
@@ -84,11 +85,19 @@ def submission_status(summary: dict) -> int:
     return 201 if summary["ingested"] else 200 if not summary["rejected"] else 422
 
 
+_READERS = threading.local()
+
+
 def reading(path: str, fn):
-    """``fn(store)`` on a read-only connection of its own (Datasette's connections cannot
-    read the private tables)."""
-    with Store(path, write=False) as store:
-        return fn(store)
+    """``fn(store)`` on a read-only connection of this thread's own, kept for the next request
+    (Datasette's connections cannot read the private tables)."""
+    stores = getattr(_READERS, "stores", None)
+    if stores is None:
+        stores = _READERS.stores = {}
+    store = stores.get(path)
+    if store is None:
+        store = stores[path] = Store(path, write=False)
+    return fn(store)
 
 
 async def read(datasette, fn):

@@ -55,7 +55,7 @@ def _raw(server, request: bytes, timeout: float = 10) -> tuple[int, bytes]:
     return int(data.split(b" ", 2)[1]), data.partition(b"\r\n\r\n")[2]
 
 
-def _get_ms(server, path: str = "/-/scorebook/ratings") -> float:
+def _get_ms(server, path: str = "/") -> float:
     start = time.perf_counter()
     urllib.request.urlopen(server.base + path, timeout=60).read()
     return (time.perf_counter() - start) * 1000

@@ -51,8 +51,8 @@ def test_ingested_record_rows(store):
     assert row["score"] == out["score"] and row["text"].startswith('[Game "tiny-islands"]')
     assert len(store.moves(rid)) == 26 + 3
     assert store.scores(rid) == {(0, k): v for k, v in out["score"].items()}
-    assert store.list(player="TinyBot")[0]["id"] == rid
-    assert store.list(player="nobody") == []
+    assert list(store.list(player="TinyBot"))[0]["id"] == rid
+    assert list(store.list(player="nobody")) == []
 
 
 def test_reingest_is_idempotent(store):

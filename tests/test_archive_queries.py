@@ -1,0 +1,119 @@
+"""The archive at size: the commands' filtered queries go through an index (EXPLAIN QUERY
+PLAN of every statement the store runs: no full scan of the records), ``list`` applies its
+filters before its limit, ``events`` is one grouped pass, and a database of the previous
+schema is upgraded with every record, analysis, job, token and rating intact."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from scorebook.analyze.ratings import ratings
+from scorebook.records.store import MIGRATIONS, Store
+
+from .conftest import SAMPLES, cli_json
+
+
+def _statements(store: Store, fn) -> list[str]:
+    """Every statement ``fn(store)`` runs on the store's connection."""
+    seen: list[str] = []
+    store.db.conn.set_trace_callback(seen.append)
+    try:
+        result = fn(store)
+        if hasattr(result, "__next__"):
+            list(result)
+    finally:
+        store.db.conn.set_trace_callback(None)
+    return [s for s in seen if s.lstrip().upper().startswith("SELECT")]
+
+
+def _full_scans(store: Store, statement: str) -> list[str]:
+    plan = [row[3] for row in store.db.conn.execute("EXPLAIN QUERY PLAN " + statement)]
+    return [step for step in plan if step.startswith("SCAN") and ("records" in step.split()[1:2] or
+                                                                  step.split()[1:2] == ["r"])
+            and "INDEX" not in step]
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("archive") / "a.db")
+    from scorebook.records.ingest import ingest_file, expand_paths
+    store = Store(path)
+    files, _, _ = expand_paths([str(SAMPLES)])
+    for f in files:
+        ingest_file(store, f)
+    return store
+
+
+@pytest.mark.parametrize("call", [
+    lambda st: st.list("tsuro", order="date desc", limit=20),
+    lambda st: st.list("tsuro", limit=20),
+    lambda st: st.list(player="random*", limit=20),
+    lambda st: st.list(where_sql="event = 'x'", limit=5),
+    lambda st: st.list(where_sql="date >= '2026.01.01'", order="date desc", limit=5),
+    lambda st: st.event_texts("Tournament", "game-of-islands"),
+    lambda st: st.finished_results("tsuro", "Tournament"),
+    lambda st: st.latest_analysis("ab"),
+    lambda st: st.jobs(actor="club"),
+])
+def test_filtered_queries_use_an_index(archive, call):
+    statements = _statements(archive, call)
+    assert statements
+    for statement in statements:
+        assert not _full_scans(archive, statement), statement
+
+
+def test_list_filters_before_its_limit_and_orders_by_date(archive):
+    newest = list(archive.list("tsuro", order="date desc", limit=3))
+    every = sorted((r for r in archive.list("tsuro")), key=lambda r: (r["date"] or "", -r["key"]), reverse=True)
+    assert newest and all(r["game"] == "tsuro" for r in newest)
+    assert [r["date"] for r in newest] == [r["date"] for r in every[:3]]
+    assert len(list(archive.list("tsuro", limit=3))) == min(3, len(every))
+
+
+def test_events_count_what_a_scan_counts(archive):
+    listed = {e["event"]: e for e in archive.events()}
+    by_hand: dict = {}
+    for r in archive.list():
+        e = by_hand.setdefault(r["event"], {"records": 0, "players": set(), "dates": set()})
+        e["records"] += 1
+        e["players"].update(r["players"].split(" / ") if r["players"] else [])
+        if r["date"]:
+            e["dates"].add(r["date"])
+    assert set(listed) == set(by_hand)
+    for name, e in by_hand.items():
+        assert listed[name]["records"] == e["records"] and listed[name]["players"] == len(e["players"]), name
+        assert listed[name]["first"] == (min(e["dates"]) if e["dates"] else None)
+
+
+def test_the_previous_schema_is_upgraded_with_everything_intact(tmp_path, run_cli):
+    cli_json(run_cli("ingest", str(SAMPLES), "--json"))
+    rid = cli_json(run_cli("list", "--game", "iwoki", "--json"))["records"][0]["id"]
+    cli_json(run_cli("analyze", rid, "--bot", "samples:1", "--json"))
+    cli_json(run_cli("token", "create", "club", "--can", "submit", "--json"))
+    new = sqlite3.connect(run_cli.db)
+    old_path = tmp_path / "old.db"
+    old = sqlite3.connect(old_path)
+    for script in MIGRATIONS[:-1]:  # the schema one migration back
+        old.executescript(script)
+    old.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")
+    tables = [r[0] for r in old.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
+                                        "'records_fts%' AND name NOT LIKE 'sqlite_%'")]
+    for table in tables:
+        columns = [r[1] for r in old.execute(f"PRAGMA table_info({table})")]
+        rows = new.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall()
+        if rows:
+            old.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({','.join('?' * len(columns))})",
+                            rows)
+    old.commit()
+    old.close()
+    upgraded = Store(str(old_path))
+    assert upgraded.schema_version == len(MIGRATIONS)
+    fresh = Store(run_cli.db, write=False)
+    assert [(r["id"], r["date"], r["text"]) for r in upgraded.list()] == \
+        [(r["id"], r["date"], r["text"]) for r in fresh.list()]
+    key = fresh.latest_analysis(rid)[1:]
+    assert upgraded.find_analysis(rid, *key) == fresh.find_analysis(rid, *key)
+    assert upgraded.tokens() == fresh.tokens()
+    assert upgraded.events() == fresh.events()
+    assert ratings(upgraded, None) == ratings(fresh, None)
