@@ -44,6 +44,7 @@ class Result:
     total: float | None = None
     event: str = ""
     round: str = ""
+    key: int = 0  # the stored record's key (the order it was stored in)
 
 
 def _model():
@@ -64,11 +65,13 @@ def _day(tags: dict, ingested_at: str) -> str:
     return (ingested_at or "")[:10]
 
 
-def results(store, game: str | None = None, event: str | None = None, since: str | None = None) -> list[Result]:
-    """The finished records of the store as results, in the order they were played."""
+def results(store, game: str | None = None, event: str | None = None, since: str | None = None, *,
+            after_key: int | None = None) -> list[Result]:
+    """The finished records of the store as results, in the order they were played
+    (``after_key``: only those stored after that record)."""
     out = []
-    for row in store.finished_results(game, event):
-        rid, g, tags, score, ev, ingested_at, names = row
+    for row in store.finished_results(game, event, after_key):
+        rid, g, tags, score, ev, ingested_at, names, key = row
         try:
             notation = registry.get_game(g).notation
         except Exception:  # noqa: BLE001 - a game no longer registered is not rated
@@ -84,10 +87,10 @@ def results(store, game: str | None = None, event: str | None = None, since: str
             points = notation.seat_points(score)
             if not players or not points:
                 continue
-            out.append(Result(g, rid, day, players[:1], None, float(points[0]), ev or "", tags.get("Round", "")))
+            out.append(Result(g, rid, day, players[:1], None, float(points[0]), ev or "", tags.get("Round", ""), key))
         elif len(players) == len(places):
-            out.append(Result(g, rid, day, players, places, None, ev or "", tags.get("Round", "")))
-    out.sort(key=lambda r: (r.date, r.event, _round_key(r.round), r.id))
+            out.append(Result(g, rid, day, players, places, None, ev or "", tags.get("Round", ""), key))
+    out.sort(key=_order)
     return out
 
 
@@ -95,47 +98,96 @@ def _round_key(text: str) -> tuple:
     return tuple(int(p) if p.isdigit() else 0 for p in text.split(".")) if text else ()
 
 
-def rate(games: list[Result]) -> dict:
-    """Ratings of every player of every paired game, and the solo summaries, from results in
-    the order played: ``{"ratings": [...], "solo": [...]}``, each list by game, best first."""
-    model = _model()
-    ratings: dict = {}  # (game, player) -> openskill rating
-    counts: dict = {}  # (game, player) -> [games, wins, shared, losses]
-    solo: dict = {}  # (game, player) -> totals
-    for r in games:
+def _order(r: Result) -> tuple:
+    """A result's place in the order games were played: date, event, round, id."""
+    return (r.date, r.event, _round_key(r.round), r.id)
+
+
+class Ledger:
+    """The running ratings of results applied in the order played: per (game, player) an
+    openskill rating with its record (games, wins, shared, losses), or a solo player's totals
+    (count, sum, sum of squares, best). Kept in the store between updates (``update``)."""
+
+    def __init__(self, model=None):
+        self.model = model or _model()
+        self.ratings: dict = {}  # (game, player) -> openskill rating
+        self.counts: dict = {}  # (game, player) -> [games, wins, shared, losses]
+        self.solo: dict = {}  # (game, player) -> [games, sum, sum of squares, best]
+        self.changed: set = set()  # (kind, game, player) changed since loaded
+
+    def apply(self, r: Result) -> None:
         if r.places is None:
-            solo.setdefault((r.game, r.players[0]), []).append(r.total)
-            continue
+            k = (r.game, r.players[0])
+            t = self.solo.setdefault(k, [0, 0.0, 0.0, r.total])
+            t[0], t[1], t[2], t[3] = t[0] + 1, t[1] + r.total, t[2] + r.total * r.total, max(t[3], r.total)
+            self.changed.add(("solo",) + k)
+            return
         keys = [(r.game, name) for name in r.players]
         if len(set(keys)) != len(keys):  # a player at two seats of one game is not rated by it
-            continue
-        teams = [[ratings.get(k) or model.rating(name=k[1])] for k in keys]
-        rated = model.rate(teams, ranks=list(r.places))
+            return
+        teams = [[self.ratings.get(k) or self.model.rating(name=k[1])] for k in keys]
+        rated = self.model.rate(teams, ranks=list(r.places))
         best = min(r.places)
         for k, team, place in zip(keys, rated, r.places):
-            ratings[k] = team[0]
-            c = counts.setdefault(k, [0, 0, 0, 0])
+            self.ratings[k] = team[0]
+            c = self.counts.setdefault(k, [0, 0, 0, 0])
             c[0] += 1
             first_alone = place == best and r.places.count(best) == 1
             c[1 if first_alone else 2 if place == best else 3] += 1
-    rows = []
-    for (g, name), rating in ratings.items():
-        games_, wins, shared, losses = counts[(g, name)]
-        rows.append({"game": g, "player": name, "rating": round(rating.mu - 3 * rating.sigma, 2),
-                     "mu": round(rating.mu, 2), "sigma": round(rating.sigma, 2), "games": games_,
-                     "wins": wins, "shared": shared, "losses": losses})
-    rows.sort(key=lambda row: (row["game"], -row["rating"], row["player"]))
-    _rank(rows)
-    summaries = []
-    for (g, name), totals in solo.items():
-        n = len(totals)
-        mean = sum(totals) / n
-        se = math.sqrt(sum((t - mean) ** 2 for t in totals) / (n - 1) / n) if n > 1 else None
-        summaries.append({"game": g, "player": name, "mean": round(mean, 2),
-                          "stderr": None if se is None else round(se, 2), "best": max(totals), "games": n})
-    summaries.sort(key=lambda row: (row["game"], -row["mean"], row["player"]))
-    _rank(summaries)
-    return {"ratings": rows, "solo": summaries}
+            self.changed.add(("rating",) + k)
+
+    def load(self, rows: list[dict]) -> None:
+        """The kept rows of ``Store.ratings_kept``."""
+        for row in rows:
+            k = (row["game"], row["player"])
+            if row["kind"] == "solo":
+                self.solo[k] = [row["games"], row["total_sum"], row["total_squares"], row["best"]]
+            else:
+                self.ratings[k] = self.model.rating(mu=row["mu"], sigma=row["sigma"], name=row["player"])
+                self.counts[k] = [row["games"], row["wins"], row["shared"], row["losses"]]
+
+    def rows(self, changed_only: bool = False) -> list[dict]:
+        """The rows the store keeps."""
+        out = []
+        for k, rating in self.ratings.items():
+            if not changed_only or ("rating",) + k in self.changed:
+                games, wins, shared, losses = self.counts[k]
+                out.append({"game": k[0], "player": k[1], "kind": "rating", "mu": rating.mu, "sigma": rating.sigma,
+                            "games": games, "wins": wins, "shared": shared, "losses": losses})
+        for k, (n, total, squares, best) in self.solo.items():
+            if not changed_only or ("solo",) + k in self.changed:
+                out.append({"game": k[0], "player": k[1], "kind": "solo", "games": n, "total_sum": total,
+                            "total_squares": squares, "best": best})
+        return out
+
+    def document(self) -> dict:
+        """``{"ratings": [...], "solo": [...]}``, each list by game, best first."""
+        rows = []
+        for (g, name), rating in self.ratings.items():
+            games_, wins, shared, losses = self.counts[(g, name)]
+            rows.append({"game": g, "player": name, "rating": round(rating.mu - 3 * rating.sigma, 2),
+                         "mu": round(rating.mu, 2), "sigma": round(rating.sigma, 2), "games": games_,
+                         "wins": wins, "shared": shared, "losses": losses})
+        rows.sort(key=lambda row: (row["game"], -row["rating"], row["player"]))
+        _rank(rows)
+        summaries = []
+        for (g, name), (n, total, squares, best) in self.solo.items():
+            mean = total / n
+            se = math.sqrt(max(0.0, squares - total * total / n) / (n - 1) / n) if n > 1 else None
+            summaries.append({"game": g, "player": name, "mean": round(mean, 2),
+                              "stderr": None if se is None else round(se, 2), "best": best, "games": n})
+        summaries.sort(key=lambda row: (row["game"], -row["mean"], row["player"]))
+        _rank(summaries)
+        return {"ratings": rows, "solo": summaries}
+
+
+def rate(games: list[Result]) -> dict:
+    """Ratings of every player of every paired game, and the solo summaries, from results in
+    the order played: ``{"ratings": [...], "solo": [...]}``, each list by game, best first."""
+    ledger = Ledger()
+    for r in games:
+        ledger.apply(r)
+    return ledger.document()
 
 
 def _rank(rows: list[dict]) -> None:
@@ -147,18 +199,84 @@ def _rank(rows: list[dict]) -> None:
         row["rank"] = place
 
 
+def _caught_up(store, game: str) -> tuple[Ledger, tuple[int, str, int], bool]:
+    """A game's ledger as kept, brought up to the records stored since: (ledger, its new
+    mark, whether it was rated again from the start). A game played before the latest one
+    rated (a record dated earlier, arriving later) rates the whole game again, in order."""
+    mark, rows = store.ratings_kept(game)
+    through, last, count = mark if mark else (0, None, 0)
+    last = None if last == "null" else last
+    fresh = results(store, game, after_key=through)
+    through = max([through] + [r.key for r in fresh])
+    ledger = Ledger()
+    if last is not None and fresh and _order(fresh[0]) < tuple(_from_json(last)):
+        fresh, count, whole = results(store, game), 0, True
+    else:
+        ledger.load(rows)
+        whole = mark is None
+    for r in fresh:
+        ledger.apply(r)
+    if fresh:
+        last = json.dumps(_order(fresh[-1]))
+    return ledger, (through, last or "null", count + len(fresh)), whole
+
+
+def _from_json(text: str) -> tuple:
+    date, event, round_, rid = json.loads(text)
+    return (date, event, tuple(round_), rid)
+
+
+def update(store, games=None) -> int:
+    """Keep every game's ratings (or these games') up to the stored records: what ingest,
+    play and the service call after they store games. The games rated since."""
+    done = 0
+    for game in games or [g.id for g in registry.games()]:
+        mark, _ = store.ratings_kept(game)
+        ledger, new_mark, whole = _caught_up(store, game)
+        if mark is None or tuple(new_mark) != tuple(mark):
+            store.keep_ratings(game, new_mark, ledger.rows(changed_only=not whole), whole=whole)
+            done += new_mark[2] - (0 if whole or mark is None else mark[2])
+    return done
+
+
+def rebuild(store) -> int:
+    """``ratings --rebuild``: every game rated again from its first game; the games rated."""
+    done = 0
+    for game in [g.id for g in registry.games()]:
+        ledger = Ledger()
+        chosen = results(store, game)
+        for r in chosen:
+            ledger.apply(r)
+        mark = (max([0] + [r.key for r in chosen]), json.dumps(_order(chosen[-1])) if chosen else "null", len(chosen))
+        store.keep_ratings(game, mark, ledger.rows(), whole=True)
+        done += len(chosen)
+    return done
+
+
 def ratings(store, game: str | None = None, event: str | None = None, since: str | None = None) -> dict:
     """``scorebook ratings``: every stored finished game rated, as ``rate`` returns, with the
-    filters that chose the games."""
+    filters that chose the games. Unfiltered, the kept ratings, brought up to the records
+    stored since they were kept (in memory: a reader writes nothing); filtered by event or
+    date, the chosen games rated from the start."""
     if game:
         registry.get_game(game)  # an unknown game is a usage error
     if since and not _DATE.fullmatch(since):
         from scorebook.errors import UsageError
         raise UsageError(f"--since {since!r}: a date, YYYY-MM-DD")
     since = "-".join(_DATE.fullmatch(since).groups()) if since else None
-    chosen = results(store, game, event, since)
-    out = rate(chosen)
-    out.update({"games": len(chosen), "filters": {"game": game, "event": event, "since": since}})
+    if event or since:
+        chosen = results(store, game, event, since)
+        out, count = rate(chosen), len(chosen)
+    else:
+        merged, count = Ledger(), 0
+        for g in [game] if game else [g.id for g in registry.games()]:
+            ledger, mark, _ = _caught_up(store, g)
+            merged.ratings.update(ledger.ratings)
+            merged.counts.update(ledger.counts)
+            merged.solo.update(ledger.solo)
+            count += mark[2]
+        out = merged.document()
+    out.update({"games": count, "filters": {"game": game, "event": event, "since": since}})
     return out
 
 

@@ -213,6 +213,7 @@ def ingest(ctx, paths, fmt, strict, lenient, out):
     with _Progress(len(plan.files), "ingesting", not out.json and sys.stderr.isatty()) as bar:
         doc = plan.run(store, strict=strict, lenient=lenient, take_tournament=ingest_tournament, progress=bar.update)
     summary = doc["summary"]
+    _rate_new(store, {o.get("game") for o in doc["records"] if o["status"] == "ingested"})
     for o in doc["records"]:
         if o["status"] == "rejected":
             click.echo(rejection_line(o), err=True)
@@ -235,6 +236,14 @@ def ingest(ctx, paths, fmt, strict, lenient, out):
                    f"{summary['rejected']} rejected; database {db if len(db) <= 50 else '…' + db[-49:]}")
     if summary["rejected"]:
         sys.exit(1)
+
+
+def _rate_new(store, games) -> None:
+    """The kept ratings brought up to the games just stored (ratings reads them)."""
+    from scorebook.analyze.ratings import update
+    games = sorted(g for g in games if g)
+    if games:
+        update(store, games)
 
 
 # ------------------------------------------------------------------ list, show, export
@@ -479,6 +488,7 @@ def play(ctx, game, players, ladder, n_games, seed, out_dir, jobs, executor, sch
         done = play_ladder(store, game, ladder.split(","), games=n_games, seed=seed, options=options,
                            out_dir=out_dir, progress=progress, jobs=jobs or 1, executor=executor,
                            scheduler=scheduler, files=files)
+        _rate_new(store, [game])
         doc = done["ratings"]
         if out.json:
             out.rows([], [], done)
@@ -496,6 +506,7 @@ def play(ctx, game, players, ladder, n_games, seed, out_dir, jobs, executor, sch
     click.echo(f"scorebook: playing {game}: {players}", err=True)
     result = play_games(store, game, players.split(","), games=n_games, seed=seed, options=options, out_dir=out_dir,
                         progress=progress, jobs=jobs or 1, executor=executor, scheduler=scheduler, files=files)
+    _rate_new(store, [game])
     games, summary = result["games"], result["summary"]
     names = summary["players"]
     value = "total" if len(names) == 1 else f"margin ({names[0]})" if len(names) == 2 else f"share ({names[0]})"
@@ -803,18 +814,28 @@ SOLO_COLUMNS = [("game", "game"), ("rank", "rank"), ("player", "player"), ("mean
 @click.option("--game", type=GAME, help="Only this game's records.")
 @click.option("--event", help="Only this event's records (its Event tag).")
 @click.option("--since", metavar="DATE", help="Only games played on or after this day, YYYY-MM-DD.")
+@click.option("--rebuild", is_flag=True, help="Rate every stored game again from the first and keep the result "
+                                            "(the kept ratings are updated as games arrive; this is never needed "
+                                            "for correct numbers, only to store them after an upgrade).")
 @db_option
 @output_options
 @click.pass_context
-def ratings(ctx, game, event, since, out):
+def ratings(ctx, game, event, since, rebuild, out):
     """Ratings of every player (bots too, by their spec) from the stored games, in the order
     they were played: rating = mu - 3 sigma (openskill's Plackett-Luce), ± sigma; solo games
-    get a summary of each player's totals instead. CSV, TSV and --nl print one list, each row
+    get a summary of each player's totals instead. The database keeps them, updated as games
+    arrive (a game dated before the latest rated rates its game again from the first);
+    --event and --since rate the games they choose from the first. CSV, TSV and --nl print one list, each row
     with its kind (rating or solo).
 
     Example: scorebook ratings --game tsuro --since 2026-01-01"""
-    from scorebook.analyze.ratings import ratings as rate_archive
-    doc = rate_archive(_store(ctx, write=False), game, event, since)
+    from scorebook.analyze.ratings import ratings as rate_archive, rebuild as rebuild_ratings
+    if rebuild:
+        store = _store(ctx)
+        click.echo(f"scorebook: rated {rebuild_ratings(store):,} games again from the first", err=True)
+    else:
+        store = _store(ctx, write=False)
+    doc = rate_archive(store, game, event, since)
     if out.json:
         out.rows([], [], doc)
     elif out.human:

@@ -241,7 +241,34 @@ MIGRATIONS: list[str] = [
         FROM analysis_moves m JOIN analyses a ON a.id = m.analysis_id JOIN records r ON r.key = a.record_key
         ORDER BY m.analysis_id, m.game, m.ply;
     """,
+    # 11: ratings kept as games arrive (``analyze.ratings``): each player's state in each game
+    # (a rating's mu and sigma with its record, or a solo player's totals), and per game how
+    # far the archive is rated (the last record's key and the order of the latest game rated)
+    """
+    CREATE TABLE ratings (
+        game TEXT NOT NULL,
+        player TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        mu REAL,
+        sigma REAL,
+        games INTEGER NOT NULL,
+        wins INTEGER,
+        shared INTEGER,
+        losses INTEGER,
+        total_sum REAL,
+        total_squares REAL,
+        best REAL,
+        PRIMARY KEY (game, kind, player)
+    ) WITHOUT ROWID;
+    CREATE TABLE ratings_marks (
+        game TEXT PRIMARY KEY,
+        through_key INTEGER NOT NULL,
+        last_order TEXT NOT NULL,
+        games INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    """,
 ]
+RATINGS = 11  # the migration that keeps ratings
 DATES = 10  # the migration that adds each record's date
 TOURNAMENTS = 6  # the migration that adds the tournaments table
 # created once older rows are filled and indexed (``_fill_browsing``): deleting from the index
@@ -590,13 +617,15 @@ class Store(ServiceTables):
                         "players": players, "tournament": False})
         return out
 
-    def finished_results(self, game: str | None = None, event: str | None = None) -> list[tuple]:
-        """(id, game, tags, score, event, ingested_at, names joined by char 31) of every finished
-        record of a game and an event (each when given), in the order they were stored."""
+    def finished_results(self, game: str | None = None, event: str | None = None,
+                         after_key: int | None = None) -> list[tuple]:
+        """(id, game, tags, score, event, ingested_at, names joined by char 31, key) of every
+        finished record of a game and an event (each when given; ``after_key``: stored after
+        that record), in the order they were stored."""
         sql = ("SELECT r.id, r.game, r.tags, r.score, r.event, r.ingested_at, "
                "(SELECT group_concat(p.name, char(31)) FROM (SELECT rp.seat, p.name FROM record_players rp "
-               " JOIN players p ON p.id = rp.player_id WHERE rp.record_key = r.key ORDER BY rp.seat) p) AS names "
-               "FROM records r WHERE r.finished = 1")
+               " JOIN players p ON p.id = rp.player_id WHERE rp.record_key = r.key ORDER BY rp.seat) p) AS names, "
+               "r.key FROM records r WHERE r.finished = 1")
         args: list = []
         if game:
             sql += " AND r.game = ?"
@@ -604,7 +633,33 @@ class Store(ServiceTables):
         if event:
             sql += " AND r.event = ?"
             args.append(event)
-        return self.db.execute(sql, args).fetchall()
+        if after_key:
+            sql += " AND r.key > ?"
+            args.append(after_key)
+        return self.db.execute(sql + " ORDER BY r.key", args).fetchall()
+
+    def ratings_kept(self, game: str) -> tuple[tuple | None, list[dict]]:
+        """A game's kept ratings: (through_key, last_order, games) or None, and every
+        player's row; (None, []) in a database older than the ratings tables."""
+        if self.schema_version < RATINGS:
+            return None, []
+        mark = self.db.execute("SELECT through_key, last_order, games FROM ratings_marks WHERE game = ?",
+                               [game]).fetchone()
+        return mark, list(self.db.query("SELECT * FROM ratings WHERE game = ?", [game]))
+
+    def keep_ratings(self, game: str, mark: tuple[int, str, int], rows: list[dict], *, whole: bool) -> None:
+        """Keep a game's ratings: its changed players' rows (``whole``: every row, the old
+        ones gone) and how far it is rated, in one transaction."""
+        columns = ("game", "player", "kind", "mu", "sigma", "games", "wins", "shared", "losses", "total_sum",
+                   "total_squares", "best")
+        with self.atomic():
+            if whole:
+                self.db.execute("DELETE FROM ratings WHERE game = ?", [game])
+            self.db.conn.executemany(f"INSERT OR REPLACE INTO ratings ({', '.join(columns)}) VALUES "
+                                     f"({','.join('?' * len(columns))})",
+                                     [tuple(dict(r, game=game).get(c) for c in columns) for r in rows])
+            self.db.execute("INSERT OR REPLACE INTO ratings_marks (game, through_key, last_order, games) "
+                            "VALUES (?,?,?,?)", [game, *mark])
 
     def event_texts(self, event: str, game: str) -> list[tuple[str, str | None]]:
         """(text, source) of every record of an event and a game, in the order they were stored."""
@@ -619,6 +674,11 @@ class Store(ServiceTables):
         rows = self.db.execute("SELECT seat, category, points FROM scores s JOIN records r "
                                "ON r.key = s.record_key WHERE r.id = ?", [record_id]).fetchall()
         return {(seat, cat): pts for seat, cat, pts in rows}
+
+    def last_key(self) -> int:
+        """The key of the record stored last (0 for none): records are only ever added, so it
+        says whether anything was stored since."""
+        return self.db.execute("SELECT coalesce(max(key), 0) FROM records").fetchone()[0]
 
     def count(self) -> int:
         return self.db["records"].count

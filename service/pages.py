@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import html
+import threading
 from importlib import resources
 
 from datasette import Response
@@ -13,10 +14,10 @@ from markupsafe import Markup
 
 from scorebook.analyze import html as report_html
 from scorebook.errors import ScorebookError
-from scorebook.records.ingest import document, prepare_bytes, store_prepared
+from scorebook.records.ingest import document, prepare_bytes
 
 from . import jobs
-from .state import parse, read, reading, refusal, service_of, submission_status
+from .state import parse, read, reading, refusal, service_of, store_rated, submission_status
 
 ROUTE = "/-/scorebook/record/"
 SUBMIT_ROUTE = "/-/scorebook/submit"
@@ -146,7 +147,7 @@ async def submit_page(request, datasette):
     if len(data) > limit:
         return text_page(413, f"a submission is at most {limit:,} bytes (max_submission_bytes): send it in parts")
     pairs = await parse(service, prepare_bytes, data, f"form:{request.actor['id']}")
-    doc = document(await service.writer.run(lambda st: store_prepared(st, pairs)))
+    doc = document(await service.writer.run(lambda st: store_rated(st, pairs)))
     results = []
     for o in doc["records"]:
         r = {"index": o["index"], "game": o.get("game"), "status": o["status"], "id": o.get("id")}
@@ -162,8 +163,18 @@ async def submit_page(request, datasette):
 
 # ---------------------------------------------------------------- ratings
 
+_RATINGS_LOCK = threading.Lock()
+
+
 def ratings_page(path: str, game: str | None) -> str:
-    """Every player's rating from the stored games (``scorebook ratings``), as one page."""
+    """Every player's rating from the stored games (``scorebook ratings``), as one page: drawn
+    once for each state of the archive, one drawing at a time (many visitors at once cost one)."""
+    with _RATINGS_LOCK:
+        return _ratings_drawn(path, game, reading(path, lambda store: store.last_key()))
+
+
+@functools.lru_cache(maxsize=16)
+def _ratings_drawn(path: str, game: str | None, last_key: int) -> str:
     from scorebook.analyze.ratings import ratings
     return report_html.render_ratings(reading(path, lambda store: ratings(store, game)))
 

@@ -79,6 +79,18 @@ def allowed(datasette, actor: dict | None, action: str) -> bool | None:
     return bool(allow is not None and actor_matches_allow(actor, allow))
 
 
+def store_rated(store, pairs: list) -> list[dict]:
+    """A submission read beforehand, written, and the kept ratings brought up to it (on the
+    writer)."""
+    from scorebook.analyze.ratings import update
+    from scorebook.records.ingest import store_prepared
+    outcomes = store_prepared(store, pairs)
+    games = sorted({o.get("game") for o in outcomes if o["status"] == "ingested" and o.get("game")})
+    if games:
+        update(store, games)
+    return outcomes
+
+
 def submission_status(summary: dict) -> int:
     """201 when a record was stored, 200 when every one was a duplicate, 422 when none was
     stored and one was rejected."""

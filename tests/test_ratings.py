@@ -153,3 +153,31 @@ def test_the_ratings_page_escapes_names_and_the_standings_page_has_a_ratings_sec
     doc = {"event": "e", "tiebreaks": ["points"], "standings": [{"rank": 1, "player": "a", "points": 1}],
            "ratings": rate(_games([(["a", "b"], [1, 2])]))["ratings"]}
     assert "<h2>Ratings</h2>" in render_standings(doc)
+
+
+def test_kept_ratings_equal_a_full_recomputation_as_records_arrive_out_of_date_order(tmp_path):
+    """Records stored one at a time, each followed by the update ingest makes, their dates
+    shuffled (some before the latest rated): the kept ratings are exactly those of rating the
+    whole archive again in order, and so is a rebuild."""
+    from scorebook.analyze.ratings import rebuild, results, update
+    from scorebook.records.store import Store
+    rng = random.Random(5)
+    texts = [t.replace("\n\n", f'\n[Date "2026.{rng.randint(1, 12):02d}.{rng.randint(1, 28):02d}"]\n\n', 1)
+             if "[Date " not in t else t for t in _records() + [
+                 p.read_text() for p in sorted((SAMPLES / "tiny-islands").glob("tiny-islands-*.pgn"))
+                 + sorted((SAMPLES / "patchwork").glob("patchwork-best2-real*.pgn"))]]
+    rng.shuffle(texts)
+    store = Store(str(tmp_path / "kept.db"))
+    for t in texts:
+        games = {o["game"] for o in ingest_text(store, t, "t.pgn", "pgn") if o["status"] == "ingested"}
+        update(store, sorted(games))
+    full = rate(results(store))
+    assert full["ratings"] and full["solo"]
+    mark, rows = store.ratings_kept("tsuro")
+    assert mark is not None and rows
+    kept = ratings(store)
+    assert kept["ratings"] == full["ratings"] and kept["solo"] == full["solo"]
+    assert kept["games"] == len(results(store))
+    before = {g.id: store.ratings_kept(g.id) for g in registry.games()}
+    assert rebuild(store) == len(results(store))
+    assert {g.id: store.ratings_kept(g.id) for g in registry.games()} == before
