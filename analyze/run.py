@@ -115,6 +115,7 @@ def analyze_one(store, record_id: str, spec: str | None, seed: int, *, force: bo
     if found is not None:
         found.update({"id": row["id"], "game": row["game"]})
         return mark_ties(found)
+    store.check_writable()  # before the search, not after it
     report = compute(row, spec, seed, progress, files, resolved)
     store.save_analysis(row["id"], report)
     return report
@@ -151,6 +152,8 @@ def analyze_all(store, spec: str | None, seed: int, *, jobs: int | None = None, 
     if not bots:
         raise UsageError(f"--bot {spec!r} fits no game: " + "; ".join(r.removeprefix("--bot for ") for r in refusals))
     todo = store.unanalysed(bots, seed, ENGINE_VERSION, again=force)
+    if todo:
+        store.check_writable()  # before the first search, not after it
     order = {rid: i for i, rid in enumerate(todo)}
     tasks = ((store.get(rid), spec, seed, files) for rid in todo)  # read as the window moves on
     reports = []

@@ -25,7 +25,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from scorebook import registry
-from scorebook.errors import RecordRejected, UsageError
+from scorebook.errors import NotFound, RecordRejected, UsageError
 from scorebook.records.formats import decode
 from scorebook.records.limits import MAX_FILE_BYTES
 
@@ -286,7 +286,8 @@ def standings_from_store(store, event: str) -> dict:
                 matches.append(m)
                 players += [p for p in m.players if p not in players]
     if not matches:
-        raise UsageError(f"no tournament file and no finished stored matches of event {event!r}")
+        raise NotFound(f"no tournament file and no finished stored matches of event {event!r} "
+                       "(scorebook events lists the stored events)")
     return standings(players, matches, list(chain or tournament.default_tiebreaks), seniority, event)
 
 

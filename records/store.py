@@ -26,7 +26,7 @@ import sqlite_utils
 
 from scorebook import registry
 
-from scorebook.errors import DatabaseError, NotFound, UnknownGame, UsageError
+from scorebook.errors import DatabaseError, NotFound, Unavailable, UnknownGame, UsageError
 from .notation import browsing, score_text
 from .store_service import ServiceTables
 
@@ -412,6 +412,20 @@ class Store(ServiceTables):
                 if waited >= LOCK_PATIENCE:
                     raise DatabaseError(f"database {self.path} stayed locked by another process for "
                                         f"{LOCK_PATIENCE:.0f} s") from None
+
+    def check_writable(self) -> None:
+        """Try a write, and take it back: before long work whose result is to be stored (a
+        database the process may open but not write, such as an immutable file, fails here
+        rather than after the work)."""
+        conn = self.db.conn
+        try:
+            self._begin()
+            conn.execute(f"PRAGMA user_version = {self.schema_version}")
+        except sqlite3.OperationalError as exc:
+            raise Unavailable(f"cannot write to database {self.path}: {exc}") from None
+        finally:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
 
     def _begin(self) -> None:
         self._waiting(lambda: self.db.conn.execute("BEGIN IMMEDIATE"))

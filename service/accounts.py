@@ -6,8 +6,9 @@ The hashes live in a file of their own, never in the server's configuration: one
 with mode 600, read again when it changes. Sign-in is at ``/-/login``; HTTP Basic is never
 taken. Each check of a password (0.5 s of PBKDF2) runs on one thread of its own, off the
 event loop, so guesses queue behind each other and never behind a page; an unknown name
-costs the same check as a known one; an address or an account with ``login_attempts`` failed
-sign-ins in ``login_window`` seconds is answered 429 at once, without a check.
+costs the same check as a known one; a failed sign-in is answered a second late; an address
+or an account with ``login_attempts`` failed sign-ins in ``login_window`` seconds is answered
+429, without a check, a second late too (the waits hold no thread: guessing is slow).
 """
 from __future__ import annotations
 

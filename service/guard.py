@@ -4,7 +4,8 @@
 - on a loopback address, only requests naming a loopback host (421 otherwise: a page from
   another site, its name rebound to 127.0.0.1, names its own host);
 - only ``Authorization: Bearer sbk_...`` (a Scorebook token) is taken: HTTP Basic and any
-  other scheme are 401, and a token beside a sign-in cookie is 400 (a request is a program's
+  other scheme are 401, answered a second late (guessing is slow; the wait holds no thread),
+  and a token beside a sign-in cookie is 400 (a request is a program's
   or a browser's, never both: a browser's needs its CSRF token);
 - GET, HEAD and POST only; no multipart body (415: the forms send urlencoded text);
 - a body is read here, whole, before anything else reads it: refused at once (413) when its
@@ -43,6 +44,7 @@ FORM_OVERHEAD = 3  # a form's text, percent-encoded, takes at most three bytes a
 SECURITY_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
                     (b"referrer-policy", b"same-origin")]
 LOOPBACK_NAMES = (b"localhost", b"127.0.0.1", b"[::1]")
+REFUSED_CREDENTIAL_DELAY = 1.0  # seconds before a refused Authorization is answered (no thread held)
 
 
 def is_loopback(host: str) -> bool:
@@ -70,6 +72,8 @@ class Guard:
             return
         refused = self.refusal(scope)
         if refused is not None:
+            if refused[0] == 401:  # a credential refused: answered late, so that guessing is slow
+                await asyncio.sleep(REFUSED_CREDENTIAL_DELAY)
             await answer(send, scope, *refused)
             return
         if scope["method"] == "POST":

@@ -4,6 +4,7 @@ Their templates are files (``templates/``) extending Datasette's own; every text
 record is escaped by the templates or by the report's drawing code."""
 from __future__ import annotations
 
+import asyncio
 import functools
 import html
 import threading
@@ -24,6 +25,7 @@ SUBMIT_ROUTE = "/-/scorebook/submit"
 RATINGS_ROUTE = "/-/scorebook/ratings"
 LOGIN_ROUTE = "/-/login"
 PAGES_CACHED = 64
+FAILED_SIGN_IN_DELAY = 1.0  # seconds a failed or refused sign-in waits for its answer (no thread held)
 
 
 @functools.lru_cache(maxsize=None)
@@ -31,8 +33,14 @@ def _template_text(name: str) -> str:
     return resources.files("scorebook.service").joinpath("templates", name).read_text(encoding="utf-8")
 
 
+_COMPILED: dict = {}
+
+
 async def render(datasette, request, name: str, context: dict, status: int = 200) -> Response:
-    template = datasette.jinja_env.from_string(_template_text(name))
+    key = (id(datasette.jinja_env), name)
+    template = _COMPILED.get(key)
+    if template is None:  # compiled once per server: compiling is most of a small page's cost
+        template = _COMPILED[key] = datasette.jinja_env.from_string(_template_text(name))
     return Response.html(await datasette.render_template(template, context, request=request), status=status)
 
 
@@ -204,9 +212,10 @@ async def login_view(request, datasette):
     address = (request.scope.get("client") or ("?",))[0]
     keys = (f"address:{address}", f"account:{name}")
     wait = service.attempts.wait(*keys)
-    if wait:
-        context["error"] = f"Too many failed sign-ins: try again in {wait} s."
-        return await render(datasette, request, "scorebook_login.html", context, 429)
+    if wait:  # answered late and without drawing the page: a guesser's loop gets nothing, slowly
+        await asyncio.sleep(FAILED_SIGN_IN_DELAY)
+        return Response.text(f"Too many failed sign-ins: try again in {wait} s.\n", status=429,
+                             headers={"Retry-After": str(wait)})
     try:
         stored = service.accounts.hash_of(name)
     except ScorebookError:
@@ -217,6 +226,7 @@ async def login_view(request, datasette):
         return await render(datasette, request, "scorebook_login.html", context, 503)
     if not ok:
         service.attempts.fail(*keys)
+        await asyncio.sleep(FAILED_SIGN_IN_DELAY)
         context["error"] = "Wrong account or password."
         return await render(datasette, request, "scorebook_login.html", context, 401)
     response = Response.redirect(datasette.urls.path("/"))

