@@ -6,6 +6,8 @@ or two.
 """
 from __future__ import annotations
 
+import importlib.abc
+import importlib.util
 import os
 import sys
 import time
@@ -38,6 +40,67 @@ def cold(game_id: str) -> bool:
             name.endswith(".nbi") for d in dirs if os.path.isdir(d) for name in os.listdir(d))
     except Exception:  # noqa: BLE001 - a notice, never a failure
         return False
+
+
+def game_of_module(module: str) -> str | None:
+    """The name of the game whose engine package holds ``module``, or None."""
+    for game in registry.games():
+        package = game.engine_module.rsplit(".", 1)[0]
+        if module == package or module.startswith(package + "."):
+            return game.info.name
+    return None
+
+
+def announce_compiling(say) -> None:
+    """From now on, whenever numba compiles (a cache miss: a first use, an upgrade, a new
+    kind of argument), ``say`` a line, once for each game in this process, before the wait.
+    Loading from numba's cache says nothing. numba is not imported for it: a command that
+    never uses an engine starts as fast as before (the listener goes in once numba is)."""
+    if "numba" in sys.modules:
+        _listen(say)
+        return
+
+    class AfterNumba(importlib.abc.MetaPathFinder):
+        def find_spec(self, fullname, path, target=None):
+            if fullname != "numba":
+                return None
+            sys.meta_path.remove(self)
+            spec = importlib.util.find_spec("numba")
+            if spec is None or spec.loader is None:
+                return spec
+            run = spec.loader.exec_module
+
+            def exec_module(module):
+                run(module)
+                _listen(say)
+            spec.loader.exec_module = exec_module
+            return spec
+    sys.meta_path.insert(0, AfterNumba())
+
+
+def _listen(say):
+    """The listener, registered with numba's events (returned, so that it can be taken off)."""
+    from numba.core import event
+
+    said: set = set()
+
+    class Announcer(event.Listener):
+        def on_start(self, ev) -> None:
+            dispatcher = (ev.data or {}).get("dispatcher")
+            module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+            name = game_of_module(module) or ("Scorebook" if module.startswith("scorebook") else None)
+            if name is None or name in said:
+                return
+            said.add(name)
+            say(f"compiling {name}'s jitted code (once, up to a minute or two: numba caches it, and later starts "
+                "load it in a second or two; scorebook warm-up compiles every game ahead of time)")
+
+        def on_end(self, ev) -> None:
+            pass
+
+    listener = Announcer()
+    event.register("numba:compile", listener)
+    return listener
 
 
 def notice(game_ids) -> str | None:

@@ -149,6 +149,8 @@ def main(ctx, db):
 
     Example: scorebook ingest samples/ && scorebook list"""
     ctx.obj = {"db": db}
+    from scorebook.analyze.warm import announce_compiling
+    announce_compiling(lambda line: click.echo(f"scorebook: {line}", err=True))
 
 
 class _Progress:
@@ -502,7 +504,6 @@ def play(ctx, game, players, ladder, n_games, seed, out_dir, jobs, executor, sch
         return
     from scorebook.records.play import parse_bots
     parse_bots(registry.get_game(game), players.split(","))  # a typo is refused before anything is said
-    _compile_notice([game])
     click.echo(f"scorebook: playing {game}: {players}", err=True)
     result = play_games(store, game, players.split(","), games=n_games, seed=seed, options=options, out_dir=out_dir,
                         progress=progress, jobs=jobs or 1, executor=executor, scheduler=scheduler, files=files)
@@ -776,14 +777,6 @@ def _match_text(player: str, m: dict) -> str:
     return f"vs {other} {margin:+d} ({points})"
 
 
-def _compile_notice(game_ids) -> None:
-    """Say once, before the work, that a game's engine is compiled on this first use."""
-    from scorebook.analyze.warm import notice
-    text = notice(game_ids)
-    if text:
-        click.echo(f"scorebook: {text}", err=True)
-
-
 @main.command("warm-up", short_help="Compile the engines ahead of their first use.")
 @click.argument("game", type=GAME, required=False)
 @db_option
@@ -899,7 +892,6 @@ def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, h
     files, notes = analysis_files(_files(named), games)
     for note in notes:
         click.echo(f"scorebook: {note}", err=True)
-    _compile_notice(games or [g.id for g in registry.games() if g.info.analysis])
     if all_:
         _analyze_all(store, bot, seed, jobs, executor, scheduler, force, files, out)
         return

@@ -15,11 +15,11 @@ from __future__ import annotations
 from datasette import Response
 
 from scorebook.errors import NotFound, ScorebookError, UsageError
-from scorebook.records.ingest import document, prepare_bytes
+from scorebook.records.ingest import document, prepare_bytes, store_prepared
 
 from . import jobs
 from .settings import analysis_ask
-from .state import parse, read, refusal, service_of, store_rated, submission_status
+from .state import parse, read, refusal, service_of, submission_status
 
 
 def _json(doc: dict, status: int = 200) -> Response:
@@ -42,7 +42,7 @@ async def submit_view(request, datasette):
     data = await request.post_body()
     pairs = await parse(service, prepare_bytes, data, f"http:{request.actor['id']}")
     try:
-        doc = document(await service.writer.run(lambda st: store_rated(st, pairs)))
+        doc = document(await service.writer.run(lambda st: store_prepared(st, pairs)))
     except ScorebookError as err:
         return _error(503, str(err))
     return _json(doc, submission_status(doc["summary"]))

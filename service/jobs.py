@@ -14,6 +14,8 @@ queued and while it runs:
   never holds another's;
 - a job a stopped server left running is queued again once; stopped twice, it fails.
 
+Between jobs the worker also brings the kept ratings up to the records submitted since.
+
 The worker hands each job to the batch seam (:mod:`scorebook.batch`): by default it runs in
 the server's process, reporting its progress move by move; with ``executor="dask"`` each job
 runs on a worker of a Dask cluster and comes back whole, the database never leaving this
@@ -135,9 +137,21 @@ class Worker(threading.Thread):
         with batch.executor(self.executor, jobs=1, scheduler=self.scheduler) as self.pool, \
                 Store(self.path, write=False) as store:
             self.writer.call(lambda st: st.requeue_interrupted())
+            rated = None
             while not self.stopping.is_set():
                 if not self.work_one(store):
+                    rated = self.keep_ratings(store, rated)
                     self.stopping.wait(self.poll)
+
+    def keep_ratings(self, store: Store, rated: int | None) -> int:
+        """Between jobs: the kept ratings brought up to the records stored since the last time
+        (submissions do not wait for it; ``ratings`` reads catch up in memory meanwhile). The
+        last record's key, now rated."""
+        last = store.last_key()
+        if last != rated:
+            from scorebook.analyze.ratings import update
+            self.writer.call(update)
+        return last
 
     def work_one(self, store: Store) -> bool:
         """Run the next job, if any; whether there was one (looked for on the worker's own

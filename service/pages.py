@@ -15,10 +15,10 @@ from markupsafe import Markup
 
 from scorebook.analyze import html as report_html
 from scorebook.errors import ScorebookError
-from scorebook.records.ingest import document, prepare_bytes
+from scorebook.records.ingest import document, prepare_bytes, store_prepared
 
 from . import jobs
-from .state import parse, read, reading, refusal, service_of, store_rated, submission_status
+from .state import parse, read, reading, refusal, service_of, submission_status
 
 ROUTE = "/-/scorebook/record/"
 SUBMIT_ROUTE = "/-/scorebook/submit"
@@ -155,7 +155,7 @@ async def submit_page(request, datasette):
     if len(data) > limit:
         return text_page(413, f"a submission is at most {limit:,} bytes (max_submission_bytes): send it in parts")
     pairs = await parse(service, prepare_bytes, data, f"form:{request.actor['id']}")
-    doc = document(await service.writer.run(lambda st: store_rated(st, pairs)))
+    doc = document(await service.writer.run(lambda st: store_prepared(st, pairs)))
     results = []
     for o in doc["records"]:
         r = {"index": o["index"], "game": o.get("game"), "status": o["status"], "id": o.get("id")}

@@ -27,8 +27,8 @@ class Service:
     accounts: Accounts = field(default_factory=lambda: Accounts(None))
     attempts: Attempts | None = None
     checker: Checker = field(default_factory=Checker)
-    # a submission is read and replayed here, two at a time, before the writer stores it
-    parser: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(2, thread_name_prefix="scorebook-read"))
+    # a submission is read and replayed here, four at a time, before the writer stores it
+    parser: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(4, thread_name_prefix="scorebook-read"))
 
     def __post_init__(self):
         if self.attempts is None:
@@ -77,18 +77,6 @@ def allowed(datasette, actor: dict | None, action: str) -> bool | None:
         return what != "admin" and what in (actor.get("scorebook") or [])
     allow = getattr(service_of(datasette).limits, what)
     return bool(allow is not None and actor_matches_allow(actor, allow))
-
-
-def store_rated(store, pairs: list) -> list[dict]:
-    """A submission read beforehand, written, and the kept ratings brought up to it (on the
-    writer)."""
-    from scorebook.analyze.ratings import update
-    from scorebook.records.ingest import store_prepared
-    outcomes = store_prepared(store, pairs)
-    games = sorted({o.get("game") for o in outcomes if o["status"] == "ingested" and o.get("game")})
-    if games:
-        update(store, games)
-    return outcomes
 
 
 def submission_status(summary: dict) -> int:

@@ -405,3 +405,24 @@ def test_an_account_signs_in_with_its_password_and_submits(run_cli, tmp_path):
         assert sorted(r["game"] for r in cli_json(run_cli("list", "--json"))["records"]) == ["iwoki", "tsuro"]
     finally:
         server.stop()
+
+
+def test_the_worker_keeps_the_ratings_up_to_the_submissions(service, run_cli):
+    """Submissions do not wait for the ratings: the worker brings the kept ones up to them
+    between jobs, the same as rating the archive again."""
+    from scorebook.analyze.ratings import rate, results
+    from scorebook.records.store import Store
+    server, tokens = service
+    for path in (TSURO, OTHER):
+        assert server.call("POST", "/-/scorebook/api/records", path.read_bytes(), tokens["club"])[0] == 201
+    for _ in range(100):
+        store = Store(run_cli.db, write=False)
+        mark, _ = store.ratings_kept("tsuro")
+        if mark is not None and mark[0] == store.last_key():
+            break
+        time.sleep(0.1)
+    assert mark is not None and mark[0] == store.last_key()
+    from scorebook.analyze.ratings import Ledger
+    ledger = Ledger()
+    ledger.load(store.ratings_kept("tsuro")[1])
+    assert ledger.document()["ratings"] == rate(results(store, "tsuro"))["ratings"]

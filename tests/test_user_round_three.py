@@ -41,3 +41,34 @@ def test_an_unknown_event_exits_as_an_unknown_record_does(run_cli):
     unknown_event = run_cli("standings", "No such")
     assert unknown_record.exit_code == unknown_event.exit_code == 1
     assert "No such" in unknown_event.stderr and "scorebook events" in unknown_event.stderr
+
+
+def test_a_compile_is_announced_whenever_numba_compiles():
+    """Not only when nothing of a game is cached: any compile (a new function, a new kind of
+    argument) says so, once a game, with warm-up suggested; loading from the cache says nothing."""
+    import numba
+    from numba.core import event
+
+    from scorebook.analyze.warm import _listen
+    said: list = []
+    listener = _listen(said.append)
+    try:
+        def probe(x):
+            return x + 1
+        probe.__module__ = "scorebook.engines.tsuro.probe"  # a function of Tsuro's engine, never cached
+        jitted = numba.njit(probe)
+        jitted(1)
+        jitted(2.5)  # compiled again for floats: the game was named already
+        assert len(said) == 1 and "Tsuro" in said[0] and "warm-up" in said[0]
+    finally:
+        event.unregister("numba:compile", listener)
+
+
+@pytest.mark.slow
+def test_ingest_says_that_it_compiles_on_a_cold_cache(tmp_path):
+    import os
+    import sys
+    done = subprocess.run([sys.executable, "-m", "scorebook", "--db", str(tmp_path / "cold.db"), "ingest",
+                           str(SAMPLES / "tsuro" / "tsuro-simple-random-s5-0001.pgn")], capture_output=True, text=True,
+                          env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "empty-cache")), timeout=600)
+    assert done.returncode == 0 and "compiling Tsuro's jitted code" in done.stderr
