@@ -2,6 +2,7 @@
 submissions a second (1 and 4 clients) and a page's latency under each attack of the issue.
 
     git worktree add /tmp/sb-before 6121559          # the checkout before the service's redesign
+    pip install datasette-auth-passwords             # the older checkout's accounts (its README's)
     python benchmarks/service_attacks.py --before /tmp/sb-before [--write]
 
 Each checkout runs its own code (a launcher maps ``scorebook.<layer>`` to its folders and
