@@ -51,11 +51,19 @@ def game_of_module(module: str) -> str | None:
     return None
 
 
+_ANNOUNCING = False
+
+
 def announce_compiling(say) -> None:
     """From now on, whenever numba compiles (a cache miss: a first use, an upgrade, a new
     kind of argument), ``say`` a line, once for each game in this process, before the wait.
     Loading from numba's cache says nothing. numba is not imported for it: a command that
-    never uses an engine starts as fast as before (the listener goes in once numba is)."""
+    never uses an engine starts as fast as before (the listener goes in once numba is). Once a
+    process: a second call (the CLI invoked again in one process, as tests do) adds nothing."""
+    global _ANNOUNCING
+    if _ANNOUNCING:
+        return
+    _ANNOUNCING = True
     if "numba" in sys.modules:
         _listen(say)
         return

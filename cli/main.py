@@ -150,7 +150,7 @@ def main(ctx, db):
     Example: scorebook ingest samples/ && scorebook list"""
     ctx.obj = {"db": db}
     from scorebook.analyze.warm import announce_compiling
-    announce_compiling(lambda line: click.echo(f"scorebook: {line}", err=True))
+    announce_compiling(lambda line: click.echo(f"scorebook: {line}", err=True))  # once a process
 
 
 class _Progress:

@@ -602,8 +602,10 @@ class Store(ServiceTables):
             args += [-1 if limit is None else limit, offset or 0]
         try:
             cursor = self.db.execute(sql, args)
-        except sqlite3.Error as exc:
-            raise UsageError(f"--where/--order: {exc}") from None
+        except sqlite3.OperationalError as exc:  # the SQL given (a damaged file is a DatabaseError)
+            if where_sql or order:
+                raise UsageError(f"--where/--order: {exc}") from None
+            raise
         names = [d[0] for d in cursor.description]
         for values in cursor:
             yield _decode(dict(zip(names, values)))
