@@ -199,12 +199,12 @@ def _rank(rows: list[dict]) -> None:
         row["rank"] = place
 
 
-def _caught_up(store, game: str) -> tuple[Ledger, tuple[int, str, int], bool]:
+def _caught_up(store, game: str) -> tuple[Ledger, tuple[int, str, int], bool, tuple | None]:
     """A game's ledger as kept, brought up to the records stored since: (ledger, its new
-    mark, whether it was rated again from the start). A game played before the latest one
+    mark, whether it was rated again from the start, the mark as it was kept). A game played before the latest one
     rated (a record dated earlier, arriving later) rates the whole game again, in order."""
-    mark, rows = store.ratings_kept(game)
-    through, last, count = mark if mark else (0, None, 0)
+    kept, rows = store.ratings_kept(game)
+    through, last, count = kept if kept else (0, None, 0)
     last = None if last == "null" else last
     fresh = results(store, game, after_key=through)
     through = max([through] + [r.key for r in fresh])
@@ -213,12 +213,12 @@ def _caught_up(store, game: str) -> tuple[Ledger, tuple[int, str, int], bool]:
         fresh, count, whole = results(store, game), 0, True
     else:
         ledger.load(rows)
-        whole = mark is None
+        whole = kept is None
     for r in fresh:
         ledger.apply(r)
     if fresh:
         last = json.dumps(_order(fresh[-1]))
-    return ledger, (through, last or "null", count + len(fresh)), whole
+    return ledger, (through, last or "null", count + len(fresh)), whole, kept
 
 
 def _from_json(text: str) -> tuple:
@@ -231,8 +231,7 @@ def update(store, games=None) -> int:
     play and the service call after they store games. The games rated since."""
     done = 0
     for game in games or [g.id for g in registry.games()]:
-        mark, _ = store.ratings_kept(game)
-        ledger, new_mark, whole = _caught_up(store, game)
+        ledger, new_mark, whole, mark = _caught_up(store, game)
         if mark is None or tuple(new_mark) != tuple(mark):
             store.keep_ratings(game, new_mark, ledger.rows(changed_only=not whole), whole=whole)
             done += new_mark[2] - (0 if whole or mark is None else mark[2])
@@ -270,7 +269,7 @@ def ratings(store, game: str | None = None, event: str | None = None, since: str
     else:
         merged, count = Ledger(), 0
         for g in [game] if game else [g.id for g in registry.games()]:
-            ledger, mark, _ = _caught_up(store, g)
+            ledger, mark, _, _ = _caught_up(store, g)
             merged.ratings.update(ledger.ratings)
             merged.counts.update(ledger.counts)
             merged.solo.update(ledger.solo)

@@ -15,11 +15,10 @@ from __future__ import annotations
 from datasette import Response
 
 from scorebook.errors import NotFound, ScorebookError, UsageError
-from scorebook.records.ingest import document, prepare_bytes, store_prepared
 
 from . import jobs
 from .settings import analysis_ask
-from .state import parse, read, refusal, service_of, submission_status
+from .state import posted, read, refusal, service_of, submission_status, submit
 
 
 def _json(doc: dict, status: int = 200) -> Response:
@@ -33,16 +32,11 @@ def _error(status: int, why: str) -> Response:
 async def submit_view(request, datasette):
     """The body is a record text in any format ``ingest`` reads: read and replayed first,
     then stored in one short write."""
-    if request.method != "POST":
-        return _error(405, "POST a record's text")
-    refused = await refusal(request, datasette, "submit")
+    refused = await posted(request, datasette, "submit")
     if refused is not None:
         return _error(*refused)
-    service = service_of(datasette)
-    data = await request.post_body()
-    pairs = await parse(service, prepare_bytes, data, f"http:{request.actor['id']}")
     try:
-        doc = document(await service.writer.run(lambda st: store_prepared(st, pairs)))
+        doc = await submit(service_of(datasette), await request.post_body(), f"http:{request.actor['id']}")
     except ScorebookError as err:
         return _error(503, str(err))
     return _json(doc, submission_status(doc["summary"]))
@@ -51,9 +45,7 @@ async def submit_view(request, datasette):
 async def analyses_view(request, datasette):
     """Optional JSON ``{"bot", "seed"}``: 202 and the job, queued (200 when it was asked
     before or is stored already)."""
-    if request.method != "POST":
-        return _error(405, "POST to ask for an analysis")
-    refused = await refusal(request, datasette, "analyze")
+    refused = await posted(request, datasette, "analyze")
     if refused is not None:
         return _error(*refused)
     service = service_of(datasette)

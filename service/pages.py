@@ -15,10 +15,9 @@ from markupsafe import Markup
 
 from scorebook.analyze import html as report_html
 from scorebook.errors import ScorebookError
-from scorebook.records.ingest import document, prepare_bytes, store_prepared
 
 from . import jobs
-from .state import parse, read, reading, refusal, service_of, submission_status
+from .state import read, reading, refusal, service_of, submission_status, submit
 
 ROUTE = "/-/scorebook/record/"
 SUBMIT_ROUTE = "/-/scorebook/submit"
@@ -154,8 +153,7 @@ async def submit_page(request, datasette):
     data = text.encode("utf-8")
     if len(data) > limit:
         return text_page(413, f"a submission is at most {limit:,} bytes (max_submission_bytes): send it in parts")
-    pairs = await parse(service, prepare_bytes, data, f"form:{request.actor['id']}")
-    doc = document(await service.writer.run(lambda st: store_prepared(st, pairs)))
+    doc = await submit(service, data, f"form:{request.actor['id']}")
     results = []
     for o in doc["records"]:
         r = {"index": o["index"], "game": o.get("game"), "status": o["status"], "id": o.get("id")}

@@ -79,6 +79,21 @@ def allowed(datasette, actor: dict | None, action: str) -> bool | None:
     return bool(allow is not None and actor_matches_allow(actor, allow))
 
 
+async def submit(service: Service, data: bytes, source: str) -> dict:
+    """A submission: read and replayed on a reading thread, then stored by the writer in one
+    short transaction; ``ingest --json``'s document."""
+    from scorebook.records.ingest import document, prepare_bytes, store_prepared
+    pairs = await parse(service, prepare_bytes, data, source)
+    return document(await service.writer.run(lambda st: store_prepared(st, pairs)))
+
+
+async def posted(request, datasette, what: str) -> tuple[int, str] | None:
+    """None when the request is a POST that may ``what``, else (status, why)."""
+    if request.method != "POST":
+        return 405, f"POST to {what}"
+    return await refusal(request, datasette, what)
+
+
 def submission_status(summary: dict) -> int:
     """201 when a record was stored, 200 when every one was a duplicate, 422 when none was
     stored and one was rejected."""
