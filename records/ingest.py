@@ -92,9 +92,26 @@ def _prepare_line_batch(job: tuple[str, int, int, str, str]) -> bytes:
     return marshal.dumps(_prepare_items(items, source, _POLICIES[policy]))
 
 
-def _ignore_interrupts() -> None:
-    """A worker leaves Ctrl-C to the main process, which answers it for all."""
+def _worker_init(parent: int) -> None:
+    """A worker leaves Ctrl-C to the main process, which answers it for all, and dies with it:
+    the kernel kills it when its parent ends, however the parent ends (even by kill -9)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the pool's own shutdown still ends it
+        pass
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        os._exit(1)
+
+
+def _pool(workers: int):
+    """A pool of forked workers that die with this process."""
+    return multiprocessing.get_context("fork").Pool(workers, initializer=_worker_init, initargs=(os.getpid(),))
+
+
+def _can_fork() -> bool:
+    return _workers() >= 2 and "fork" in multiprocessing.get_all_start_methods()
 
 
 def _workers() -> int:
@@ -118,8 +135,7 @@ def _prepared_batches(text: str, source: str, fmt: str, policy: ErrorPolicy, *,
     threads of its own, such as the server)."""
     resolved = detect_format(text) if fmt == "auto" and text.strip() else fmt
     lines = text.split("\n") if resolved and _line_format(resolved) else []
-    if (not parallel or len(lines) < PARALLEL_MIN_LINES or _workers() < 2
-            or "fork" not in multiprocessing.get_all_start_methods()):
+    if not parallel or len(lines) < PARALLEL_MIN_LINES or not _can_fork():
         batch: list = []  # records prepared a batch at a time: a long file is never all in memory
         for item in iter_text(text, source, fmt, policy=policy):
             batch.append(item)
@@ -133,7 +149,7 @@ def _prepared_batches(text: str, source: str, fmt: str, policy: ErrorPolicy, *,
     _shared_lines = lines
     jobs = [(resolved, i, min(i + _BATCH_LINES, len(lines)), source, policy.name)
             for i in range(0, len(lines), _BATCH_LINES)]
-    pool = multiprocessing.get_context("fork").Pool(_workers(), initializer=_ignore_interrupts)
+    pool = _pool(_workers())
     try:
         for blob in pool.imap(_prepare_line_batch, jobs):
             yield marshal.loads(blob)
@@ -180,29 +196,98 @@ def ingest_text(store: Store, text: str, source: str, fmt: str = "auto", *,
     policy = LENIENT if lenient else STRICT
     with _gc_paused():
         if strict:  # read everything first: one rejection and nothing is written
-            pairs = [pair for batch in _prepared_batches(text, source, fmt, policy) for pair in batch]
-            if any(p is None for _, p in pairs):
-                for out, p in pairs:
-                    if p is not None:
-                        out["status"] = "rejected"
-                        out["errors"] = [{"line": None, "column": None, "ply": None, "token": None,
-                                          "code": "file-rejected",
-                                          "message": "another record of this file was rejected and --strict is on"}]
-                return [out for out, _ in pairs]
-            batches: Iterable = [pairs]
-        else:
-            batches = _prepared_batches(text, source, fmt, policy)
-        outcomes: list[dict] = []
-        seen: set[str] = set()
-        try:
-            with store.atomic():
-                for batch in batches:
-                    outcomes.extend(out for out, _ in batch)
-                    _store_batch(store, batch, seen)
-        finally:
-            if hasattr(batches, "close"):
-                batches.close()  # stops the workers at once if writing failed
-        return outcomes
+            return _write_pairs(store, [pair for batch in _prepared_batches(text, source, fmt, policy)
+                                        for pair in batch], strict=True)
+        return _write_batches(store, _prepared_batches(text, source, fmt, policy))
+
+
+def _write_pairs(store: Store, pairs: list[tuple], *, strict: bool) -> list[dict]:
+    """Write a file's prepared records in one transaction; with ``strict``, none when one was rejected."""
+    if strict and any(p is None for _, p in pairs):
+        for out, p in pairs:
+            if p is not None:
+                out["status"] = "rejected"
+                out["errors"] = [{"line": None, "column": None, "ply": None, "token": None,
+                                  "code": "file-rejected",
+                                  "message": "another record of this file was rejected and --strict is on"}]
+        return [out for out, _ in pairs]
+    return _write_batches(store, [pairs])
+
+
+def _write_batches(store: Store, batches: Iterable) -> list[dict]:
+    """Write the batches of one file in one transaction, as they come."""
+    outcomes: list[dict] = []
+    seen: set[str] = set()
+    try:
+        with store.atomic():
+            for batch in batches:
+                outcomes.extend(out for out, _ in batch)
+                _store_batch(store, batch, seen)
+    finally:
+        if hasattr(batches, "close"):
+            batches.close()  # stops the workers at once if writing failed
+    return outcomes
+
+
+# A folder of many files is read by forked workers, a file each, while this process writes
+# each file in its own transaction, in the files' order (so what is a duplicate of what is as
+# when read one by one). A large file is read here instead, a batch at a time (its memory
+# stays bounded), by the line workers when it is one record a line.
+PARALLEL_MIN_BYTES = 2 * 1024 * 1024  # less than this in all: forking and loading code would cost more
+POOLED_MAX_BYTES = 4 * 1024 * 1024  # a larger file is streamed here
+
+
+def _read_file_pairs(job: tuple[str, str, str]) -> bytes:
+    """In a worker: every (outcome, prepared record) of one file, marshalled."""
+    path, fmt, policy = job
+    try:
+        text = decode(read_source(path))
+    except RecordRejected as err:
+        return marshal.dumps([(file_rejection(path, err), None)])
+    with _gc_paused():
+        return marshal.dumps([pair for batch in _prepared_batches(text, path, fmt, _POLICIES[policy], parallel=False)
+                              for pair in batch])
+
+
+def _file_size(path: str) -> int:
+    try:
+        return os.stat(path).st_size if path != "-" else POOLED_MAX_BYTES + 1
+    except OSError:
+        return 0
+
+
+def _pooled_files(paths: list[str], fmt: str, policy: ErrorPolicy) -> Iterator[tuple[str, list | None]]:
+    """(path, its pairs), in order: the pairs read by the workers for the files they take,
+    None for a file this process reads itself (a large one, standard input). At most a few
+    files are read ahead of the writer, so memory does not grow with the folder."""
+    sizes = [_file_size(p) for p in paths]
+    small = [p for p, size in zip(paths, sizes) if size <= POOLED_MAX_BYTES]
+    if len(small) < 2 or sum(min(s, POOLED_MAX_BYTES) for s in sizes) < PARALLEL_MIN_BYTES or not _can_fork():
+        yield from ((p, None) for p in paths)
+        return
+    ahead = 2 * _workers()
+    pool = _pool(_workers())
+    try:
+        pending: list = []
+        queue = iter(small)
+
+        def top_up():
+            while len(pending) < ahead:
+                nxt = next(queue, None)
+                if nxt is None:
+                    return
+                pending.append((nxt, pool.apply_async(_read_file_pairs, ((nxt, fmt, policy.name),))))
+
+        top_up()
+        for path, size in zip(paths, sizes):
+            if size > POOLED_MAX_BYTES:
+                yield path, None
+                continue
+            got, result = pending.pop(0)
+            top_up()
+            yield got, marshal.loads(result.get())
+    finally:
+        pool.terminate()
 
 
 def tournament_file_text(path: str, *, strict: bool = False) -> str | None:
@@ -365,17 +450,25 @@ class IngestPlan:
         its summary; without it a tournament file is read as records."""
         outcomes: list[dict] = list(self.problems)
         tournaments: list[dict] = []
-        for path in self.files:
-            text = tournament_file_text(path) if self.fmt == "auto" and take_tournament else None
-            if text is not None:
-                found, tournament = take_tournament(store, path, text, strict=strict, lenient=lenient,
-                                                    also_ingested=self.named)
-                outcomes.extend(found)
-                tournaments.append(tournament)
-            else:
-                outcomes.extend(ingest_file(store, path, self.fmt, strict=strict, lenient=lenient))
-            if progress:
-                progress()
+        texts = {path: tournament_file_text(path) if self.fmt == "auto" and take_tournament else None
+                 for path in self.files}
+        records = [path for path in self.files if texts[path] is None]
+        pooled = _pooled_files(records, self.fmt, LENIENT if lenient else STRICT)
+        try:
+            for path in self.files:
+                if texts[path] is not None:
+                    found, tournament = take_tournament(store, path, texts[path], strict=strict, lenient=lenient,
+                                                        also_ingested=self.named)
+                    outcomes.extend(found)
+                    tournaments.append(tournament)
+                else:
+                    _, pairs = next(pooled)
+                    outcomes.extend(ingest_file(store, path, self.fmt, strict=strict, lenient=lenient)
+                                    if pairs is None else _write_pairs(store, pairs, strict=strict))
+                if progress:
+                    progress()
+        finally:
+            pooled.close()
         return document(outcomes, self.skipped, tournaments)
 
 

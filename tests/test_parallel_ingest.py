@@ -1,0 +1,100 @@
+"""A folder read by forked workers, a file each: the same outcomes, statuses and stored rows
+as one process reading the files in turn, and workers that die with their parent."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+import scorebook.records.ingest as ingest
+from scorebook.analyze.standings import ingest_tournament
+from scorebook.records.ingest import IngestPlan
+from scorebook.records.store import Store
+
+from .conftest import ROOT
+
+pytestmark = pytest.mark.skipif("fork" not in ingest.multiprocessing.get_all_start_methods(),
+                                reason="forked workers need the fork start method")
+
+
+def _folder(tmp_path):
+    """The samples of every game and format, a file rejected, a file of duplicates."""
+    folder = tmp_path / "archive"
+    shutil.copytree(ROOT / "samples", folder)
+    first = sorted(folder.rglob("*.pgn"))[0]
+    (folder / "zz-again.pgn").write_text(first.read_text())  # every record a duplicate
+    (folder / "aa-broken.pgn").write_text('[Game "tsuro"]\n[Players "a b"]\n\n1. a 99r9@z9\n')
+    return folder
+
+
+def _run(folder, db, strict):
+    plan = IngestPlan.of([str(folder)])
+    doc = plan.run(Store(str(db)), strict=strict, take_tournament=ingest_tournament)
+    rows = Store(str(db)).db.execute("SELECT key, id, source, tags FROM records ORDER BY key").fetchall()
+    moves = Store(str(db)).db.execute("SELECT count(*), sum(ply) FROM moves").fetchone()
+    return doc, rows, moves
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_folder_read_by_workers_gives_what_one_process_gives(tmp_path, monkeypatch, strict):
+    folder = _folder(tmp_path)
+    monkeypatch.setattr(ingest, "_can_fork", lambda: False)
+    serial = _run(folder, tmp_path / "serial.db", strict)
+    monkeypatch.undo()
+    monkeypatch.setattr(ingest, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(ingest, "_workers", lambda: 2)
+    pools = []
+    real_pool = ingest._pool
+    monkeypatch.setattr(ingest, "_pool", lambda n: pools.append(n) or real_pool(n))
+    parallel = _run(folder, tmp_path / "parallel.db", strict)
+    assert pools == [2], "the folder was read by the workers"
+    assert parallel == serial
+    statuses = {o["status"] for o in parallel[0]["records"]}
+    assert statuses == {"ingested", "duplicate", "rejected"}
+
+
+def test_a_large_file_is_read_by_the_writer_between_pooled_ones(tmp_path, monkeypatch):
+    folder = _folder(tmp_path)
+    monkeypatch.setattr(ingest, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(ingest, "POOLED_MAX_BYTES", 2000)  # the larger sample files are "large"
+    monkeypatch.setattr(ingest, "_workers", lambda: 2)
+    parallel = _run(folder, tmp_path / "parallel.db", False)
+    monkeypatch.setattr(ingest, "_can_fork", lambda: False)
+    assert _run(folder, tmp_path / "serial.db", False) == parallel
+
+
+def test_busy_workers_die_with_their_parent_even_by_kill_9(tmp_path):
+    script = textwrap.dedent("""
+        import time
+        import scorebook.records.ingest as ingest
+        pool = ingest._pool(2)
+        busy = [pool.apply_async(time.sleep, (60,)) for _ in range(2)]  # a worker mid-file, as when killed
+        print(" ".join(str(w.pid) for w in pool._pool), flush=True)
+        time.sleep(60)
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    workers = [int(p) for p in proc.stdout.readline().split()]
+    assert len(workers) == 2
+    time.sleep(0.5)  # the workers have run their initializer
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 3
+    alive = workers
+    while alive and time.monotonic() < deadline:
+        alive = [w for w in workers if _alive(w)]
+        time.sleep(0.05)
+    assert not alive, f"workers {alive} outlived their parent"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
