@@ -19,3 +19,27 @@ def record_states(row: dict) -> list[dict]:
                       "heading": analysis.heading(p)})
         out.append(entry)
     return out
+
+
+def show_lines(row: dict, states: list[dict]):
+    """``show`` as lines of text: the record's id, game and tags (a triad: its players, then
+    each game's tags before its moves), each move's heading and board, then the score."""
+    notation = registry.get_game(row["game"]).notation
+    record = record_of(row)
+    headers = notation.game_headers(record)
+    players = notation.players(record)
+    yield "  ".join([row["id"], row["game"]] + [f"{k} {row[k]}" for k in ("rules", "deck") if row[k]])
+    if headers:
+        yield f"  players: {' / '.join(players)}"
+    else:
+        yield from (f"  {k}: {v}" for k, v in row["tags"].items())
+    shown = None
+    for s in states:
+        if headers and s.get("game") != shown:
+            shown = s.get("game")
+            yield f"\ngame {shown}: " + ", ".join(f"{k} {v}" for k, v in headers.get(shown, {}).items())
+        yield f"\n{s['heading']}ply {s['ply']}: {s['move']}"
+        yield s["board"]
+    yield ""
+    for k, line in enumerate(notation.score_lines(row["score"], players)):
+        yield f"{'score:' if k == 0 else '      '} {line}"

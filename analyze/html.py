@@ -125,101 +125,139 @@ def chart(moves: list[dict], thresholds: list, players: list[str] | None = None,
     of each of its moves as played (its expected share)."""
     if not moves:
         return ""
-    players = list(players or [])
-    seats = sorted({m["player"] for m in moves})
-    n_players = max(len(players), len(seats), max(seats) + 1)
-    names = [players[i] if i < len(players) else f"seat {i + 1}" for i in range(n_players)]
-    w, left, right, top = 860, 56, 16, 30
-    panel = 150
-    gap = 36
-    h = top + panel + gap + panel + 40
-    s = svg.Svg(w, h, css_class="chart", title="value and loss per move")
-    s.root.set("id", "chart")
-    n = len(moves)
-    step = (w - left - right) / max(n, 1)
+    c = _Chart(moves, players, scale)
+    c.axes(thresholds)
+    c.thresholds(thresholds)
+    c.game_starts()
+    c.loss_bars()
+    c.value_lines()
+    c.ply_labels()
+    return c.s.to_string()
 
-    def x(i):
-        return left + (i + 0.5) * step
 
-    if n_players >= 3 or scale == "score" and n_players > 1:
-        lines = {seat: [(i, m["value_played"]) for i, m in enumerate(moves) if m["player"] == seat] for seat in seats}
-        values = [v for pts in lines.values() for _, v in pts]
-        caption = "each player's value after its own moves (colours below); loss below, coloured by class"
-    elif n_players == 2:
-        pairs = [seen_from_first_seat(m, scale) for m in moves]
-        best, played = [b for b, _ in pairs], [p for _, p in pairs]
-        values = best + played
-        caption = (f"from {names[0]}'s side: the bot's best move (dashed purple) and the move played (orange); "
-                   "loss below, coloured by class")
-    else:
-        best, played = [m["value_best"] for m in moves], [m["value_played"] for m in moves]
-        values = best + played
-        caption = "value of the bot's best move (dashed purple) and of the move played (orange); loss below, " \
-                  "coloured by class"
-    lo, hi = min(values), max(values)
-    vt = _ticks(lo, hi)
-    vlo, vhi = vt[0], vt[-1] if vt[-1] > vt[0] else vt[0] + 1
+class _Chart:
+    """The chart's geometry and its parts, drawn one after the other."""
+    w, left, right, top, panel, gap = 860, 56, 16, 30, 150, 36
 
-    def vy(v):
-        return top + panel - (v - vlo) / (vhi - vlo) * panel
+    def __init__(self, moves: list[dict], players: list[str] | None, scale: str):
+        players = list(players or [])
+        self.moves, self.n = moves, len(moves)
+        self.seats = sorted({m["player"] for m in moves})
+        n_players = max(len(players), len(self.seats), max(self.seats) + 1)
+        self.names = [players[i] if i < len(players) else f"seat {i + 1}" for i in range(n_players)]
+        self.per_player = n_players >= 3 or scale == "score" and n_players > 1
+        self.h = self.top + self.panel + self.gap + self.panel + 40
+        self.s = svg.Svg(self.w, self.h, css_class="chart", title="value and loss per move")
+        self.s.root.set("id", "chart")
+        self.step = (self.w - self.left - self.right) / max(self.n, 1)
+        self.ly0 = self.top + self.panel + self.gap
+        self._series(n_players, scale)
 
-    max_loss = max([m["loss"] for m in moves] + [t for _, t in thresholds][-1:] + [1])
-    lt = _ticks(0, max_loss)
-    lhi = lt[-1] or 1
-    ly0 = top + panel + gap
+    def _series(self, n_players: int, scale: str) -> None:
+        """The values drawn and the caption that says what they are."""
+        moves = self.moves
+        if self.per_player:
+            self.lines = {seat: [(i, m["value_played"]) for i, m in enumerate(moves) if m["player"] == seat]
+                          for seat in self.seats}
+            values = [v for pts in self.lines.values() for _, v in pts]
+            self.caption = "each player's value after its own moves (colours below); loss below, coloured by class"
+        elif n_players == 2:
+            pairs = [seen_from_first_seat(m, scale) for m in moves]
+            self.best, self.played = [b for b, _ in pairs], [p for _, p in pairs]
+            values = self.best + self.played
+            self.caption = (f"from {self.names[0]}'s side: the bot's best move (dashed purple) and the move played "
+                            "(orange); loss below, coloured by class")
+        else:
+            self.best, self.played = [m["value_best"] for m in moves], [m["value_played"] for m in moves]
+            values = self.best + self.played
+            self.caption = "value of the bot's best move (dashed purple) and of the move played (orange); loss " \
+                           "below, coloured by class"
+        self.vt = _ticks(min(values), max(values))
+        self.vlo, self.vhi = self.vt[0], self.vt[-1] if self.vt[-1] > self.vt[0] else self.vt[0] + 1
 
-    def ly(v):
-        return ly0 + panel - v / lhi * panel
+    def x(self, i: int) -> float:
+        return self.left + (i + 0.5) * self.step
 
-    for y0, ticks, fy, label in ((top, vt, vy, "value"), (ly0, lt, ly, "loss")):
-        s.line(left, y0, left, y0 + panel, stroke=svg.INK)
-        s.line(left, y0 + panel, w - right, y0 + panel, stroke=svg.INK)
-        for v in ticks:
-            s.line(left - 4, fy(v), w - right, fy(v), stroke="#eee")
-            s.text(left - 6, fy(v) + 4, f"{v:g}", font_size=10, text_anchor="end")
-        s.text(12, y0 + panel / 2, label, font_size=11, transform=f"rotate(-90 12 {y0 + panel / 2})",
-               text_anchor="middle")
-    label_x, last_y = w - right - 2, None
-    for name, t in thresholds:
-        if 0 < t <= lhi:
-            s.line(left, ly(t), w - right, ly(t), stroke=CLASS_COLOURS.get(name, "#999"), stroke_dasharray="4,3")
-            label_x = label_x - 110 if last_y is not None and abs(last_y - ly(t)) < 12 else w - right - 2
-            last_y = ly(t)
-            s.text(label_x, ly(t) - 3, f"{name} ≥ {t:g}", font_size=10, text_anchor="end",
-                   fill=CLASS_COLOURS.get(name, "#999"))
-    for i, m in enumerate(moves):  # where a game of several starts: a line and its number
-        if i > 0 and m.get("game", 1) != moves[i - 1].get("game", 1):
-            s.line(x(i) - step / 2, top, x(i) - step / 2, ly0 + panel, stroke=svg.INK, stroke_dasharray="2,3",
-                   **{"class": "game-start"})
-            s.text(x(i) - step / 2 + 3, top + 10, f"game {m['game']}", font_size=10)
-    for i, m in enumerate(moves):
-        link = s._add("a", {"href": f"#{_anchor(m)}"})
-        s._add("title", {}, link).text = f"{_where(m)}: {m['played'][:60]} ({_shown_class(m)}, loss {m['loss']})"
-        s.rect(x(i) - max(step * 0.3, 1), ly(m["loss"]), max(step * 0.6, 2), ly0 + panel - ly(m["loss"]),
-               parent=link, fill=CLASS_COLOURS.get(m["class"], "#999"), **{"class": "loss"})
-    if n_players >= 3 or scale == "score" and n_players > 1:
-        for seat, pts in lines.items():
-            colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
-            s.polyline([(x(i), vy(v)) for i, v in pts], fill="none", stroke=colour, stroke_width=2,
+    def vy(self, v: float) -> float:
+        return self.top + self.panel - (v - self.vlo) / (self.vhi - self.vlo) * self.panel
+
+    def ly(self, v: float) -> float:
+        return self.ly0 + self.panel - v / self.lhi * self.panel
+
+    def axes(self, thresholds: list) -> None:
+        """Each panel's axes, ticks and label."""
+        max_loss = max([m["loss"] for m in self.moves] + [t for _, t in thresholds][-1:] + [1])
+        lt = _ticks(0, max_loss)
+        self.lhi = lt[-1] or 1
+        s, left, right, panel = self.s, self.left, self.right, self.panel
+        for y0, ticks, fy, label in ((self.top, self.vt, self.vy, "value"), (self.ly0, lt, self.ly, "loss")):
+            s.line(left, y0, left, y0 + panel, stroke=svg.INK)
+            s.line(left, y0 + panel, self.w - right, y0 + panel, stroke=svg.INK)
+            for v in ticks:
+                s.line(left - 4, fy(v), self.w - right, fy(v), stroke="#eee")
+                s.text(left - 6, fy(v) + 4, f"{v:g}", font_size=10, text_anchor="end")
+            s.text(12, y0 + panel / 2, label, font_size=11, transform=f"rotate(-90 12 {y0 + panel / 2})",
+                   text_anchor="middle")
+
+    def thresholds(self, thresholds: list) -> None:
+        """The classes' thresholds on the loss panel, labels moved aside where two would meet."""
+        end = self.w - self.right
+        label_x, last_y = end - 2, None
+        for name, t in thresholds:
+            if 0 < t <= self.lhi:
+                y, colour = self.ly(t), CLASS_COLOURS.get(name, "#999")
+                self.s.line(self.left, y, end, y, stroke=colour, stroke_dasharray="4,3")
+                label_x = label_x - 110 if last_y is not None and abs(last_y - y) < 12 else end - 2
+                last_y = y
+                self.s.text(label_x, y - 3, f"{name} ≥ {t:g}", font_size=10, text_anchor="end", fill=colour)
+
+    def game_starts(self) -> None:
+        """Where a game of several starts: a line and its number."""
+        moves, half = self.moves, self.step / 2
+        for i, m in enumerate(moves):
+            if i > 0 and m.get("game", 1) != moves[i - 1].get("game", 1):
+                self.s.line(self.x(i) - half, self.top, self.x(i) - half, self.ly0 + self.panel, stroke=svg.INK,
+                            stroke_dasharray="2,3", **{"class": "game-start"})
+                self.s.text(self.x(i) - half + 3, self.top + 10, f"game {m['game']}", font_size=10)
+
+    def loss_bars(self) -> None:
+        """A bar a move, coloured by its class, a link to the move."""
+        s, bottom = self.s, self.ly0 + self.panel
+        for i, m in enumerate(self.moves):
+            link = s._add("a", {"href": f"#{_anchor(m)}"})
+            s._add("title", {}, link).text = f"{_where(m)}: {m['played'][:60]} ({_shown_class(m)}, loss {m['loss']})"
+            s.rect(self.x(i) - max(self.step * 0.3, 1), self.ly(m["loss"]), max(self.step * 0.6, 2),
+                   bottom - self.ly(m["loss"]), parent=link, fill=CLASS_COLOURS.get(m["class"], "#999"),
+                   **{"class": "loss"})
+
+    def value_lines(self) -> None:
+        """A line a player with its key, or the bot's best and the move played."""
+        s = self.s
+        if not self.per_player:
+            s.polyline([(self.x(i), self.vy(v)) for i, v in enumerate(self.best)], fill="none", stroke=svg.BEST,
+                       stroke_width=2, stroke_dasharray=svg.BEST_DASH)
+            s.polyline([(self.x(i), self.vy(v)) for i, v in enumerate(self.played)], fill="none", stroke=svg.PLAYED,
+                       stroke_width=2)
+            return
+        for seat, pts in self.lines.items():
+            s.polyline([(self.x(i), self.vy(v)) for i, v in pts], fill="none",
+                       stroke=PLAYER_COLOURS[seat % len(PLAYER_COLOURS)], stroke_width=2,
                        **{"class": f"player-line seat-{seat}"})
-        key_x = left + 4
-        for seat in seats:
-            colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
-            s.rect(key_x, top + panel + 6, 10, 10, fill=colour)
-            label = names[seat][:24]
-            s.text(key_x + 14, top + panel + 15, label, font_size=10)
+        key_x, key_y = self.left + 4, self.top + self.panel
+        for seat in self.seats:
+            s.rect(key_x, key_y + 6, 10, 10, fill=PLAYER_COLOURS[seat % len(PLAYER_COLOURS)])
+            label = self.names[seat][:24]
+            s.text(key_x + 14, key_y + 15, label, font_size=10)
             key_x += 24 + 6 * len(label)
-    else:
-        s.polyline([(x(i), vy(v)) for i, v in enumerate(best)], fill="none", stroke=svg.BEST,
-                   stroke_width=2, stroke_dasharray=svg.BEST_DASH)
-        s.polyline([(x(i), vy(v)) for i, v in enumerate(played)], fill="none", stroke=svg.PLAYED,
-                   stroke_width=2)
-    every = max(1, n // 12)
-    for i in range(0, n, every):
-        s.text(x(i), ly0 + panel + 14, str(moves[i]["ply"]), font_size=10, text_anchor="middle")
-    s.text(left + (w - left - right) / 2, h - 6, "ply", font_size=11, text_anchor="middle")
-    s.text(left, 14, caption, font_size=12)
-    return s.to_string()
+
+    def ply_labels(self) -> None:
+        """Every few plies' number under the loss panel; the axis' name; the caption."""
+        s, left, right = self.s, self.left, self.right
+        for i in range(0, self.n, max(1, self.n // 12)):
+            s.text(self.x(i), self.ly0 + self.panel + 14, str(self.moves[i]["ply"]), font_size=10,
+                   text_anchor="middle")
+        s.text(left + (self.w - left - right) / 2, self.h - 6, "ply", font_size=11, text_anchor="middle")
+        s.text(left, 14, self.caption, font_size=12)
 
 
 def _where(m: dict) -> str:

@@ -260,6 +260,35 @@ def match_results(doc: dict) -> dict:
     return results
 
 
+def standings_of(event: str, open_store) -> tuple[dict, object]:
+    """``standings EVENT``: (the standings document, the store or None): a tournament file, the
+    folder that holds one, or a stored event (the store opened by ``open_store()``)."""
+    if os.path.isdir(event):
+        return standings_from_file(*tournament_file_in(event)), None
+    if os.path.isfile(event):
+        return standings_from_file(event), None
+    store = open_store()
+    return standings_from_store(store, event), store
+
+
+def standing_rows(doc: dict) -> list[dict]:
+    """A row a player: the ranking with its tiebreaks, the matches won, drawn and lost, and
+    each match from the player's side (``vs Bob +3 (1)``)."""
+    results = match_results(doc)
+    return [dict(r, **results.get(r["player"], {}),
+                 matches="; ".join(_match_text(r["player"], m) for m in doc.get("matches", [])
+                                   if r["player"] in m["players"]))
+            for r in doc["standings"]]
+
+
+def _match_text(player: str, m: dict) -> str:
+    seat = m["players"].index(player)
+    other = m["players"][1 - seat]
+    margin = m["margin"] if seat == 0 else -m["margin"]
+    points = {"1-0": ("1", "0"), "0-1": ("0", "1")}.get(m["result"], ("1/2", "1/2"))[seat]
+    return f"vs {other} {margin:+d} ({points})"
+
+
 def standings_from_file(path: str, text: str | None = None) -> dict:
     t = load_tournament(path, text)
     return standings(t["players"], t["matches"], t["tiebreaks"], t["seniority"], t["event"])

@@ -17,6 +17,7 @@ import random
 import re
 import sys
 from datetime import date, timedelta
+from itertools import accumulate
 from pathlib import Path
 
 MIX = [("tiny-islands", 0.30, 1), ("tsuro", 0.25, 0), ("game-of-islands", 0.15, 2), ("iwoki", 0.15, 2),
@@ -27,12 +28,13 @@ FIRST_DAY, DAYS = date(2021, 12, 1), 5 * 365
 PLACEHOLDER = re.compile(r"\bPlyr([1-8])\b")
 
 
-def played_pool(game_id: str, seats: int, count: int, seed: int) -> list[str]:
-    """``count`` games of random bots, their players named Plyr1..PlyrN."""
+def played_pool(game_id: str, seats: int, count: int, seed: int, triads: bool = False) -> list[str]:
+    """``count`` games of random bots, their players named Plyr1..PlyrN (``triads``: Game of
+    Islands records of three games each, as events play them)."""
     from scorebook import registry
     from scorebook.records.play import Match, parse_bots, play_options, play_task
     game = registry.get_game(game_id)
-    options = {"variant": "two-player"} if game_id == "patchwork" else {}
+    options = {"variant": "two-player"} if game_id == "patchwork" else {"triad": True} if triads else {}
     bots = tuple(parse_bots(game, ["random"] * seats))
     match = Match(game.id, bots, tuple(f"Plyr{i + 1}" for i in range(seats)), play_options(game, options), seed)
     setups = game.notation.fixed_setups(match.options)
@@ -56,24 +58,27 @@ def tinybot_pool(count: int, seed: int) -> list[str]:
 
 
 def dressed(text: str, names: list[str], when: date, event: str, round_: str) -> str:
-    """A pool game with its players, date, event and round."""
+    """A pool game with its players, date, event and round (in each game of a triad, which
+    also gets a Match of its own)."""
     text = PLACEHOLDER.sub(lambda m: names[int(m.group(1)) - 1], text)
-    text = re.sub(r'^\[Event "[^"]*"\]$', f'[Event "{event}"]\n[Date "{when:%Y.%m.%d}"]', text, count=1, flags=re.M)
-    return re.sub(r'^\[Round "[^"]*"\]$', f'[Round "{round_}"]', text, count=1, flags=re.M)
+    text = re.sub(r'^\[Event "[^"]*"\]$', f'[Event "{event}"]\n[Date "{when:%Y.%m.%d}"]', text, flags=re.M)
+    text = re.sub(r'^\[Match "[^"]*"\]$', f'[Match "{event} {round_}"]', text, flags=re.M)
+    return re.sub(r'^\[Round "[^"]*"\]$', f'[Round "{round_}"]', text, flags=re.M)
 
 
 def build(out: Path, records: int, seed: int = 1) -> dict:
     """Write the archive's files under ``out``; returns how many records of each game."""
     rng = random.Random(seed)
     names = [f"{rng.choice(FIRSTS)}{rng.choice(LASTS)}{i}" for i in range(PLAYERS)]
-    weights = [1 / (i + 1) ** 0.8 for i in range(PLAYERS)]
+    weights = list(accumulate(1 / (i + 1) ** 0.8 for i in range(PLAYERS)))  # cumulative: drawn by bisection
     pools: dict = {}
     tinybots = tinybot_pool(POOL, seed)
 
-    def pool(game_id: str, seats: int) -> list[str]:
-        if (game_id, seats) not in pools:
-            pools[game_id, seats] = played_pool(game_id, seats, POOL, seed)
-        return pools[game_id, seats]
+    def pool(game_id: str, seats: int, event: bool = False) -> list[str]:
+        triads = event and game_id == "game-of-islands"  # an event's matches are triads (standings rank them)
+        if (game_id, seats, triads) not in pools:
+            pools[game_id, seats, triads] = played_pool(game_id, seats, POOL // 3 if triads else POOL, seed, triads)
+        return pools[game_id, seats, triads]
 
     files: dict[Path, list[str]] = {}
     counts: dict[str, int] = {}
@@ -90,7 +95,7 @@ def build(out: Path, records: int, seed: int = 1) -> dict:
             k = seats or rng.randint(2, 6)
             if game_id == "tiny-islands" and not in_event and rng.random() < 0.2:
                 line = rng.choice(tinybots)
-                files.setdefault(out / "bots" / f"tinybot-{day:%Y-%m}.txt", []).append(line)
+                files.setdefault(out / "bots" / f"{day:%Y-%m}-tinybot.txt", []).append(line)
                 made += 1
                 continue
             if in_event:  # a weekly event: rounds of the same players
@@ -101,7 +106,7 @@ def build(out: Path, records: int, seed: int = 1) -> dict:
                     for t in range(0, len(table) - k + 1, k):
                         seated = [names[p] for p in table[t:t + k]]
                         files.setdefault(path, []).append(
-                            dressed(rng.choice(pool(game_id, k)), seated, day, event, f"{r}.{t // k + 1}"))
+                            dressed(rng.choice(pool(game_id, k, True)), seated, day, event, f"{r}.{t // k + 1}"))
                         made += 1
                     rng.shuffle(table)
             else:
@@ -117,10 +122,10 @@ def build(out: Path, records: int, seed: int = 1) -> dict:
     return counts
 
 
-def _distinct(rng: random.Random, weights: list[float], k: int) -> list[int]:
+def _distinct(rng: random.Random, cum_weights: list[float], k: int) -> list[int]:
     chosen: list[int] = []
     while len(chosen) < k:
-        p = rng.choices(range(len(weights)), weights)[0]
+        p = rng.choices(range(len(cum_weights)), cum_weights=cum_weights)[0]
         if p not in chosen:
             chosen.append(p)
     return chosen

@@ -64,35 +64,76 @@ def terminal_width() -> int:
     return shutil.get_terminal_size((WIDTH, 24)).columns
 
 
+# the short columns no table cuts: a loss, a class, a ply, a date, a code keep their width
+WHOLE = ("id", "game", "status", "ply", "loss", "class", "value best", "value played", "date", "first date",
+         "last date", "code", "rank", "rating")
+
+
 def table(headers: list[str], rows: list[list], *, width: int | None = WIDTH, headers_shown: bool = True,
-          keep_end: tuple[str, ...] = ("source",), whole: tuple[str, ...] = ("id", "game", "status"),
+          keep_end: tuple[str, ...] = ("source",), whole: tuple[str, ...] = WHOLE,
           answers: tuple[str, ...] = ANSWERS) -> str:
     """Rows as aligned text within ``width`` columns (None: as wide as the cells). While too
     wide, the widest column gives up a character: its cells shortened with an ellipsis
     (columns named in ``keep_end`` keep the end of their text, as a path's file name), or, for
     the columns in ``answers``, wrapped onto more lines, so the answer is never cut; those in
     ``whole`` keep their width."""
-    cells = [[str(h) for h in headers]] + [["-" if c is None else str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-    floor = [widths[i] if h in whole else min(len(h), 8) for i, h in enumerate(headers)]
-    # the other columns give way first; the answer's keep at least ANSWER_FLOOR characters
-    for stage in (0, 1, 2):  # the others to their floor, the answer's to ANSWER_FLOOR, then as needed
-        while width is not None and sum(widths) + 2 * (len(widths) - 1) > width:
-            movable = [i for i, h in enumerate(headers) if (h in answers) == (stage > 0)
-                       and widths[i] > max(floor[i], ANSWER_FLOOR if h in answers and stage == 1 else 4)]
-            if not movable:
-                break
-            widest = max(movable, key=lambda i: widths[i] - floor[i])
-            widths[widest] -= 1
+    cells = [[str(h) for h in headers]] + [[_text(c) for c in r] for r in rows]
+    widths = _fitted(cells, width, whole, answers)
+    cut = [_cutter(h, keep_end, answers) for h in headers]
     lines = []
-    for n, r in enumerate(cells if headers_shown else cells[1:]):
-        parts = [_wrap(c, w) if headers[i] in answers and headers[i] not in keep_end else
-                 [_shorten(c, w, headers[i] in keep_end)] for i, (c, w) in enumerate(zip(r, widths))]
-        for k in range(max(len(p) for p in parts)):
-            lines.append("  ".join((p[k] if k < len(p) else "").ljust(w) for p, w in zip(parts, widths)).rstrip())
-        if headers_shown and n == 0:
-            lines.append("  ".join("-" * w for w in widths))
+    for r in cells[1:]:
+        lines += _row_lines([cut[i](c, w) for i, (c, w) in enumerate(zip(r, widths))], widths)
+    if headers_shown:
+        lines[:0] = _row_lines([cut[i](c, w) for i, (c, w) in enumerate(zip(cells[0], widths))], widths) + [
+            "  ".join("-" * w for w in widths)]
     return "\n".join(lines)
+
+
+def _cutter(heading: str, keep_end, answers):
+    """How a column's cell fits its width: wrapped (an answer), or shortened (keeping the end)."""
+    if heading in answers and heading not in keep_end:
+        return _wrap
+    return lambda text, width: [_shorten(text, width, heading in keep_end)]
+
+
+def _row_lines(parts: list[list[str]], widths: list[int]) -> list[str]:
+    """One row's cells, each as its lines, side by side."""
+    return ["  ".join((p[k] if k < len(p) else "").ljust(w) for p, w in zip(parts, widths)).rstrip()
+            for k in range(max(len(p) for p in parts))]
+
+
+def _fitted(cells: list[list[str]], width: int | None, whole, answers) -> list[int]:
+    """The columns' widths within ``width``: the other columns give way first, down to their
+    floor; then the answer's, down to ANSWER_FLOOR characters; then the answer's as needed."""
+    headers = cells[0]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    if width is None:
+        return widths
+    floor, least = _floors(widths, headers, whole, answers)
+    for stage in (0, 1, 2):
+        movers = [i for i in range(len(headers)) if (headers[i] in answers) == (stage > 0)]
+        _give_way(widths, width, movers, floor, [limits[stage] for limits in least])
+    return widths
+
+
+def _give_way(widths: list[int], width: int, movers: list[int], floor: list[int], least: list[int]) -> None:
+    """While the table is too wide, the widest of ``movers`` (from its floor) gives up a character."""
+    while sum(widths) + 2 * (len(widths) - 1) > width:
+        movable = [i for i in movers if widths[i] > least[i]]
+        if not movable:
+            return
+        widths[max(movable, key=lambda i: widths[i] - floor[i])] -= 1
+
+
+def _floors(widths: list[int], headers: list[str], whole, answers) -> tuple[list[int], list[tuple]]:
+    """Each column's floor (its width when whole, else its heading's up to 8) and the least
+    width it gives way to at each stage."""
+    floor = [widths[i] if h in whole else min(len(h), 8) for i, h in enumerate(headers)]
+    return floor, [(max(f, 4), max(f, ANSWER_FLOOR if h in answers else 4), max(f, 4)) for f, h in zip(floor, headers)]
+
+
+def _text(cell) -> str:
+    return "-" if cell is None else str(cell)
 
 
 class Output:
@@ -116,18 +157,26 @@ class Output:
         """Print ``rows`` (dicts) by ``columns`` ((key, heading) pairs), or the JSON document."""
         if self.mode == "json":
             emit_json(document if document is not None else rows)
-        elif self.mode == "nl":
-            for r in rows:
-                emit_json(r)
-        elif self.mode in ("csv", "tsv"):
-            writer = csv.writer(sys.stdout, lineterminator="\n", delimiter="," if self.mode == "csv" else "\t")
-            if self.headers:
-                writer.writerow([k for k, _ in columns])
-            writer.writerows([["" if r.get(k) is None else _cell(r.get(k)) for k, _ in columns] for r in rows])
-        elif rows or self.headers:
-            click.echo(table([h for _, h in columns], [[_cell(r.get(k)) for k, _ in columns] for r in rows],
-                             headers_shown=self.headers, width=None if self.wide else terminal_width()))
+        elif self.mode == "table":
+            if rows or self.headers:
+                click.echo(table([h for _, h in columns], [[_cell(r.get(k)) for k, _ in columns] for r in rows],
+                                 headers_shown=self.headers, width=None if self.wide else terminal_width()))
+        else:
+            self._lines(columns, rows)
 
+    def _lines(self, columns: list[tuple[str, str]], rows) -> int:
+        """``--nl``, ``--csv`` or ``--tsv``: each row as it comes; how many."""
+        write = emit_json if self.mode == "nl" else self._csv_writer(columns)
+        n = 0
+        for n, row in enumerate(rows, 1):
+            write(row)
+        return n
+
+    def _csv_writer(self, columns: list[tuple[str, str]]):
+        writer = csv.writer(sys.stdout, lineterminator="\n", delimiter="," if self.mode == "csv" else "\t")
+        if self.headers:
+            writer.writerow([k for k, _ in columns])
+        return lambda row: writer.writerow(["" if row.get(k) is None else _cell(row.get(k)) for k, _ in columns])
 
     def stream(self, columns: list[tuple[str, str]], pairs, key: str) -> int:
         """Print (row, document item) pairs as they come, in constant memory: ``rows``'
@@ -138,19 +187,12 @@ class Output:
             for n, (_, item) in enumerate(pairs, 1):
                 sys.stdout.write((", " if n > 1 else "") + json.dumps(item, ensure_ascii=False))
             sys.stdout.write("]}\n")
-        elif self.mode in ("nl", "csv", "tsv"):
-            writer = csv.writer(sys.stdout, lineterminator="\n", delimiter="," if self.mode == "csv" else "\t")
-            if self.mode != "nl" and self.headers:
-                writer.writerow([k for k, _ in columns])
-            for n, (row, _) in enumerate(pairs, 1):
-                if self.mode == "nl":
-                    emit_json(row)
-                else:
-                    writer.writerow(["" if row.get(k) is None else _cell(row.get(k)) for k, _ in columns])
-        else:
+        elif self.mode == "table":  # a table is aligned: it waits for its rows (a page of them)
             rows = [row for row, _ in pairs]
             self.rows(columns, rows)
             n = len(rows)
+        else:
+            n = self._lines(columns, (row for row, _ in pairs))
         sys.stdout.flush()
         return n
 

@@ -84,11 +84,15 @@ def is_tournament(text: str, *, strict: bool = False) -> bool:
             and isinstance(matches, list) and all(isinstance(m, dict) and ("file" in m or "pgn" in m) for m in matches))
 
 
+_TAG_PAIR = re.compile(r'\[[A-Za-z_][A-Za-z0-9_]* "')  # a PGN tag pair, which no JSON text begins with
+
+
 def _one_json_document(text: str) -> bool:
     """Is the whole text one JSON object or array spread over several lines (not a log's
     object a line)? Read within the limits' nesting bound."""
-    head = text.lstrip()[:1]
-    if head not in "{[" or "\n" not in text.strip() or json_depth(text) > MAX_JSON_DEPTH:
+    start = text.lstrip()
+    head = start[:1]
+    if head not in "{[" or _TAG_PAIR.match(start) or "\n" not in text.strip() or json_depth(text) > MAX_JSON_DEPTH:
         return False
     try:
         json.loads(text)

@@ -96,6 +96,10 @@ def _worker_init(parent: int) -> None:
     """A worker leaves Ctrl-C to the main process, which answers it for all, and dies with it:
     the kernel kills it when its parent ends, however the parent ends (even by kill -9)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # the pool stops its workers with SIGTERM; a handler inherited from the CLI would never run
+    # here (a worker forked from the CLI's command thread is not Python's main thread), so the
+    # default action, which ends the process, is restored
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         import ctypes
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
@@ -435,6 +439,12 @@ class IngestPlan:
     skipped: list[str]
     named: frozenset[str]  # the files' absolute paths: a tournament's own files are ingested with it
     fmt: str = "auto"
+
+    def skipped_line(self) -> str:
+        """What was skipped, in one line."""
+        shown = ", ".join(self.skipped[:5]) + (f" and {len(self.skipped) - 5} more" if len(self.skipped) > 5 else "")
+        read = " ".join(GAME_FILES) + (" and tournament .json files" if self.fmt == "auto" else "")
+        return f"skipped {len(self.skipped)} file(s) that are not records (folders are read for {read}): {shown}"
 
     @classmethod
     def of(cls, paths: list[str], fmt: str = "auto") -> "IngestPlan":

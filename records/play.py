@@ -16,6 +16,7 @@ game is replayed and checked like any record). One match loop for every game:
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from scorebook import batch, registry
 from scorebook.engines.protocol import BotSpec
 
 from . import user_files
-from scorebook.errors import UsageError
+from scorebook.errors import Unavailable, UsageError
 from .ingest import ingest_text
 from .store import Store
 
@@ -76,6 +77,19 @@ def play_options(game: registry.Game, given: dict) -> dict:
                              else f"--{name} for {game.id} must be at least {o.min:g}")
         out[name] = value
     return out
+
+
+def check_out_dir(out_dir: str | None) -> None:
+    """Before any game is played: can records be written to ``out_dir``? (Unavailable if not.)"""
+    if not out_dir:
+        return
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        probe = os.path.join(out_dir, ".scorebook-write-test")
+        open(probe, "w").close()
+        os.remove(probe)
+    except OSError as exc:
+        raise Unavailable(f"cannot write records to {out_dir}: {exc.strerror or exc}") from None
 
 
 def _store_game(store: Store, text: str, source: str, out_dir: str | None, filename: str) -> dict:
@@ -205,24 +219,36 @@ def summarize(outcomes: list[dict], names: list[str]) -> dict:
     the second); wins, losses and draws of the first player; per-player means of what the
     engine counted (decisions, seconds a decision, nodes)."""
     values = [o["value"] for o in outcomes if o.get("value") is not None]
-    k = len(values)
-    mean = sum(values) / k if k else None
-    stderr = math.sqrt(sum((v - mean) ** 2 for v in values) / (k - 1) / k) if k > 1 else None
+    mean, stderr = _mean_and_stderr(values)
     out = {"players": names, "games": len(outcomes), "mean": mean, "stderr": stderr}
     if len(names) == 2:
         out.update({"wins": sum(v > 0 for v in values), "losses": sum(v < 0 for v in values),
                     "draws": sum(v == 0 for v in values)})
-    extra_keys = [key for key in (outcomes[0] if outcomes else {})
-                  if key not in ("source", "index", "status", "game", "id", "score", "recorded", "finished",
-                                 "warnings", "errors", "seconds", "players", "value")]
-    for key in extra_keys:
+    out.update(_engine_means(outcomes, len(names)))
+    seconds = [o["seconds"] for o in outcomes]
+    out["mean_seconds"] = sum(seconds) / len(seconds) if seconds else None
+    return out
+
+
+def _mean_and_stderr(values: list[float]) -> tuple[float | None, float | None]:
+    k = len(values)
+    mean = sum(values) / k if k else None
+    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (k - 1) / k) if k > 1 else None
+
+
+_OUTCOME_KEYS = ("source", "index", "status", "game", "id", "score", "recorded", "finished", "warnings", "errors",
+                 "seconds", "players", "value")
+
+
+def _engine_means(outcomes: list[dict], players: int) -> dict:
+    """``mean_KEY``: each player's mean of what the engine counted a game (KEY: a list by player)."""
+    out = {}
+    for key in [k for k in (outcomes[0] if outcomes else {}) if k not in _OUTCOME_KEYS]:
         per_player = []
-        for i in range(len(names)):
+        for i in range(players):
             vals = [o[key][i] for o in outcomes if o.get(key) and o[key][i] is not None]
             per_player.append(sum(vals) / len(vals) if vals else None)
         out["mean_" + key] = per_player
-    seconds = [o["seconds"] for o in outcomes]
-    out["mean_seconds"] = sum(seconds) / len(seconds) if seconds else None
     return out
 
 

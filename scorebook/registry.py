@@ -166,32 +166,52 @@ def load_info(facts: dict, where: str) -> GameInfo:
         info = _DECLARATION.validate_json(json.dumps(facts.get("game")))
     except ValidationError as exc:
         raise ValueError(_fault(exc.errors()[0], where)) from None
-    if not 1 <= info.players.min <= info.players.max:
-        raise ValueError(f"{where}: players must satisfy 1 <= min <= max")
+    for fault in (_players_fault(info), _options_fault(info), _analysis_fault(info), _formats_fault(info),
+                  _files_fault(info)):
+        if fault:
+            raise ValueError(f"{where}: {fault}")
+    return info
+
+
+def _players_fault(info: GameInfo) -> str | None:
+    return None if 1 <= info.players.min <= info.players.max else "players must satisfy 1 <= min <= max"
+
+
+def _options_fault(info: GameInfo) -> str | None:
     for o in info.play_options:
         if o.kind not in KINDS:
-            raise ValueError(f"{where}: play option {o.name}: kind must be one of {', '.join(KINDS)}")
+            return f"play option {o.name}: kind must be one of {', '.join(KINDS)}"
         if o.kind == "choice" and o.default is not None and o.default not in o.choices:
-            raise ValueError(f"{where}: play option {o.name}: default {o.default!r} is not a choice")
-    if info.analysis is not None and info.analysis.scale not in SCALES:
-        raise ValueError(f"{where}: analysis scale must be one of {', '.join(SCALES)}")
-    if info.analysis is not None:
-        a = info.analysis
-        wrong = [k for k, cap in a.served.items() if k not in {**a.options, **a.options_with_file}
-                 or cap < {**a.options, **a.options_with_file}[k]]
-        if wrong:
-            raise ValueError(f"{where}: analysis served caps an option it does not have, or below its default: "
-                             f"{', '.join(wrong)}")
+            return f"play option {o.name}: default {o.default!r} is not a choice"
+    return None
+
+
+def _analysis_fault(info: GameInfo) -> str | None:
+    a = info.analysis
+    if a is None:
+        return None
+    if a.scale not in SCALES:
+        return f"analysis scale must be one of {', '.join(SCALES)}"
+    options = {**a.options, **a.options_with_file}
+    wrong = [k for k, cap in a.served.items() if k not in options or cap < options[k]]
+    if wrong:
+        return f"analysis served caps an option it does not have, or below its default: {', '.join(wrong)}"
+    return None
+
+
+def _formats_fault(info: GameInfo) -> str | None:
     if "pgn" not in info.formats.read or not set(info.formats.write) <= set(info.formats.read):
-        raise ValueError(f"{where}: every game reads pgn, and writes only formats it reads")
+        return "every game reads pgn, and writes only formats it reads"
     if set(info.formats.detect) != set(info.formats.read) - {"pgn"}:
-        raise ValueError(f"{where}: formats.detect gives a pattern for every foreign format it reads")
+        return "formats.detect gives a pattern for every foreign format it reads"
+    return None
+
+
+def _files_fault(info: GameInfo) -> str | None:
     files = {f.name for f in info.user_files}
     needed = {b.needs for b in info.bots if b.needs} | ({info.analysis.uses} if info.analysis and info.analysis.uses
                                                          else set())
-    if not needed <= files:
-        raise ValueError(f"{where}: a bot or the analysis needs a user file the game does not declare")
-    return info
+    return None if needed <= files else "a bot or the analysis needs a user file the game does not declare"
 
 
 # ---------------------------------------------------------------- registration

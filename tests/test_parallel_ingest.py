@@ -98,3 +98,21 @@ def _alive(pid: int) -> bool:
             return fh.read().split(")")[-1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def _sigterm_handler(signum, frame):  # the CLI's, as a worker would inherit it
+    raise AssertionError("not in a worker")
+
+
+def test_workers_end_on_sigterm_whatever_handler_their_parent_has():
+    """The pool stops its workers with SIGTERM: a worker must not keep the CLI's handler (it
+    printed "interrupted", and a worker forked from the command thread could hang the pool)."""
+    before = signal.signal(signal.SIGTERM, _sigterm_handler)
+    try:
+        pool = ingest._pool(2)
+        try:
+            assert pool.apply(signal.getsignal, (signal.SIGTERM,)) == signal.SIG_DFL
+        finally:
+            pool.terminate()
+    finally:
+        signal.signal(signal.SIGTERM, before)

@@ -1,0 +1,311 @@
+"""The archive's commands: ingest, list, events, show, export, standings, ratings."""
+from __future__ import annotations
+
+import shlex
+import sys
+
+import click
+
+from scorebook import registry
+from scorebook.records.notation import score_text
+
+from .common import GAME, Progress, check_writable, db_option, main, open_store, write_file
+from .output import emit_json, json_option, output_options, safe
+
+
+# ------------------------------------------------------------------ ingest
+
+INGEST_COLUMNS = [("source", "source"), ("index", "record"), ("status", "status"), ("game", "game"), ("id", "id"),
+                  ("score", "score"), ("code", "code")]
+
+
+@main.command(short_help="Read, validate by replay, and store records.")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "fmt", default="auto", type=click.Choice(["auto", *registry.formats()]),
+              help="Force a format instead of detecting it from content.")
+@click.option("--strict", is_flag=True, help="Reject a whole file when any of its records is rejected.")
+@click.option("--lenient", is_flag=True, help="Store records whose stated score differs, with a warning.")
+@db_option
+@output_options
+@click.pass_context
+def ingest(ctx, paths, fmt, strict, lenient, out):
+    """Read, validate by replay, and store records from files, folders (recursively) or - (stdin),
+    in any format a game reads (detected from the content). A file is stored whole or not at all;
+    a record already stored is reported as a duplicate; a rejected one is one line on stderr.
+
+    Example: scorebook ingest games.txt tournament/ -"""
+    from scorebook.analyze.standings import ingest_tournament
+    from scorebook.records.ingest import IngestPlan
+    store = open_store(ctx)
+    plan = IngestPlan.of(paths, fmt)
+    if plan.skipped:
+        click.echo(f"scorebook: {plan.skipped_line()}", err=True)
+    with Progress(len(plan.files), "ingesting", not out.json and sys.stderr.isatty()) as bar:
+        doc = plan.run(store, strict=strict, lenient=lenient, take_tournament=ingest_tournament, progress=bar.update)
+    rate_new(store, {o.get("game") for o in doc["records"] if o["status"] == "ingested"})
+    _say_rejections(doc)
+    out.rows(INGEST_COLUMNS, _ingest_rows(doc, out.human), doc)
+    if out.human:
+        _say_ingested(doc, ctx.find_root().obj["db"])
+    if doc["summary"]["rejected"]:
+        sys.exit(1)
+
+
+def _say_rejections(doc: dict) -> None:
+    """Each rejection and each warning, one line on stderr."""
+    from scorebook.records.ingest import rejection_line
+    for o in doc["records"]:
+        if o["status"] == "rejected":
+            click.echo(rejection_line(o), err=True)
+        for w in o.get("warnings", []):
+            click.echo(f"{o['source']}: record {o['index']}: warning: {w}", err=True)
+
+
+def _ingest_rows(doc: dict, table: bool) -> list[dict]:
+    """A row per record; a long run's table: the first 40 records that were not simply ingested."""
+    from scorebook.records.ingest import kept_code
+    rows = [{"source": o["source"], "index": o["index"], "status": o["status"], "game": o.get("game"),
+             "id": o.get("id"), "score": score_text(o.get("score")) if o.get("score") else None,
+             "code": o["errors"][0]["code"] if o.get("errors") else kept_code(o.get("warnings"))}
+            for o in doc["records"]]
+    return [r for r in rows if r["status"] != "ingested"][:40] if table and len(rows) > 40 else rows
+
+
+def _say_ingested(doc: dict, db: str) -> None:
+    """The tournaments taken and the summary line."""
+    for t in doc["tournaments"]:
+        if t["status"] != "rejected":
+            click.echo(f"tournament {t['event']!r} ({t['game']}): {t['matches']} matches, {t['players']} players, "
+                       f"{t['status']}; rank it with: scorebook standings {shlex.quote(t['event'])}")
+    summary = doc["summary"]
+    click.echo(f"{summary['ingested']} ingested, {summary['duplicates']} duplicates, "
+               f"{summary['rejected']} rejected; database {db if len(db) <= 50 else '…' + db[-49:]}")
+
+
+def rate_new(store, games) -> None:
+    """The kept ratings brought up to the games just stored (ratings reads them)."""
+    from scorebook.analyze.ratings import update
+    games = sorted(g for g in games if g)
+    if games:
+        update(store, games)
+
+
+# ------------------------------------------------------------------ list, show, export
+
+TABLE_LIMIT = 100  # records the table shows unless --limit says otherwise
+
+@main.command("list", short_help="List stored records.")
+@click.option("--game", type=GAME, help="Only records of this game.")
+@click.option("--player", help="Only records with this player (any case; * matches any text).")
+@click.option("--where", "where_sql", metavar="SQL", help="An SQL condition over the columns id, game, date, event, "
+              "players, result, total, rules, deck, finished, source: \"event = 'Autumn Open'\".")
+@click.option("--order", metavar="SQL", help="Order by these columns: \"date desc, id\" (default: as ingested).")
+@click.option("--limit", type=click.IntRange(0), help=f"At most this many records (0: all; the table shows "
+              f"{TABLE_LIMIT} unless told, the other formats all).")
+@click.option("--offset", type=click.IntRange(0), help="Skip this many records first.")
+@db_option
+@output_options
+@click.pass_context
+def list_(ctx, game, player, where_sql, order, limit, offset, out):
+    """List stored records, oldest first, with sqlite-utils' row controls: every filter, the
+    order and the limit in one query, printed as they come.
+
+    Example: scorebook list --game tsuro --where "date >= '2026.01.01'" --order "date desc" --limit 20"""
+    shown = (TABLE_LIMIT if out.human else None) if limit is None else (limit or None)
+    # one more than shown: whether there are more to say so
+    stored = open_store(ctx, write=False).list(game, player, where_sql=where_sql, order=order,
+                                           limit=None if shown is None else shown + 1, offset=offset)
+    more = []
+
+    def pairs():
+        for n, r in enumerate(stored):
+            if shown is not None and n == shown:
+                more.append(r)
+                return
+            yield ({"id": r["id"], "game": r["game"], "date": r["tags"].get("Date"), "event": r["event"],
+                    "players": r["players"], "score": r["result"], "rules": r["rules"], "deck": r["deck"],
+                    "source": f"{r['source']}#{r['source_index']}"},
+                   {"id": r["id"], "game": r["game"], "players": r["players"].split(" / ") if r["players"] else [],
+                    "score": r["score"], "recorded": r["recorded"], "rules": r["rules"], "deck": r["deck"],
+                    "finished": bool(r["finished"]), "source": r["source"], "index": r["source_index"],
+                    "tags": r["tags"]})
+    # the table shows the label columns the store keeps (the browsing views show the same)
+    n = out.stream([("id", "id"), ("game", "game"), ("date", "date"), ("event", "event"), ("players", "players"),
+                    ("score", "score"), ("rules", "rules"), ("deck", "deck"), ("source", "source")], pairs(), "records")
+    if out.human:
+        click.echo(f"{n} records" + (f"; more follow: --limit N or --offset {(offset or 0) + n} for the next, "
+                                     "--limit 0 for all" if more else ""))
+
+
+@main.command(short_help="List the events of the stored records.")
+@db_option
+@output_options
+@click.pass_context
+def events(ctx, out):
+    """The events of the stored records (their Event tag), with their games, records and players,
+    and whether a tournament file is kept for the event (what standings EVENT ranks).
+
+    Example: scorebook events --csv"""
+    rows = open_store(ctx, write=False).events()
+    out.rows([("event", "event"), ("game", "game"), ("records", "records"), ("players", "players"),
+              ("first", "first date"), ("last", "last date"), ("tournament", "tournament")], rows, {"events": rows})
+    if out.human:
+        click.echo(f"{len(rows)} events")
+
+
+@main.command(short_help="Show a record with a text board after each move.")
+@click.argument("record_id")
+@db_option
+@json_option
+@click.pass_context
+def show(ctx, record_id, as_json):
+    """Show a record: its tags, a text board after each move, its score.
+
+    Example: scorebook show 3f2a --json"""
+    from scorebook.analyze.boards import record_states, show_lines
+    row = open_store(ctx, write=False).get(record_id)
+    states = record_states(row)
+    if as_json:
+        emit_json({"id": row["id"], "game": row["game"], "tags": row["tags"], "rules": row["rules"],
+                   "deck": row["deck"], "score": row["score"], "recorded": row["recorded"],
+                   "moves": [{k: s[k] for k in ("game", "ply", "move", "annotation", "state") if k in s}
+                             for s in states]})
+        return
+    for line in show_lines(row, states):  # the boards are drawn from the state; the rest is text from the record
+        click.echo(safe(line))
+
+
+@main.command(short_help="Export a stored record in a format its game writes.")
+@click.argument("record_id")
+@click.option("--format", "fmt", default="pgn", show_default=True, type=click.Choice(registry.formats()),
+              help="pgn, or a format of the record's game.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+@db_option
+@json_option
+@click.pass_context
+def export(ctx, record_id, fmt, out_path, as_json):
+    """Export a stored record in any format its game writes. A format that cannot carry all of
+    the record says on stderr what it dropped (the export then reads back as another record).
+
+    Example: scorebook export 3f2a --format tinybot --out game.txt"""
+    from scorebook.records.export import export_record
+    check_writable(out_path)
+    row = open_store(ctx, write=False).get(record_id)
+    text, dropped = export_record(row, fmt)
+    if dropped:
+        click.echo(f"scorebook: {fmt} cannot carry all of record {row['id']}: it drops " + "; ".join(dropped)
+                   + " (read back, it is another record)", err=True)
+    if out_path:
+        write_file(out_path, text)
+    if as_json:
+        emit_json({"id": row["id"], "format": fmt, "text": text, "dropped": dropped})
+    elif not out_path:
+        click.echo(text, nl=False)
+
+
+# ------------------------------------------------------------------ standings
+
+@main.command(short_help="Tournament standings of a file, folder or stored event.")
+@click.argument("event")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False),
+              help="Also write the standings as one self-contained page (ranking, tiebreaks, crosstable).")
+@db_option
+@output_options
+@click.pass_context
+def standings(ctx, event, html_path, out):
+    """Tournament standings from a tournament file (or the folder that holds one) or a stored
+    event name (scorebook events lists them): match points and the tiebreaks, each player's
+    matches won, drawn and lost, and the matches.
+
+    Example: scorebook standings 'Autumn Open' --html standings.html"""
+    from scorebook.analyze.standings import standing_rows, standings_of
+    check_writable(html_path)
+    doc, store = standings_of(event, lambda: open_store(ctx, write=False))
+    if html_path:
+        _write_standings_page(html_path, doc, store, event)
+    rows = standing_rows(doc)
+    columns = ([(k, k) for k in ["rank", "player"] + doc["tiebreaks"]]
+               + [("games", "games"), ("won", "W"), ("drawn", "D"), ("lost", "L")])
+    if out.json:
+        out.rows(columns, rows, doc)
+    elif out.human:
+        click.echo(f"{doc['event']}  (tiebreaks: {', '.join(doc['tiebreaks'])})")
+        out.rows(columns, rows)
+        _say_matches(doc.get("matches"))
+    else:
+        out.rows(columns + [("matches", "matches")], rows)
+
+
+def _write_standings_page(path: str, doc: dict, store, event: str) -> None:
+    """The standings as one page; a stored event's with its players' ratings from its games."""
+    from scorebook.analyze.html import render_standings
+    if store is not None:
+        from scorebook.analyze.ratings import ratings as rate_archive
+        doc = dict(doc, ratings=rate_archive(store, event=event)["ratings"])
+    write_file(path, render_standings(doc))
+
+
+def _say_matches(matches: list | None) -> None:
+    if matches:
+        click.echo("\nmatches:")
+        for m in matches:
+            click.echo(safe(f"  {m['match'] or '-'}: {m['players'][0]} {m['totals'][0]}-{m['totals'][1]} "
+                            f"{m['players'][1]}, margin {m['margin']:+d}, {m['result']}"))
+
+
+# ------------------------------------------------------------------ ratings
+
+RATING_COLUMNS = [("game", "game"), ("rank", "rank"), ("player", "player"), ("rating", "rating"), ("mu", "mu"),
+                  ("sigma", "±"), ("games", "games"), ("wins", "won"), ("shared", "shared"), ("losses", "lost")]
+SOLO_COLUMNS = [("game", "game"), ("rank", "rank"), ("player", "player"), ("mean", "mean"), ("stderr", "s.e."),
+                ("best", "best"), ("games", "games")]
+
+
+@main.command(short_help="Ratings of every player from the stored games.")
+@click.option("--game", type=GAME, help="Only this game's records.")
+@click.option("--event", help="Only this event's records (its Event tag).")
+@click.option("--since", metavar="DATE", help="Only games played on or after this day, YYYY-MM-DD.")
+@click.option("--rebuild", is_flag=True, help="Rate every stored game again from the first and keep the result "
+                                            "(the kept ratings are updated as games arrive; this is never needed "
+                                            "for correct numbers, only to store them after an upgrade).")
+@db_option
+@output_options
+@click.pass_context
+def ratings(ctx, game, event, since, rebuild, out):
+    """Ratings of every player (bots too, by their spec) from the stored games, in the order
+    they were played: rating = mu - 3 sigma (openskill's Plackett-Luce), ± sigma; solo games
+    get a summary of each player's totals instead. The database keeps them, updated as games
+    arrive (a game dated before the latest rated rates its game again from the first);
+    --event and --since rate the games they choose from the first. CSV, TSV and --nl print one list, each row
+    with its kind (rating or solo).
+
+    Example: scorebook ratings --game tsuro --since 2026-01-01"""
+    from scorebook.analyze.ratings import ratings as rate_archive, rebuild as rebuild_ratings
+    if rebuild:
+        store = open_store(ctx)
+        click.echo(f"scorebook: rated {rebuild_ratings(store):,} games again from the first", err=True)
+    else:
+        store = open_store(ctx, write=False)
+    print_ratings(rate_archive(store, game, event, since), out)
+
+
+def _ratings_tables(doc: dict, out) -> None:
+    """The ratings' table, the solo summaries' table (when there are any), the games rated."""
+    if doc["ratings"] or not doc["solo"]:
+        out.rows(RATING_COLUMNS, doc["ratings"])
+    if doc["solo"]:
+        if doc["ratings"]:
+            click.echo("")
+        out.rows(SOLO_COLUMNS, doc["solo"])
+    click.echo(f"{doc['games']} games rated")
+
+
+def print_ratings(doc: dict, out) -> None:
+    """Ratings and solo summaries: two tables, or one list with each row's kind."""
+    if out.json:
+        out.rows([], [], doc)
+    elif out.human:
+        _ratings_tables(doc, out)
+    else:  # one list: each row with its kind
+        out.rows([("kind", "kind")] + RATING_COLUMNS + [c for c in SOLO_COLUMNS if c not in RATING_COLUMNS],
+                 [dict(r, kind="rating") for r in doc["ratings"]] + [dict(r, kind="solo") for r in doc["solo"]])

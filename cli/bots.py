@@ -1,0 +1,252 @@
+"""The bots' commands: play, warm-up, analyze."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from scorebook import registry
+from scorebook.errors import UsageError
+from scorebook.records.notation import score_text
+
+from .archive import RATING_COLUMNS, SOLO_COLUMNS, rate_new
+from .common import (GAME, Progress, check_writable, db_option, executor_options, main, named_files, open_store,
+                     play_options, user_file_options, write_file)
+from .output import output_options
+
+
+def _bots_help() -> str:
+    return "Bots, comma separated. " + "; ".join(
+        f"{g.id}: " + ", ".join(b.name + (f":{b.argument.upper()}" if b.argument else "") for b in g.info.bots)
+        for g in registry.games()) + "."
+
+
+@main.command(short_help="Let bots play; their records are stored.")
+@click.argument("game", type=GAME)
+@click.option("--players", help=_bots_help())
+@click.option("--ladder", metavar="BOT,BOT,...", help="A seat-rotated round robin of these bots (every pair, or all "
+              "together where the game seats them all; each bot alone in a solo game), --games games a match, then "
+              "their ratings from those games.")
+@click.option("--games", "n_games", default=1, show_default=True, type=click.IntRange(1, 1_000_000),
+              help="Games to play (a ladder: games a match); seats rotate from game to game.")
+@click.option("--seed", default=0, show_default=True, type=int,
+              help="Random seed: game g draws from [seed, g], so the same seed plays the same games.")
+@play_options
+@user_file_options
+@click.option("--out", "out_dir", metavar="FOLDER", help="Also write each record to this folder.")
+@executor_options("1, one game after another in this process, so a game's seconds are a lone bot's")
+@db_option
+@output_options
+@click.pass_context
+def play(ctx, game, players, ladder, n_games, seed, out_dir, jobs, executor, scheduler, out, **game_options):
+    """Let bots play; their records go to the database (each game is committed as it ends).
+
+    Example: scorebook play tsuro --players mc:16,simple --games 100 --seed 1"""
+    from scorebook.records.play import check_out_dir
+    if bool(players) == bool(ladder):
+        raise UsageError("give --players or --ladder")
+    files = named_files(game_options)
+    options = {name.replace("_", "-"): value for name, value in game_options.items() if value is not None}
+    check_out_dir(out_dir)
+    run = dict(games=n_games, seed=seed, options=options, out_dir=out_dir, progress=_game_line, jobs=jobs or 1,
+               executor=executor, scheduler=scheduler, files=files)
+    if ladder:
+        _play_ladder(open_store(ctx), game, ladder.split(","), run, out)
+    else:
+        _play_match(open_store(ctx), game, players.split(","), run, out)
+
+
+def _game_line(outcome: dict, done: int, total: int) -> None:
+    """One line a game: long games are not silent."""
+    click.echo(f"game {done}/{total}: {' / '.join(outcome['players'])}, {outcome['status']}, score "
+               f"{score_text(outcome.get('score'))}, {outcome['seconds']:.1f} s", err=True)
+
+
+def _play_ladder(store, game: str, bots: list[str], run: dict, out) -> None:
+    """``play --ladder``: the round robin, then the ratings from its games."""
+    from scorebook.analyze.ratings import ladder as play_ladder
+    click.echo(f"scorebook: ladder of {game}: {','.join(bots)}", err=True)
+    done = play_ladder(store, game, bots, **run)
+    rate_new(store, [game])
+    doc = done["ratings"]
+    if out.json:
+        out.rows([], [], done)
+        return
+    if doc["ratings"]:
+        out.rows(RATING_COLUMNS, doc["ratings"])
+    if doc["solo"]:
+        out.rows(SOLO_COLUMNS, doc["solo"])
+    if out.human:
+        click.echo(f"{done['games']} games, event {done['event']!r}")
+
+
+def _play_match(store, game: str, bots: list[str], run: dict, out) -> None:
+    """``play --players``: the games, a row each, then the first player's summary."""
+    from scorebook.records.play import parse_bots, play as play_games
+    parse_bots(registry.get_game(game), bots)  # a typo is refused before anything is said
+    click.echo(f"scorebook: playing {game}: {','.join(bots)}", err=True)
+    result = play_games(store, game, bots, **run)
+    rate_new(store, [game])
+    games, summary = result["games"], result["summary"]
+    names = summary["players"]
+    value = "total" if len(names) == 1 else f"margin ({names[0]})" if len(names) == 2 else f"share ({names[0]})"
+    rows = [{"game": i + 1, "id": g.get("id"), "status": g["status"], "players": " / ".join(g["players"]),
+             "score": score_text(g.get("score")), "value": g.get("value"), "seconds": g["seconds"]}
+            for i, g in enumerate(games)]
+    out.rows([("game", "game"), ("id", "id"), ("status", "status"), ("players", "players"), ("score", "score"),
+              ("value", value), ("seconds", "seconds")], rows,
+             {"games": [{k: v for k, v in g.items() if k not in ("source", "index", "game")} for g in games],
+              "mean": summary["mean"], "stderr": summary["stderr"], "players": names, "summary": summary})
+    if out.human and summary["mean"] is not None:
+        click.echo(summary_line(summary))
+
+
+def summary_line(summary: dict) -> str:
+    """A match's summary: the first player's wins and mean margin, or the mean total."""
+    names = summary["players"]
+    se = f" ± {summary['stderr']:.2f} (standard error)" if summary["stderr"] is not None else ""
+    if len(names) == 2:
+        return (f"{names[0]} vs {names[1]}: {_many(summary['wins'], 'win')}, {_many(summary['losses'], 'loss')}, "
+                f"{_many(summary['draws'], 'draw')}; mean margin {summary['mean']:+.2f}{se} over "
+                f"{_many(summary['games'], 'game')}")
+    return f"mean {summary['mean']:.2f}{se} over {_many(summary['games'], 'game')}"
+
+
+def _many(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "es" if word.endswith("s") else "s")
+
+
+@main.command("warm-up", short_help="Compile the engines ahead of their first use.")
+@click.argument("game", type=GAME, required=False)
+@db_option
+@output_options
+def warm_up_command(game, out):
+    """Compile every game's engine (or GAME's) ahead of its first use: a game of each bot,
+    stored and analysed in a database in memory; numba caches the code for every later start.
+
+    Example: scorebook warm-up tiny-islands"""
+    from scorebook.analyze.warm import warm_up
+    rows = []
+    for g in [game] if game else registry.game_ids():
+        click.echo(f"scorebook: compiling {g}…", err=True)
+        done = warm_up(g)
+        rows.append({"game": done["game"], "bots": " ".join(done["bots"]), "seconds": done["seconds"]})
+    out.rows([("game", "game"), ("bots", "bots"), ("seconds", "seconds")], rows, {"games": rows})
+
+
+# ------------------------------------------------------------------ analyze
+
+ANALYSIS_COLUMNS = [("ply", "ply"), ("player", "player"), ("played", "played"), ("best", "best"),
+                    ("value_best", "value best"), ("value_played", "value played"), ("loss", "loss"),
+                    ("stderr", "stderr"), ("class", "class"), ("next", "next best")]
+
+
+def candidate_text(candidate: dict) -> str:
+    """A candidate of a move's ``top`` as a person reads it: ``B2 12.1 ± 0.3``."""
+    se = "" if candidate.get("stderr") is None else f" ± {candidate['stderr']}"
+    return f"{candidate['move']} {candidate['value']}{se}"
+
+
+@main.command(short_help="Per-move loss against the bot, stored with the record.")
+@click.argument("record_id", required=False)
+@click.option("--all", "all_", is_flag=True, help="Analyse every record not analysed yet (in parallel, resumable).")
+@click.option("--bot", "bot", default=None, help="Bot settings, KEY:N separated by commas; " + "; ".join(
+              f"{g.id}: " + ", ".join(f"{k} (default {v})" for k, v in g.info.analysis.options.items())
+              + (f"; with --{g.info.analysis.uses}: " + ", ".join(
+                  f"{k} (default {v})" for k, v in g.info.analysis.options_with_file.items())
+                 if g.info.analysis.uses else "")
+              for g in registry.games() if g.info.analysis) + ".")
+@click.option("--seed", default=0, show_default=True, type=int)
+@executor_options("the cores")
+@click.option("--force", is_flag=True, help="Analyse again even when a stored analysis exists (with --all: every "
+                                            "record of the games the bot fits).")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), help="Write a self-contained HTML report.")
+@user_file_options
+@db_option
+@output_options
+@click.pass_context
+def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, html_path, out, **named):
+    """Per-move expected-score loss against the bot, stored with the record: for every move the
+    value of the bot's best move and of the move played, the loss and its class.
+
+    Example: scorebook analyze 3f2a --html report.html"""
+    if all_ == bool(record_id):
+        raise UsageError("give a record id or --all")
+    if all_ and html_path:
+        raise UsageError("--html writes the report of one record")
+    check_writable(html_path)
+    store = open_store(ctx)
+    if all_:
+        _analyze_all(store, dict(bot=bot, seed=seed, jobs=jobs, executor=executor, scheduler=scheduler, force=force,
+                                 files=_analysis_files(named, None)), out)
+    else:
+        _analyze_one(store, store.get(record_id), dict(bot=bot, seed=seed, force=force), named, html_path, out)
+
+
+def _analysis_files(named: dict, games: list | None) -> dict:
+    """The user files the analysis reads (named, or found where --net looks), a line for each note."""
+    from scorebook.analyze.run import analysis_files
+    files, notes = analysis_files(named_files(named), games)
+    for note in notes:
+        click.echo(f"scorebook: {note}", err=True)
+    return files
+
+
+def _analyze_one(store, row: dict, settings: dict, named: dict, html_path: str | None, out) -> None:
+    """``analyze ID``: the moves' progress, the report stored, printed and (--html) written."""
+    from scorebook.analyze.run import analyze_one
+    files = _analysis_files(named, [row["game"]])
+    with Progress(len(store.moves(row["id"])), "analysing", not out.json and sys.stderr.isatty(), "moves",
+                  lines=not out.json) as bar:
+        report = analyze_one(store, row["id"], settings["bot"], settings["seed"], force=settings["force"],
+                             progress=bar.update, files=files, row=row)
+    if html_path:
+        from scorebook.analyze.html import render
+        write_file(html_path, render(row, report))
+    _show_analysis(report, out)
+    if out.human and html_path:
+        click.echo(f"report written to {html_path}")
+
+
+def _analyze_all(store, settings: dict, out) -> None:
+    """``analyze --all``: the batch, its progress (records committed), a row per analysis."""
+    from scorebook.analyze.run import analyze_all
+    with Progress(None, "analysing", not out.json and sys.stderr.isatty(), "records", lines=not out.json) as bar:
+        reports = analyze_all(store, settings["bot"], settings["seed"], jobs=settings["jobs"],
+                              executor=settings["executor"], scheduler=settings["scheduler"],
+                              progress=lambda step, total: bar.update(step, total), force=settings["force"],
+                              files=settings["files"])
+    _say_analysed(reports, out)
+
+
+def _say_analysed(reports: list[dict], out) -> None:
+    """A row per analysis, a line per failure (exit 1 if any)."""
+    failed = [r for r in reports if "error" in r]
+    done = [r for r in reports if "error" not in r]
+    rows = [{"id": r["id"], "game": r["game"], "bot": r["bot"], "moves": len(r["moves"]),
+             "players": "; ".join(f"{n} {s['mean_loss']}, {s['accuracy']}%" for n, s in r["summary"].items())}
+            for r in done]
+    out.rows([("id", "id"), ("game", "game"), ("bot", "bot"), ("moves", "moves"),
+              ("players", "players (mean loss, accuracy)")], rows, {"analyses": done, "errors": failed})
+    if out.human:
+        click.echo(f"{len(done)} records analysed, {len(failed)} failed")
+    for r in failed:
+        click.echo(f"scorebook: analysis of {r['id']} failed: {r['error']}", err=True)
+    if failed:
+        sys.exit(1)
+
+
+def _show_analysis(report: dict, out) -> None:
+    """One record's analysis: a row per move (ties said), then each player's summary."""
+    if out.human:
+        click.echo(f"{report['id']}  {report['game']}  bot {report['bot']}  seed {report['seed']}")
+    rows = [dict(m, ply=(f"game {m['game']}, " if "game" in m else "") + str(m["ply"]),
+                 next="; ".join(candidate_text(c) for c in m.get("top", [])[1:]),
+                 **({"class": "best (tied)"} if m.get("tied") else {})) for m in report["moves"]]
+    out.rows(ANALYSIS_COLUMNS, rows, {k: report[k] for k in ("id", "bot", "seed", "game", "engine_version", "settings",
+                                                              "thresholds", "moves", "summary")})
+    if out.human:
+        for name, s in report["summary"].items():
+            click.echo(f"{name}: mean loss {s['mean_loss']} over {s['moves']} moves, total {s['total_loss']}, "
+                       f"accuracy {s['accuracy']}%, best move {s['best_move_rate']}%, "
+                       + ", ".join(f"{k} {v}" for k, v in s["classes"].items()))
