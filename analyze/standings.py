@@ -160,7 +160,7 @@ def tournament_of(snapshot: dict, where: str) -> dict:
     """The tournament of a snapshot (``read_tournament``'s): {game, event, players,
     seniority, tiebreaks, matches}; a rejected record or a match that does not fit is a
     UsageError naming ``where``."""
-    spec, texts = snapshot["spec"], snapshot["texts"]
+    spec = snapshot["spec"]
     game = tournament_game(spec.get("game"))
     tournament = game.analysis.tournament
     players = spec.get("players") or []
@@ -170,25 +170,27 @@ def tournament_of(snapshot: dict, where: str) -> dict:
     unknown = [t for t in chain if t not in TIEBREAKS]
     if unknown or not chain or chain[0] != "points":
         raise UsageError(f"{where}: tiebreaks start with points and use {', '.join(TIEBREAKS)}")
+    matches = _spec_matches(spec, snapshot["texts"], tournament, where)
+    names += [p for p in dict.fromkeys(p for m in matches for p in m.players) if p not in names]
+    return {"game": game, "event": snapshot["event"], "players": names, "seniority": seniority,
+            "tiebreaks": list(chain), "matches": matches}
+
+
+def _spec_matches(spec: dict, texts: dict, tournament, where: str) -> list:
+    """The matches a tournament file names: every match of its ``records``, then each of its
+    ``matches`` (a file, or a PGN text; ``match`` picks one of several)."""
     matches: list[Match] = []
     for name in spec.get("records", []):
-        for rec in tournament.match_records(texts[name], name):
-            matches.append(tournament.match_of(rec, name))
+        matches += [tournament.match_of(rec, name) for rec in tournament.match_records(texts[name], name)]
     for k, entry in enumerate(spec.get("matches", []), 1):
         place = entry.get("file", f"matches[{k}]")
-        text = entry["pgn"] if "pgn" in entry else texts[entry["file"]]
-        found = tournament.match_records(text, place)
+        found = tournament.match_records(entry["pgn"] if "pgn" in entry else texts[entry["file"]], place)
         if "match" in entry:
             found = [t for t in found if tournament.match_id(t) == entry["match"]]
         if len(found) != 1:
             raise UsageError(f"{where}: {place} holds {len(found)} matches; name one with \"match\"")
         matches.append(tournament.match_of(found[0], place, entry.get("players")))
-    for m in matches:
-        for p in m.players:
-            if p not in names:
-                names.append(p)
-    return {"game": game, "event": snapshot["event"], "players": names, "seniority": seniority,
-            "tiebreaks": list(chain), "matches": matches}
+    return matches
 
 
 def load_tournament(path: str, text: str | None = None) -> dict:

@@ -200,38 +200,47 @@ class GameOfIslandsVisitor(pgn.Visitor):
         k = len(self.games)
         if k == 0:
             self.match = pg.tags.get("Match")
-        expected = None
-        if self.match is not None:
-            if k >= len(TRIAD_GRIDS):
-                raise self._tag_error("triad-grid-order", f"a triad has {len(TRIAD_GRIDS)} games; this is game "
-                                      f"{k + 1} of Match {self.match}", "Grid")
-            expected = TRIAD_GRIDS[k]
-        if "Grid" not in pg.tags:
-            raise ParseError("bad-grid", f"a Game of Islands record needs a Grid tag ({MIN_GRID} to {MAX_GRID})",
-                             line=pg.line, column=1)
-        grid_text = pg.tags["Grid"]
-        n = small_int(grid_text)
-        if n is None or grid_text.startswith("-") or not MIN_GRID <= n <= MAX_GRID:
-            raise self._tag_error("bad-grid", f"Grid must be a whole number from {MIN_GRID} to {MAX_GRID}", "Grid")
-        if "Result" in pg.tags and not (pg.tags["Result"] == "*" or SCORE_RE.match(pg.tags["Result"])):
-            raise self._tag_error("bad-result", "Result is the grid score First-Second, e.g. 12-9, or *", "Result")
-        if "MatchResult" in pg.tags and pg.tags["MatchResult"] not in MATCH_RESULTS:
-            raise self._tag_error("bad-result", "MatchResult is 1-0, 0-1 or 1/2-1/2", "MatchResult")
+        if self.match is not None and k >= len(TRIAD_GRIDS):
+            raise self._tag_error("triad-grid-order", f"a triad has {len(TRIAD_GRIDS)} games; this is game "
+                                  f"{k + 1} of Match {self.match}", "Grid")
+        n = self._grid()
+        self._check_result_tags(pg.tags)
         self.first, self.second = pg.tags.get("First", "?"), pg.tags.get("Second", "?")
-        if expected is not None and n != expected:
+        if self.match is not None and n != TRIAD_GRIDS[k]:
             raise self._tag_error("triad-grid-order", f"the games of a triad are grids "
                                   f"{', '.join(map(str, TRIAD_GRIDS))} in this order; this game should be "
-                                  f"{expected} x {expected}", "Grid")
+                                  f"{TRIAD_GRIDS[k]} x {TRIAD_GRIDS[k]}", "Grid")
         if self.players is not None:
-            for name, who in (("First", self.first), ("Second", self.second)):
-                if who not in self.players or self.first == self.second:
-                    where = pg.tag_tokens.get(name)
-                    raise ParseError("triad-players", f"the games of a triad are played by "
-                                     f"{' and '.join(self.players)}", line=where.line if where else pg.line,
-                                     column=where.column if where else 1, token=who)
+            self._check_triad_players()
         self.walk = Replay(ENGINE, grid_setup(n, self.first, self.second, self.out_of_time))
         self.turns: list[Turn] = []
         self.pending: tuple[_Part, list[_Part]] | None = None  # a turn whose claims are still coming
+
+    def _grid(self) -> int:
+        """The game's Grid tag, a size from MIN_GRID to MAX_GRID."""
+        pg = self.pg
+        if "Grid" not in pg.tags:
+            raise ParseError("bad-grid", f"a Game of Islands record needs a Grid tag ({MIN_GRID} to {MAX_GRID})",
+                             line=pg.line, column=1)
+        n = small_int(pg.tags["Grid"])
+        if n is None or pg.tags["Grid"].startswith("-") or not MIN_GRID <= n <= MAX_GRID:
+            raise self._tag_error("bad-grid", f"Grid must be a whole number from {MIN_GRID} to {MAX_GRID}", "Grid")
+        return n
+
+    def _check_result_tags(self, tags: dict) -> None:
+        if "Result" in tags and not (tags["Result"] == "*" or SCORE_RE.match(tags["Result"])):
+            raise self._tag_error("bad-result", "Result is the grid score First-Second, e.g. 12-9, or *", "Result")
+        if "MatchResult" in tags and tags["MatchResult"] not in MATCH_RESULTS:
+            raise self._tag_error("bad-result", "MatchResult is 1-0, 0-1 or 1/2-1/2", "MatchResult")
+
+    def _check_triad_players(self) -> None:
+        """A triad's later games are played by its first game's two players."""
+        for name, who in (("First", self.first), ("Second", self.second)):
+            if who not in self.players or self.first == self.second:
+                where = self.pg.tag_tokens.get(name)
+                raise ParseError("triad-players", f"the games of a triad are played by "
+                                 f"{' and '.join(self.players)}", line=where.line if where else self.pg.line,
+                                 column=where.column if where else 1, token=who)
 
     # ---- movetext
     def visit_move_number(self, number: int, token: pgn.Token) -> None:

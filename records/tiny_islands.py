@@ -526,20 +526,7 @@ def _join_visits(visits: list[str | None]) -> str:
 def render(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -> tuple[str, list[tuple]]:
     """Canonical Scorebook notation (the normalised text the store hashes) and the rows
     (game 1, ply, player 0, move, note) of the moves table, made in one pass. Visit lists stay in the text."""
-    tags = {"Game": GAME}
-    tags.update(record.tags)
-    tags["Rules"] = record.rules
-    if record.deck is not None:
-        tags["Deck"] = record.deck
-    if record.label is not None:
-        tags["Label"] = record.label
-    if record.random_placements is not None:
-        tags["RandomPlacements"] = str(record.random_placements)
-    rec = record.recorded
-    if rec and len(rec) == len(CATEGORIES):
-        tags["Breakdown"] = " ".join([str(rec[k]) for k in CATEGORIES])
-    final = str(rec["total"]) if record.finished and rec else "*"
-    tags["Result"] = final
+    tags, final = _canonical_tags(record)
     lines = [pgn.write_tags(tags), ""]
     if record.preamble:
         lines.append(pgn.wrap_comment(record.preamble))
@@ -552,13 +539,7 @@ def render(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -
     pair, place = _PAIR_TEXT, _PLACEMENT_TEXT
     for t, (o, p) in enumerate(zip(record.offers, record.placements)):
         move = f"{pair[o.tile1][o.zone1]}+{pair[o.tile2][o.zone2]} {place[p.tile][p.cell]}"
-        if p.note:
-            line = f"{t + 1}. {move}" + ("" if p.visits is None else f" {{[%visits {p.visits}]}}")
-            lines.append(line + " " + pgn.wrap_comment(p.note))
-        elif p.visits is not None:
-            lines.append(f"{t + 1}. {move} {{[%visits {p.visits}]}}")
-        else:
-            lines.append(f"{t + 1}. {move}")
+        lines.append(_turn_line(t, move, p))
         rows.append((1, _PLY_OF_TURN[t], 0, move, p.note))
         if t + 1 == next_drawing:
             drawing = record.drawings[d]
@@ -569,6 +550,28 @@ def render(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -
             next_drawing = DRAWING_AFTER_TURN[d] if d < n_drawings else -1
     lines.append(final)
     return "\n".join(lines) + "\n", rows
+
+
+def _canonical_tags(record: TinyIslandsRecord) -> tuple[dict, str]:
+    """The canonical text's tags, in their order, and its result (the stated total, or ``*``)."""
+    tags = {"Game": GAME}
+    tags.update(record.tags)
+    tags["Rules"] = record.rules
+    optional = {"Deck": record.deck, "Label": record.label,
+                "RandomPlacements": None if record.random_placements is None else str(record.random_placements)}
+    tags.update({k: v for k, v in optional.items() if v is not None})
+    rec = record.recorded
+    if rec and len(rec) == len(CATEGORIES):
+        tags["Breakdown"] = " ".join([str(rec[k]) for k in CATEGORIES])
+    final = str(rec["total"]) if record.finished and rec else "*"
+    tags["Result"] = final
+    return tags, final
+
+
+def _turn_line(t: int, move: str, p) -> str:
+    """A turn's line: its number, the offer and placement, the visits and the note when there are."""
+    visits = "" if p.visits is None else f" {{[%visits {p.visits}]}}"
+    return f"{t + 1}. {move}{visits}" + (" " + pgn.wrap_comment(p.note) if p.note else "")
 
 
 def write_pgn(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -> str:

@@ -316,25 +316,8 @@ def write_line(record: TinyIslandsRecord, result: TinyIslandsReplay | None = Non
         raise UsageError("the TinyBot format holds finished games only")
     if result is None and (record.recorded is None or any(d.trace is None for d in record.drawings)):
         result = replay(record)
-    out: list[str] = []
-    for kind, index in LAYOUT:
-        if kind == "offer":
-            o = record.offers[index]
-            out.append(TILE_LETTERS[o.tile1] + ZONE_LETTERS[o.zone1] + TILE_LETTERS[o.tile2] + ZONE_LETTERS[o.zone2])
-        elif kind == "placement":
-            p = record.placements[index]
-            out.append(_undist(p.visits) + TILE_LETTERS[p.tile] + cell_name(p.cell))
-        else:
-            d = record.drawings[index]
-            cells = d.trace if d.trace is not None else _direct_order(d.region, result, index)
-            visits = d.visits or [None] * (len(cells) + 1)
-            out.append("".join(_undist(v) + cell_name(c) for v, c in zip(visits, cells)) + _undist(visits[-1]))
-    # the stated breakdown; a record that states only its total gets the replayed one (equal, or
-    # it would not have been stored); one that states no score, none
-    score = None if not record.recorded else record.recorded if len(record.recorded) == len(CATEGORIES) else (
-        (result or replay(record)).score)
-    if score is not None and record.rules != "tinybot":  # a line is read under TinyBot's rules: its score too
-        score = replay(dataclasses.replace(record, rules="tinybot")).score
+    out = [_entry(record, kind, index, result) for kind, index in LAYOUT]
+    score = _line_score(record, result)
     if score is not None:
         out.extend(str(score[k]) for k in CATEGORIES)
         if record.random_placements is not None:
@@ -342,6 +325,31 @@ def write_line(record: TinyIslandsRecord, result: TinyIslandsReplay | None = Non
     if record.label is not None:
         out.append("#" + record.label)
     return " ".join(out)
+
+
+def _entry(record: TinyIslandsRecord, kind: str, index: int, result: TinyIslandsReplay | None) -> str:
+    """One word of the line: an offer, a placement, or a drawing."""
+    if kind == "offer":
+        o = record.offers[index]
+        return TILE_LETTERS[o.tile1] + ZONE_LETTERS[o.zone1] + TILE_LETTERS[o.tile2] + ZONE_LETTERS[o.zone2]
+    if kind == "placement":
+        p = record.placements[index]
+        return _undist(p.visits) + TILE_LETTERS[p.tile] + cell_name(p.cell)
+    d = record.drawings[index]
+    cells = d.trace if d.trace is not None else _direct_order(d.region, result, index)
+    visits = d.visits or [None] * (len(cells) + 1)
+    return "".join(_undist(v) + cell_name(c) for v, c in zip(visits, cells)) + _undist(visits[-1])
+
+
+def _line_score(record: TinyIslandsRecord, result: TinyIslandsReplay | None) -> dict | None:
+    """The score a line states: the record's stated breakdown; a record that states only its
+    total gets the replayed one (equal, or it would not have been stored); one that states no
+    score, none. A line is read under TinyBot's rules: its score too."""
+    if not record.recorded:
+        return None
+    if record.rules != "tinybot":
+        return replay(dataclasses.replace(record, rules="tinybot")).score
+    return record.recorded if len(record.recorded) == len(CATEGORIES) else (result or replay(record)).score
 
 
 def _direct_order(region: list[int], result: TinyIslandsReplay, index: int) -> list[int]:

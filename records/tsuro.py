@@ -375,28 +375,30 @@ class TsuroVisitor(pgn.Visitor):
         for tok, words in groups:
             kind = tok.text.rstrip(",")
             try:
-                if kind == "draw":
-                    events["draw"].append((self._seat(words[0]), self._tile(words[1])))
-                    assert len(words) == 2
-                elif kind in ("dragon", "pass"):
-                    assert len(words) == 1
-                    events[kind].append(self._seat(words[0]))
-                elif kind == "return":
-                    assert words[1] == "[" and words[-1] == "]"
-                    seat = self._seat(words[0])
-                    events["return"] += [(seat, self._tile(w)) for w in words[2:-1]]
-                elif kind == "deck":
+                if kind == "deck":
                     assert events["deck"] is None
-                    events["deck"] = [self._tile(w) for w in words]
-                    deck_token = tok
-                elif kind == "refill":
-                    assert words and len(words) % 2 == 0
-                    events["refill"] += [(self._seat(a), self._tile(b)) for a, b in zip(words[::2], words[1::2])]
+                    events["deck"], deck_token = [self._tile(w) for w in words], tok
+                else:
+                    events[kind] += self._event_entries(kind, words)
             except (AssertionError, IndexError, ValueError):
-                raise self._err(tok, "bad-token", f"a {kind} event reads like \"" + {
-                    "draw": "draw P1 22", "dragon": "dragon P1", "pass": "pass P1", "return": "return P1 [5 9]",
-                    "deck": "deck 9 22 5 ...", "refill": "refill P2 9, P1 5"}[kind] + "\"") from None
+                raise self._err(tok, "bad-token", f"a {kind} event reads like \"{EVENT_EXAMPLES[kind]}\"") from None
         return events, deck_token
+
+    def _event_entries(self, kind: str, words: list[str]) -> list:
+        """The entries of one event other than the deck; AssertionError, IndexError or
+        ValueError when its words do not read."""
+        if kind == "draw":
+            assert len(words) == 2
+            return [(self._seat(words[0]), self._tile(words[1]))]
+        if kind in ("dragon", "pass"):
+            assert len(words) == 1
+            return [self._seat(words[0])]
+        if kind == "return":
+            assert words[1] == "[" and words[-1] == "]"
+            seat = self._seat(words[0])
+            return [(seat, self._tile(w)) for w in words[2:-1]]
+        assert words and len(words) % 2 == 0  # refill
+        return [(self._seat(a), self._tile(b)) for a, b in zip(words[::2], words[1::2])]
 
     def _seat(self, word: str) -> int:
         return self.names.index(word)  # ValueError: not a player
@@ -430,6 +432,10 @@ class TsuroVisitor(pgn.Visitor):
     def result(self) -> TsuroRecord:
         return TsuroRecord(self.names, self.starts, self.deck, self.refill, self.tags, self.turns, self.score,
                            self.recorded, self.warnings)
+
+
+EVENT_EXAMPLES = {"draw": "draw P1 22", "dragon": "dragon P1", "pass": "pass P1", "return": "return P1 [5 9]",
+                  "deck": "deck 9 22 5 ...", "refill": "refill P2 9, P1 5"}
 
 
 def _events_agree(replayed: dict, written: dict, every: bool) -> bool:
