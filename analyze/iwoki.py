@@ -129,29 +129,13 @@ class IwokiAnalysis(Analysis):
         tile's numbers, face and rotation as they would lie, in the mark's colour; a draw or a
         pass in words."""
         s, owner = _board(state)
-        hexval = s[IE.HEXVAL:IE.HEXVAL + N_HEX_GAPS * 6]
-        open_hex = {int(s[IE.OPEN_HEX + i]) for i in range(s[IE.N_OPEN_HEX])}
-        open_small = {int(s[IE.OPEN_SMALL + i]) for i in range(s[IE.N_OPEN_SMALL])}
         lines = self.text_board(s).split("\n")[1:4]
         width, height = LAYOUT["width"], LAYOUT["height"]
         words = [(kind, move) for kind, move in (("played", played), ("best", best))
                  if move and "@" not in move]
         board = svg.Svg(max(width, 8 + 6.4 * max(len(line) for line in lines)),
                         height + 16 * (len(lines) + len(words)) + 6)
-        for g, corners in enumerate(LAYOUT["corners"]):
-            values = [int(v) for v in hexval[g * 6:g * 6 + 6]]
-            fill = OPEN if g in open_hex else PLAYED_AREA if any(v != EMPTY for v in values) else "#f7f7f7"
-            board.polygon(corners, fill=fill, stroke="#999", stroke_width=1)
-            cx, cy = LAYOUT["centres"][g]
-            board.text(cx, cy + 3, HEX_GAP_NAMES[g], font_size=9, fill="#aaa", text_anchor="middle")
-            for j, ((x, y), v) in enumerate(zip(corners, values)):
-                if v != EMPTY:
-                    seat = int(owner[g * 6 + j])
-                    board.text(cx + 0.7 * (x - cx), cy + 0.7 * (y - cy) + 5, "*" if v == WILD else v, font_size=14,
-                               text_anchor="middle", fill=SEAT_INK[seat] if seat >= 0 else svg.INK, font_weight="bold")
-        for g in open_small:
-            x, y = LAYOUT["small"][g]
-            board.circle(x, y, 6, fill=OPEN_SMALL, stroke="#b8860b", stroke_width=1)
+        _draw_gaps(board, s, owner)
         for kind, move in (("best", best), ("played", played)):
             self._mark_placement(board, kind, move)
         for i, line in enumerate(lines):
@@ -197,6 +181,27 @@ class IwokiAnalysis(Analysis):
         for (x, y), v in zip(corners, values):
             board.text(cx + 0.45 * (x - cx), cy + 0.45 * (y - cy) + 5, "*" if v == WILD else int(v), font_size=13,
                        text_anchor="middle", fill=colour, font_style="italic", **{"class": f"tile-number {kind}"})
+
+
+def _draw_gaps(board, s, owner) -> None:
+    """The hex gaps (open ones yellow), each named, its vertices' numbers in the colour of the
+    seat that put them there; the open small gaps."""
+    hexval = s[IE.HEXVAL:IE.HEXVAL + N_HEX_GAPS * 6]
+    open_hex = {int(s[IE.OPEN_HEX + i]) for i in range(s[IE.N_OPEN_HEX])}
+    for g, corners in enumerate(LAYOUT["corners"]):
+        values = [int(v) for v in hexval[g * 6:g * 6 + 6]]
+        fill = OPEN if g in open_hex else PLAYED_AREA if any(v != EMPTY for v in values) else "#f7f7f7"
+        board.polygon(corners, fill=fill, stroke="#999", stroke_width=1)
+        cx, cy = LAYOUT["centres"][g]
+        board.text(cx, cy + 3, HEX_GAP_NAMES[g], font_size=9, fill="#aaa", text_anchor="middle")
+        for j, ((x, y), v) in enumerate(zip(corners, values)):
+            if v != EMPTY:
+                seat = int(owner[g * 6 + j])
+                board.text(cx + 0.7 * (x - cx), cy + 0.7 * (y - cy) + 5, "*" if v == WILD else v, font_size=14,
+                           text_anchor="middle", fill=SEAT_INK[seat] if seat >= 0 else svg.INK, font_weight="bold")
+    for g in {int(s[IE.OPEN_SMALL + i]) for i in range(s[IE.N_OPEN_SMALL])}:
+        x, y = LAYOUT["small"][g]
+        board.circle(x, y, 6, fill=OPEN_SMALL, stroke="#b8860b", stroke_width=1)
 
 
 def _layout(size: float = 24.0) -> dict:

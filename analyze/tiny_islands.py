@@ -203,24 +203,9 @@ class TinyIslandsAnalysis(Analysis):
         offer = state[2] if len(state) > 2 else None
         size, margin = 26, 18
         s = svg.Svg(margin + SIZE * size + 2, margin + SIZE * size + 2)
-        for i in range(SIZE):
-            s.text(margin + i * size + size / 2, 13, COLUMN_NAMES[i], font_size=11, text_anchor="middle")
-            s.text(9, margin + i * size + size * 0.65, ROW_NAMES[i], font_size=11, text_anchor="middle")
-        for z in range(SIZE * SIZE):
-            r, c = divmod(z, SIZE)
-            x, y = margin + c * size, margin + r * size
-            s.rect(x, y, size, size, fill=LAND if land[z] else WATER, stroke="#fff")
-            if tiles[z]:
-                self._tile(s, TILE_LETTERS[tiles[z]], x, y, size)
+        self._grid(s, tiles, land, size, margin)
         for kind, move in (("best", best), ("played", played)):
-            if move and move.startswith("("):  # a drawing: its region tinted
-                for z in {parse_cell(w) for w in move.strip("()").split()}:
-                    r, c = divmod(z, SIZE)
-                    s.rect(margin + c * size, margin + r * size, size, size, fill=svg.PLAYED if kind == "played"
-                           else svg.BEST, fill_opacity=0.22, **{"class": f"region {kind}"})
-            elif move and len(move) == 3 and move[0] in TILE_COLOURS:  # a placement: the tile in its cell
-                r, c = divmod(parse_cell(move[1:3]), SIZE)
-                self._tile(s, move[0], margin + c * size, margin + r * size, size, opacity=0.6)
+            self._move(s, kind, move, size, margin)
         if offer is not None:
             for zone in (offer[1], offer[3]):
                 cells = set(int(z) for z in np.flatnonzero(ZONE_MASK[zone]))
@@ -231,6 +216,29 @@ class TinyIslandsAnalysis(Analysis):
             for x1, y1, x2, y2 in self._outline(move, size, margin):
                 s.mark(kind, "line", {"x1": x1, "y1": y1, "x2": x2, "y2": y2})
         return s.to_string()
+
+    def _grid(self, s, tiles, land, size: int, margin: int) -> None:
+        """Coordinates, land and water, the tiles."""
+        for i in range(SIZE):
+            s.text(margin + i * size + size / 2, 13, COLUMN_NAMES[i], font_size=11, text_anchor="middle")
+            s.text(9, margin + i * size + size * 0.65, ROW_NAMES[i], font_size=11, text_anchor="middle")
+        for z in range(SIZE * SIZE):
+            r, c = divmod(z, SIZE)
+            x, y = margin + c * size, margin + r * size
+            s.rect(x, y, size, size, fill=LAND if land[z] else WATER, stroke="#fff")
+            if tiles[z]:
+                self._tile(s, TILE_LETTERS[tiles[z]], x, y, size)
+
+    def _move(self, s, kind: str, move: str | None, size: int, margin: int) -> None:
+        """A drawing's region tinted, or a placement's tile in its cell, half seen."""
+        if move and move.startswith("("):
+            for z in {parse_cell(w) for w in move.strip("()").split()}:
+                r, c = divmod(z, SIZE)
+                s.rect(margin + c * size, margin + r * size, size, size, fill=svg.PLAYED if kind == "played"
+                       else svg.BEST, fill_opacity=0.22, **{"class": f"region {kind}"})
+        elif move and len(move) == 3 and move[0] in TILE_COLOURS:
+            r, c = divmod(parse_cell(move[1:3]), SIZE)
+            self._tile(s, move[0], margin + c * size, margin + r * size, size, opacity=0.6)
 
     @staticmethod
     def _tile(s, letter: str, x: float, y: float, size: float, opacity: float = 1.0) -> None:
