@@ -14,7 +14,7 @@ import signal
 import sys
 import threading
 
-from . import archive, bots, service  # noqa: F401 - each registers its commands on the group
+from . import archive, bots, files, service  # noqa: F401 - each registers its commands on the group
 from .common import main
 
 __all__ = ["main", "run"]

@@ -73,12 +73,25 @@ class Bot:
 
 @_STRICT
 @dataclass(frozen=True)
+class Fetch:
+    """Where ``scorebook NAME fetch`` downloads a user file from (its publisher's copy), the
+    SHA-256 the bytes must have, and its licence (named, and where its text is)."""
+    url: str
+    sha256: str
+    licence: str
+    licence_url: str
+
+
+@_STRICT
+@dataclass(frozen=True)
 class UserFile:
     """A file the user supplies to the game's engine (a trained network), never shipped with
-    Scorebook: ``--NAME PATH`` on ``play`` and ``analyze``, or the environment variable ``env``."""
+    Scorebook: ``--NAME PATH`` on ``play`` and ``analyze``, the environment variable ``env``,
+    or the copy ``scorebook NAME fetch`` stored (when ``fetch`` says where to get it)."""
     name: str
     env: str
     help: str
+    fetch: Fetch | None = None
 
 
 @_STRICT

@@ -38,6 +38,20 @@ def benchmark_script(name: str):
     return module
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _own_data_dir(tmp_path_factory):
+    """No test sees a network the user fetched (``scorebook net fetch``): Scorebook's data
+    folder is the session's own, empty; subprocesses inherit it."""
+    import os
+    before = os.environ.get("SCOREBOOK_DATA")
+    os.environ["SCOREBOOK_DATA"] = str(tmp_path_factory.mktemp("scorebook-data"))
+    yield
+    if before is None:
+        os.environ.pop("SCOREBOOK_DATA", None)
+    else:
+        os.environ["SCOREBOOK_DATA"] = before
+
+
 @pytest.fixture
 def store(tmp_path) -> Store:
     return Store(str(tmp_path / "test.db"))
