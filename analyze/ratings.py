@@ -289,8 +289,12 @@ def ladder(store, game_id: str, specs: list[str], *, games: int = 1, seed: int =
         parse_bots(game, [spec] * game.info.players.min)  # every bot checked before a game is played
     event = f"scorebook ladder seed {seed}"
     summaries, ids = [], set()
-    for players in ladder_matches(game, specs, play_args.get("options")):
-        done = play(store, game_id, players, games=games, seed=seed, progress=progress, event=event, **play_args)
+    matches = ladder_matches(game, specs, play_args.get("options"))
+    for k, players in enumerate(matches):
+        # progress over the whole ladder, not restarting at each match (every match plays as many games)
+        counted = None if progress is None else (
+            lambda outcome, done, total, k=k: progress(outcome, k * total + done, len(matches) * total))
+        done = play(store, game_id, players, games=games, seed=seed, progress=counted, event=event, **play_args)
         summaries.append(done["summary"])
         ids.update(g["id"] for g in done["games"] if g.get("id"))
     chosen = [r for r in results(store, game.id, event) if r.id in ids]

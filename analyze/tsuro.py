@@ -69,7 +69,7 @@ class TsuroAnalysis(Analysis):
         for p in range(int(s[R.N])):
             where = R.point_name(int(s[R.POS + p])) if s[R.POS + p] >= 0 else \
                 f"out on turn {int(s[R.ELIM_TURN + p])} ({('', 'edge', 'collision')[int(s[R.CAUSE + p])]})"
-            lines.append(f"{names[p]}: {where}; hand {R.hand(s, p)}" + (" (dragon)" if s[R.DRAGON] == p else ""))
+            lines.append(f"{names[p]}: {where}; hand {' '.join(map(str, R.hand(s, p))) or 'empty'}" + (" (dragon)" if s[R.DRAGON] == p else ""))
         lines.append(f"deck {int(s[R.DECK_N])} tiles; to move: {names[int(s[R.TO_MOVE])]}")
         return "\n".join(lines)
 

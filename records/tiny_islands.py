@@ -689,7 +689,8 @@ class TinyIslandsNotation(Notation):
     def score_lines(self, score: dict, players: list[str]) -> list[str]:
         who = f"{players[0]}: " if players else ""
         parts = ", ".join(f"{k} {score[k]}" for k in CATEGORIES[1:-1])
-        return [f"{who}total {score['total']} ({parts}; penalties -{score['penalties']})"]
+        penalties = f"penalties -{score['penalties']}" if score["penalties"] else "no penalties"
+        return [f"{who}total {score['total']} ({parts}; {penalties})"]
 
     def players(self, record) -> list[str]:
         return list(record.players)

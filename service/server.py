@@ -8,6 +8,7 @@ With ``writes``, the one writer, the analysis worker, accounts from their own fi
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import os
 import socket
@@ -89,6 +90,15 @@ def metadata(path: str, allow_sql: bool, plugins: dict | None = None) -> dict:
     meta = json.loads(resources.files("scorebook.records").joinpath("metadata.json").read_text())
     name = os.path.splitext(os.path.basename(path))[0]
     meta["databases"] = {name: meta["databases"]["scorebook"]}
+    # the home page lists five tables and hides the rest behind "...": what a visitor looks for
+    # first is named here, with its link (the database's name escaped: it is the file's)
+    from datasette.utils import tilde_encode
+    base = "/" + tilde_encode(name)
+    links = [(f"{base}/games", "games"), (f"{base}/player_results", "player results"),
+             (f"{base}/records", "records (full-text search)"), (f"{base}/players", "players"),
+             (f"{base}/events", "events"), ("/-/scorebook/ratings", "ratings")]
+    meta["description_html"] = (html.escape(meta["description"]) + "<br>Browse: " + ", ".join(
+        f'<a href="{html.escape(href)}">{html.escape(label)}</a>' for href, label in links) + ".")
     if not allow_sql:
         meta["allow_sql"] = False
     meta["plugins"] = dict(plugins or {})

@@ -181,3 +181,18 @@ def test_kept_ratings_equal_a_full_recomputation_as_records_arrive_out_of_date_o
     before = {g.id: store.ratings_kept(g.id) for g in registry.games()}
     assert rebuild(store) == len(results(store))
     assert {g.id: store.ratings_kept(g.id) for g in registry.games()} == before
+
+
+def test_a_ladders_progress_counts_over_the_whole_ladder(run_cli):
+    """One line a game, numbered through the ladder (three pairs of two games: 1/6 to 6/6),
+    not from 1 again at each pairing."""
+    result = run_cli("play", "iwoki", "--ladder", "random,greedy,minimax:1", "--games", "2")
+    numbers = [line.split(":")[0] for line in result.stderr.splitlines() if line.startswith("game ")]
+    assert numbers == [f"game {k}/6" for k in range(1, 7)]
+
+
+def test_a_match_summary_counts_in_words():
+    from scorebook.cli.bots import summary_line
+    one = summary_line({"players": ["a", "b"], "wins": 1, "losses": 0, "draws": 0, "mean": 2.0, "stderr": None,
+                        "games": 1})
+    assert one == "a vs b: 1 win, 0 losses, 0 draws; mean margin +2.00 over 1 game"

@@ -82,3 +82,34 @@ def test_a_command_announces_a_compile_though_numba_is_imported_after_it_starts(
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "scorebook: compiling Iwoki's jitted code" in done.stderr and "warm-up" in done.stderr
+
+
+def test_show_writes_a_hand_as_tiles_and_no_minus_zero(run_cli):
+    cli_json(run_cli("ingest", str(SAMPLES / "tsuro" / "tsuro-handwritten.pgn"), "--json"))
+    rid = cli_json(run_cli("list", "--json"))["records"][0]["id"]
+    shown = run_cli("show", rid).stdout
+    hands = [line.split("hand ", 1)[1] for line in shown.splitlines() if "hand " in line]
+    assert hands and all("[" not in h and "," not in h for h in hands)
+    from scorebook import registry
+    notation = registry.get_game("tiny-islands").notation
+    score = {"penalties": 0, "forests": 3, "houses": 0, "sand": 0, "waves": 0, "mountains": 0, "churches": 0,
+             "boats": 0, "total": 3}
+    line = notation.score_lines(score, ["ann"])[0]
+    assert "-0" not in line and "no penalties" in line
+
+
+def test_the_served_home_page_names_the_views_and_the_ratings(run_cli):
+    """Datasette's home page shows five tables and hides the rest behind "...": the games and
+    player results views and the ratings page are linked from its description."""
+    pytest.importorskip("datasette")
+    import asyncio
+
+    from datasette.app import Datasette
+
+    from scorebook.service.server import metadata
+    cli_json(run_cli("ingest", str(IW_SAMPLE), "--json"))
+    ds = Datasette([run_cli.db], metadata=metadata(run_cli.db, False))
+    page = asyncio.run(ds.client.get("/")).text
+    name = "cli"
+    for href in (f"/{name}/games", f"/{name}/player_results", "/-/scorebook/ratings"):
+        assert f'href="{href}"' in page, href
