@@ -23,10 +23,11 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from scorebook import registry
 from scorebook.records.play import ladder_matches, parse_bots, play
+from scorebook.records.store import record_date
 
 MU, SIGMA = 25.0, 25.0 / 3  # openskill's defaults: a new player
 _DATE = re.compile(r"(\d{4})[.\-/](\d{2})[.\-/](\d{2})")
@@ -58,19 +59,19 @@ def _model():
 
 def _day(tags: dict, ingested_at: str) -> str:
     """The day a game was played: its Date tag (PGN's 2024.05.01, or ISO), else the day it was
-    ingested; a partly unknown date (????.??.??) counts as unknown."""
-    m = _DATE.match(tags.get("Date") or "")
-    if m:
-        return "-".join(m.groups())
-    return (ingested_at or "")[:10]
+    ingested; a partly unknown date (????.??.??) counts as unknown. The store's reading of
+    the tag (its ``date`` column, which ``results(from_date=...)`` selects by)."""
+    day = record_date(tags.get("Date"))
+    return day.replace(".", "-") if day else (ingested_at or "")[:10]
 
 
 def results(store, game: str | None = None, event: str | None = None, since: str | None = None, *,
-            after_key: int | None = None) -> list[Result]:
+            after_key: int | None = None, from_date: str | None = None) -> list[Result]:
     """The finished records of the store as results, in the order they were played
-    (``after_key``: only those stored after that record)."""
+    (``after_key``: only those stored after that record; ``from_date``, YYYY-MM-DD: only those
+    played that day or later, by the index of the records' dates, and those of a day not known)."""
     out = []
-    for row in store.finished_results(game, event, after_key):
+    for row in store.finished_results(game, event, after_key, from_date and from_date.replace("-", ".")):
         rid, g, tags, score, ev, ingested_at, names, key = row
         try:
             notation = registry.get_game(g).notation
@@ -199,26 +200,59 @@ def _rank(rows: list[dict]) -> None:
         row["rank"] = place
 
 
-def _caught_up(store, game: str) -> tuple[Ledger, tuple[int, str, int], bool, tuple | None]:
-    """A game's ledger as kept, brought up to the records stored since: (ledger, its new
-    mark, whether it was rated again from the start, the mark as it was kept). A game played before the latest one
-    rated (a record dated earlier, arriving later) rates the whole game again, in order."""
+CHECKPOINT_EVERY = 20_000  # games of a game between two kept checkpoints of its ratings
+
+
+@dataclass
+class CaughtUp:
+    """A game's ledger brought up to the stored records, and what ``update`` keeps of it."""
+    ledger: Ledger
+    mark: tuple[int, str, int]  # (the last record's key, the order of the latest game rated, games rated)
+    whole: bool  # rated again (from a checkpoint or the first game): every row is kept anew
+    kept: tuple | None  # the mark as it was kept
+    checkpoints: list = field(default_factory=list)  # (games, order, rows) reached on the way
+    checkpoints_after: int | None = None  # kept checkpoints past this many games are stale
+
+
+def _caught_up(store, game: str, *, checkpoints: bool = False) -> CaughtUp:
+    """A game's ledger as kept, brought up to the records stored since. A game played before
+    the latest one rated (a record dated earlier, arriving later) rates the game again from
+    the last checkpoint before it (or from the first game), in order. ``checkpoints``: collect
+    the checkpoints passed on the way (the writer keeps them; a reader does not)."""
     kept, rows = store.ratings_kept(game)
     through, last, count = kept if kept else (0, None, 0)
     last = None if last == "null" else last
     fresh = results(store, game, after_key=through)
     through = max([through] + [r.key for r in fresh])
-    ledger = Ledger()
-    if last is not None and fresh and _order(fresh[0]) < tuple(_from_json(last)):
-        fresh, count, whole = results(store, game), 0, True
+    ledger, out = Ledger(), CaughtUp(Ledger(), (0, "null", 0), kept is None, kept)
+    if last is not None and fresh and _order(fresh[0]) < _from_json(last):
+        count, fresh = _from_checkpoint(store, game, ledger, _order(fresh[0]), out)
+        out.whole = True
     else:
         ledger.load(rows)
-        whole = kept is None
     for r in fresh:
         ledger.apply(r)
+        count += 1
+        if checkpoints and count % CHECKPOINT_EVERY == 0:
+            out.checkpoints.append((count, json.dumps(_order(r)), ledger.rows()))
     if fresh:
         last = json.dumps(_order(fresh[-1]))
-    return ledger, (through, last or "null", count + len(fresh)), whole, kept
+    out.ledger, out.mark = ledger, (through, last or "null", count)
+    return out
+
+
+def _from_checkpoint(store, game: str, ledger: Ledger, order: tuple, out: CaughtUp) -> tuple[int, list]:
+    """Load ``ledger`` with the last checkpoint before ``order`` (none: empty); (the games it
+    counts, every result of the game played after it, in order)."""
+    before = [(n, o) for n, o in store.ratings_checkpoints(game) if _from_json(o) < order]
+    if not before:
+        out.checkpoints_after = 0
+        return 0, results(store, game)
+    n, o = before[-1]
+    ledger.load(store.ratings_checkpoint(game, n))
+    out.checkpoints_after = n
+    since = _from_json(o)
+    return n, [r for r in results(store, game, from_date=since[0]) if _order(r) > since]
 
 
 def _from_json(text: str) -> tuple:
@@ -231,10 +265,11 @@ def update(store, games=None) -> int:
     play and the service call after they store games. The games rated since."""
     done = 0
     for game in games or [g.id for g in registry.games()]:
-        ledger, new_mark, whole, mark = _caught_up(store, game)
-        if mark is None or tuple(new_mark) != tuple(mark):
-            store.keep_ratings(game, new_mark, ledger.rows(changed_only=not whole), whole=whole)
-            done += new_mark[2] - (0 if whole or mark is None else mark[2])
+        c = _caught_up(store, game, checkpoints=True)
+        if c.kept is None or tuple(c.mark) != tuple(c.kept):
+            store.keep_ratings(game, c.mark, c.ledger.rows(changed_only=not c.whole), whole=c.whole,
+                               checkpoints=c.checkpoints, checkpoints_after=c.checkpoints_after)
+            done += c.mark[2] - (0 if c.whole or c.kept is None else c.kept[2])
     return done
 
 
@@ -242,12 +277,14 @@ def rebuild(store) -> int:
     """``ratings --rebuild``: every game rated again from its first game; the games rated."""
     done = 0
     for game in [g.id for g in registry.games()]:
-        ledger = Ledger()
+        ledger, checkpoints = Ledger(), []
         chosen = results(store, game)
-        for r in chosen:
+        for n, r in enumerate(chosen, 1):
             ledger.apply(r)
+            if n % CHECKPOINT_EVERY == 0:
+                checkpoints.append((n, json.dumps(_order(r)), ledger.rows()))
         mark = (max([0] + [r.key for r in chosen]), json.dumps(_order(chosen[-1])) if chosen else "null", len(chosen))
-        store.keep_ratings(game, mark, ledger.rows(), whole=True)
+        store.keep_ratings(game, mark, ledger.rows(), whole=True, checkpoints=checkpoints, checkpoints_after=0)
         done += len(chosen)
     return done
 
@@ -269,11 +306,11 @@ def ratings(store, game: str | None = None, event: str | None = None, since: str
     else:
         merged, count = Ledger(), 0
         for g in [game] if game else [g.id for g in registry.games()]:
-            ledger, mark, _, _ = _caught_up(store, g)
-            merged.ratings.update(ledger.ratings)
-            merged.counts.update(ledger.counts)
-            merged.solo.update(ledger.solo)
-            count += mark[2]
+            c = _caught_up(store, g)
+            merged.ratings.update(c.ledger.ratings)
+            merged.counts.update(c.ledger.counts)
+            merged.solo.update(c.ledger.solo)
+            count += c.mark[2]
         out = merged.document()
     out.update({"games": count, "filters": {"game": game, "event": event, "since": since}})
     return out

@@ -275,7 +275,8 @@ def ratings(ctx, game, event, since, rebuild, out):
     """Ratings of every player (bots too, by their spec) from the stored games, in the order
     they were played: rating = mu - 3 sigma (openskill's Plackett-Luce), ± sigma; solo games
     get a summary of each player's totals instead. The database keeps them, updated as games
-    arrive (a game dated before the latest rated rates its game again from the first);
+    arrive (a game dated before the latest rated rates its game again from the checkpoint
+    before it, kept every 20,000 games);
     --event and --since rate the games they choose from the first. CSV, TSV and --nl print one list, each row
     with its kind (rating or solo).
 

@@ -267,8 +267,21 @@ MIGRATIONS: list[str] = [
         games INTEGER NOT NULL
     ) WITHOUT ROWID;
     """,
+    # 12: the ratings as they stood every so many games of a game (``analyze.ratings``): a game
+    # that arrives dated before the latest rated is rated again from the checkpoint before it,
+    # not from the first game
+    """
+    CREATE TABLE ratings_checkpoints (
+        game TEXT NOT NULL,
+        games INTEGER NOT NULL,
+        last_order TEXT NOT NULL,
+        ledger TEXT NOT NULL,
+        PRIMARY KEY (game, games)
+    ) WITHOUT ROWID;
+    """,
 ]
 RATINGS = 11  # the migration that keeps ratings
+CHECKPOINTS = 12  # the migration that keeps ratings' checkpoints
 DATES = 10  # the migration that adds each record's date
 TOURNAMENTS = 6  # the migration that adds the tournaments table
 # created once older rows are filled and indexed (``_fill_browsing``): deleting from the index
@@ -634,10 +647,11 @@ class Store(ServiceTables):
         return out
 
     def finished_results(self, game: str | None = None, event: str | None = None,
-                         after_key: int | None = None) -> list[tuple]:
+                         after_key: int | None = None, from_date: str | None = None) -> list[tuple]:
         """(id, game, tags, score, event, ingested_at, names joined by char 31, key) of every
         finished record of a game and an event (each when given; ``after_key``: stored after
-        that record), in the order they were stored."""
+        that record; ``from_date``, YYYY.MM.DD: played that day or later, or on a day not
+        known), in the order they were stored."""
         sql = ("SELECT r.id, r.game, r.tags, r.score, r.event, r.ingested_at, "
                "(SELECT group_concat(p.name, char(31)) FROM (SELECT rp.seat, p.name FROM record_players rp "
                " JOIN players p ON p.id = rp.player_id WHERE rp.record_key = r.key ORDER BY rp.seat) p) AS names, "
@@ -652,6 +666,9 @@ class Store(ServiceTables):
         if after_key:
             sql += " AND r.key > ?"
             args.append(after_key)
+        if from_date:
+            sql += " AND (r.date >= ? OR r.date IS NULL)"
+            args.append(from_date)
         return self.db.execute(sql + " ORDER BY r.key", args).fetchall()
 
     def ratings_kept(self, game: str) -> tuple[tuple | None, list[dict]]:
@@ -663,12 +680,34 @@ class Store(ServiceTables):
                                [game]).fetchone()
         return mark, list(self.db.query("SELECT * FROM ratings WHERE game = ?", [game]))
 
-    def keep_ratings(self, game: str, mark: tuple[int, str, int], rows: list[dict], *, whole: bool) -> None:
+    def ratings_checkpoints(self, game: str) -> list[tuple[int, str]]:
+        """(games rated, order of the last of them) of each kept checkpoint of a game, in order."""
+        if self.schema_version < CHECKPOINTS:
+            return []
+        return self.db.execute("SELECT games, last_order FROM ratings_checkpoints WHERE game = ? ORDER BY games",
+                               [game]).fetchall()
+
+    def ratings_checkpoint(self, game: str, games: int) -> list[dict]:
+        """The ratings' rows as they stood at a checkpoint."""
+        row = self.db.execute("SELECT ledger FROM ratings_checkpoints WHERE game = ? AND games = ?",
+                              [game, games]).fetchone()
+        return json.loads(row[0])
+
+    def keep_ratings(self, game: str, mark: tuple[int, str, int], rows: list[dict], *, whole: bool,
+                     checkpoints: list[tuple[int, str, list[dict]]] = (), checkpoints_after: int | None = None) -> None:
         """Keep a game's ratings: its changed players' rows (``whole``: every row, the old
-        ones gone) and how far it is rated, in one transaction."""
+        ones gone), how far it is rated, and its new checkpoints (those past
+        ``checkpoints_after`` games dropped first: they were rated again), in one transaction."""
         columns = ("game", "player", "kind", "mu", "sigma", "games", "wins", "shared", "losses", "total_sum",
                    "total_squares", "best")
         with self.atomic():
+            if self.schema_version >= CHECKPOINTS:
+                if checkpoints_after is not None:
+                    self.db.execute("DELETE FROM ratings_checkpoints WHERE game = ? AND games > ?",
+                                    [game, checkpoints_after])
+                self.db.conn.executemany("INSERT OR REPLACE INTO ratings_checkpoints (game, games, last_order, ledger) "
+                                         "VALUES (?,?,?,?)", [(game, n, order, json.dumps(ledger))
+                                                              for n, order, ledger in checkpoints])
             if whole:
                 self.db.execute("DELETE FROM ratings WHERE game = ?", [game])
             self.db.conn.executemany(f"INSERT OR REPLACE INTO ratings ({', '.join(columns)}) VALUES "

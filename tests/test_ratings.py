@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 
 from scorebook import registry
 from scorebook.analyze.ratings import Result, rate, ratings
@@ -155,11 +157,16 @@ def test_the_ratings_page_escapes_names_and_the_standings_page_has_a_ratings_sec
     assert "<h2>Ratings</h2>" in render_standings(doc)
 
 
-def test_kept_ratings_equal_a_full_recomputation_as_records_arrive_out_of_date_order(tmp_path):
+@pytest.mark.parametrize("every", [None, 2])
+def test_kept_ratings_equal_a_full_recomputation_as_records_arrive_out_of_date_order(tmp_path, monkeypatch, every):
     """Records stored one at a time, each followed by the update ingest makes, their dates
     shuffled (some before the latest rated): the kept ratings are exactly those of rating the
-    whole archive again in order, and so is a rebuild."""
+    whole archive again in order, and so is a rebuild; with checkpoints every two games too
+    (a game rated again from the checkpoint before the one that arrived late)."""
+    from scorebook.analyze import ratings as ratings_module
     from scorebook.analyze.ratings import rebuild, results, update
+    if every:
+        monkeypatch.setattr(ratings_module, "CHECKPOINT_EVERY", every)
     from scorebook.records.store import Store
     rng = random.Random(5)
     texts = [t.replace("\n\n", f'\n[Date "2026.{rng.randint(1, 12):02d}.{rng.randint(1, 28):02d}"]\n\n', 1)
@@ -196,3 +203,27 @@ def test_a_match_summary_counts_in_words():
     one = summary_line({"players": ["a", "b"], "wins": 1, "losses": 0, "draws": 0, "mean": 2.0, "stderr": None,
                         "games": 1})
     assert one == "a vs b: 1 win, 0 losses, 0 draws; mean margin +2.00 over 1 game"
+
+
+def test_a_late_game_is_rated_again_from_the_checkpoint_before_it(tmp_path, monkeypatch):
+    """Ten Tsuro games in date order, checkpoints every three; then one dated between the
+    seventh and the eighth: only the games after the sixth are rated again, and the ratings
+    are those of rating all eleven in order."""
+    from scorebook.analyze import ratings as ratings_module
+    from scorebook.analyze.ratings import Ledger, results, update
+    from scorebook.records.store import Store
+    monkeypatch.setattr(ratings_module, "CHECKPOINT_EVERY", 3)
+    template = (SAMPLES / "tsuro" / "tsuro-simple-random-s5-0001.pgn").read_text()
+    texts = [template.replace('[Round "1"]', f'[Date "2026.03.{day:02d}"]\n[Round "{day}"]')
+             for day in (1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 14)]
+    store = Store(str(tmp_path / "late.db"))
+    for t in texts[:10]:
+        ingest_text(store, t, "t.pgn", "pgn")
+        update(store, ["tsuro"])
+    applied = []
+    real_apply = Ledger.apply
+    monkeypatch.setattr(Ledger, "apply", lambda self, r: applied.append(r.date) or real_apply(self, r))
+    ingest_text(store, texts[10], "late.pgn", "pgn")
+    update(store, ["tsuro"])
+    assert sorted(applied) == ["2026-03-13", "2026-03-14", "2026-03-15", "2026-03-17", "2026-03-19"]
+    assert ratings(store, "tsuro")["ratings"] == rate(results(store, "tsuro"))["ratings"]
