@@ -260,6 +260,15 @@ class _Chart:
         s.text(left, 14, self.caption, font_size=12)
 
 
+def _chart_side(players: list[str], scale: str) -> str:
+    """What the chart's values are, as ``chart`` draws them."""
+    if len(players) >= 3 or scale == "score" and len(players) > 1:
+        return "the chart: a line per player, the value of each of its moves"
+    if len(players) == 2:
+        return f"the chart shows them from {players[0]}'s side"
+    return "the chart: the values of the bot's best move and of the move played"
+
+
 def _where(m: dict) -> str:
     """A move's place: ``ply 7``, or ``game 2, ply 7`` in a record of several games."""
     return (f"game {m['game']}, " if "game" in m else "") + f"ply {m['ply']}"
@@ -382,8 +391,8 @@ def report_parts(row: dict, report: dict) -> tuple[str, str]:
                            for cls, t in report["thresholds"])
     return (title, about(row, game, players, positions)
             + f"<p>Bot {_e(report['bot'])}, seed {_e(report['seed'])}, engine {_e(report['engine_version'])}. "
-            f"A value is the {_e(info.value)} in {_e(info.unit)}, from the mover's side (the chart shows "
-            f"them from one side); the loss is the best move's value less the move played's. Classes: best "
+            f"A value is the {_e(info.value)} in {_e(info.unit)}, from the mover's side "
+            f"({_e(_chart_side(players, info.scale))}); the loss is the best move's value less the move played's. Classes: best "
             f"(the bot's own move, or one level with it within the error of the values: tied), "
             f"then by loss: {_e(thresholds)}.</p>"
             f"<table id='summary'><tr><th>player</th><th>moves</th><th>total loss</th><th>mean loss</th>"

@@ -113,3 +113,15 @@ def test_the_served_home_page_names_the_views_and_the_ratings(run_cli):
     name = "cli"
     for href in (f"/{name}/games", f"/{name}/player_results", "/-/scorebook/ratings"):
         assert f'href="{href}"' in page, href
+
+
+def test_the_report_says_what_a_value_is_without_stammering_and_what_its_chart_shows():
+    """"A value is the {value}": no game's value starts with "the" (Tsuro's said "the the"); the
+    chart's caption is the chart's: one line per player for Tsuro, one side for two players."""
+    from scorebook import registry
+    from scorebook.analyze.html import _chart_side
+    for game in registry.games():
+        if game.info.analysis:
+            assert not game.info.analysis.value.lower().startswith("the "), game.id
+    assert "a line per player" in _chart_side(["a", "b", "c"], "share")
+    assert "from a's side" in _chart_side(["a", "b"], "margin")
