@@ -101,7 +101,7 @@ class IwokiAnalysis(Analysis):
         for p in range(2):
             hs = " ".join(f"st{s[HAND_SMALL + p * N_SMALL_TILES + i] + 1}" for i in range(s[N_HAND_SMALL + p]))
             hh = " ".join(f"ht{s[HAND_HEX + p * N_HEX_TILES + i] + 1}" for i in range(s[N_HAND_HEX + p]))
-            lines.append(f"seat {p}: {hs} / {hh}")
+            lines.append(f"{('First', 'Second')[p]}'s hand: {hs} / {hh}")  # as the record's tags name the seats
         lines.append("open small gaps: " + (" ".join(small) or "-"))
         lines.append("open hex gaps: " + (" ".join(hexes) or "-"))
         return "\n".join(lines)

@@ -279,9 +279,32 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game, games)
     ) WITHOUT ROWID;
     """,
+    # 13: each event's summary kept as records arrive (``events`` reads it rather than every
+    # record of the archive): its games, records, first and last date, and its players; event
+    # 0 holds the records with no event
+    """
+    CREATE TABLE event_summaries (
+        event_id INTEGER PRIMARY KEY,
+        games TEXT NOT NULL,
+        records INTEGER NOT NULL,
+        first TEXT,
+        last TEXT
+    );
+    CREATE TABLE event_players (
+        event_id INTEGER NOT NULL,
+        player_id INTEGER NOT NULL,
+        PRIMARY KEY (event_id, player_id)
+    ) WITHOUT ROWID;
+    INSERT INTO event_players SELECT DISTINCT coalesce(r.event_id, 0), rp.player_id
+        FROM records r JOIN record_players rp ON rp.record_key = r.key;
+    INSERT INTO event_summaries (event_id, games, records, first, last)
+        SELECT coalesce(event_id, 0), group_concat(DISTINCT game), count(*), min(date), max(date)
+        FROM (SELECT event_id, game, date FROM records ORDER BY key) GROUP BY coalesce(event_id, 0);
+    """,
 ]
 RATINGS = 11  # the migration that keeps ratings
 CHECKPOINTS = 12  # the migration that keeps ratings' checkpoints
+EVENT_SUMMARIES = 13  # the migration that keeps each event's summary
 DATES = 10  # the migration that adds each record's date
 TOURNAMENTS = 6  # the migration that adds the tournaments table
 # created once older rows are filled and indexed (``_fill_browsing``): deleting from the index
@@ -300,6 +323,14 @@ RECORD_COLUMNS = ("key, id, hash, game, rules, deck, format, source, source_inde
                   "recorded, total, finished, warnings, event_id, engine_version, ingested_at, players, event, result, "
                   "date")
 _DATE = re.compile(r"(\d{4})[.\-/](\d{2})[.\-/](\d{2})")
+
+
+def _least(a: str | None, b: str | None) -> str | None:
+    return b if a is None else a if b is None else min(a, b)
+
+
+def _most(a: str | None, b: str | None) -> str | None:
+    return b if a is None else a if b is None else max(a, b)
 
 
 def record_date(tag) -> str | None:
@@ -570,6 +601,32 @@ class Store(ServiceTables):
         _insert_rows(conn, "record_players", 5, links)
         _insert_rows(conn, "moves", 6, moves)
         _insert_rows(conn, "scores", 4, scores)
+        self._summarise_events(rows, links)
+
+    def _summarise_events(self, rows: list[tuple], links: list[tuple]) -> None:
+        """Add new records to their events' kept summaries (``events``)."""
+        if self.schema_version < EVENT_SUMMARIES or not rows:
+            return
+        event_of = {r[0]: r[16] or 0 for r in rows}  # key -> event id (0: none)
+        found: dict[int, list] = {}  # event id -> [games, records, first, last]
+        for r in rows:
+            e = found.setdefault(event_of[r[0]], [[], 0, None, None])
+            if r[3] not in e[0]:
+                e[0].append(r[3])
+            e[1] += 1
+            e[2], e[3] = _least(e[2], r[22]), _most(e[3], r[22])
+        marks = ",".join("?" * len(found))
+        for eid, games, count, first, last in self.db.conn.execute(
+                f"SELECT event_id, games, records, first, last FROM event_summaries WHERE event_id IN ({marks})",
+                list(found)).fetchall():
+            e = found[eid]
+            e[0] = games.split(",") + [g for g in e[0] if g not in games.split(",")]
+            e[1] += count
+            e[2], e[3] = _least(e[2], first), _most(e[3], last)
+        self.db.conn.executemany("INSERT OR REPLACE INTO event_summaries (event_id, games, records, first, last) "
+                                 "VALUES (?,?,?,?,?)", [(eid, ",".join(e[0]), *e[1:]) for eid, e in found.items()])
+        self.db.conn.executemany("INSERT OR IGNORE INTO event_players (event_id, player_id) VALUES (?,?)",
+                                 sorted({(event_of[key], player) for key, _, player, _, _ in links}))
 
     def get(self, ref: str) -> dict:
         """A record by id or unique id prefix (hexadecimal: nothing else is any record's)."""
@@ -625,12 +682,12 @@ class Store(ServiceTables):
 
     def events(self) -> list[dict]:
         """Every event: its game(s), records, players, first and last date, and whether a
-        tournament is kept for it; last, the records with no event (``event`` None). One
-        grouped pass over the records in event order (their index)."""
+        tournament is kept for it; last, the records with no event (``event`` None). From the
+        events' kept summaries, not the records."""
         rows = self.db.execute(
-            "SELECT r.event, group_concat(DISTINCT r.game), count(DISTINCT r.key), min(r.date), max(r.date), "
-            "count(DISTINCT rp.player_id) FROM records r INDEXED BY records_event "
-            "LEFT JOIN record_players rp ON rp.record_key = r.key GROUP BY r.event").fetchall()
+            "SELECT e.name, s.games, s.records, s.first, s.last, (SELECT count(*) FROM event_players ep "
+            "WHERE ep.event_id = s.event_id) FROM event_summaries s LEFT JOIN events e ON e.id = s.event_id "
+            "WHERE s.records > 0").fetchall()
         kept = {name for (name,) in self.db.execute("SELECT e.name FROM tournaments t JOIN events e ON "
                                                     "e.id = t.event_id")} if self.schema_version >= TOURNAMENTS else set()
         out = [{"event": e, "game": game, "records": n, "first": first, "last": last, "players": players,

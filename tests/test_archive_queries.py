@@ -1,6 +1,6 @@
 """The archive at size: the commands' filtered queries go through an index (EXPLAIN QUERY
 PLAN of every statement the store runs: no full scan of the records), ``list`` applies its
-filters before its limit, ``events`` is one grouped pass, and a database of the previous
+filters before its limit, ``events`` reads the events' kept summaries, and a database of the previous
 schema is upgraded with every record, analysis, job, token and rating intact."""
 from __future__ import annotations
 
@@ -55,6 +55,7 @@ def archive(tmp_path_factory):
     lambda st: st.finished_results("tsuro", "Tournament"),
     lambda st: st.latest_analysis("ab"),
     lambda st: st.jobs(actor="club"),
+    lambda st: st.events(),
 ])
 def test_filtered_queries_use_an_index(archive, call):
     statements = _statements(archive, call)
