@@ -130,6 +130,7 @@ def chart(moves: list[dict], thresholds: list, players: list[str] | None = None,
     c.thresholds(thresholds)
     c.game_starts()
     c.loss_bars()
+    c.threshold_labels(thresholds)  # over the bars, each on a white halo: never hidden by them
     c.value_lines()
     c.ply_labels()
     return c.s.to_string()
@@ -200,16 +201,24 @@ class _Chart:
                    text_anchor="middle")
 
     def thresholds(self, thresholds: list) -> None:
-        """The classes' thresholds on the loss panel, labels moved aside where two would meet."""
+        """The classes' thresholds on the loss panel, as dashed lines."""
+        for name, t in thresholds:
+            if 0 < t <= self.lhi:
+                self.s.line(self.left, self.ly(t), self.w - self.right, self.ly(t),
+                            stroke=CLASS_COLOURS.get(name, "#999"), stroke_dasharray="4,3")
+
+    def threshold_labels(self, thresholds: list) -> None:
+        """Each threshold's label on a white halo, moved aside where two would meet."""
         end = self.w - self.right
         label_x, last_y = end - 2, None
         for name, t in thresholds:
             if 0 < t <= self.lhi:
-                y, colour = self.ly(t), CLASS_COLOURS.get(name, "#999")
-                self.s.line(self.left, y, end, y, stroke=colour, stroke_dasharray="4,3")
+                y = self.ly(t)
                 label_x = label_x - 110 if last_y is not None and abs(last_y - y) < 12 else end - 2
                 last_y = y
-                self.s.text(label_x, y - 3, f"{name} ≥ {t:g}", font_size=10, text_anchor="end", fill=colour)
+                self.s.text(label_x, y - 3, f"{name} ≥ {t:g}", font_size=10, text_anchor="end",
+                            fill=CLASS_COLOURS.get(name, "#999"), stroke="#fff", stroke_width=3,
+                            paint_order="stroke", **{"class": "threshold"})
 
     def game_starts(self) -> None:
         """Where a game of several starts: a line and its number."""

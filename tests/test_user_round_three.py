@@ -125,3 +125,15 @@ def test_the_report_says_what_a_value_is_without_stammering_and_what_its_chart_s
             assert not game.info.analysis.value.lower().startswith("the "), game.id
     assert "a line per player" in _chart_side(["a", "b", "c"], "share")
     assert "from a's side" in _chart_side(["a", "b"], "margin")
+
+
+def test_the_thresholds_labels_are_drawn_over_the_loss_bars():
+    """A label under the bars was hidden by them (Tsuro's report): drawn after them, on a halo."""
+    from scorebook.analyze.html import chart
+    moves = [{"player": i % 3, "ply": i + 1, "value_best": 50.0, "value_played": 40.0, "loss": 10.0 + i,
+              "class": "blunder", "played": "x"} for i in range(12)]
+    svg = chart(moves, [("inaccuracy", 5.0), ("mistake", 10.0), ("blunder", 20.0)], ["a", "b", "c"], "share")
+    last_bar = svg.rfind('class="loss"')
+    labels = [svg.find(f"{name} ≥") for name in ("inaccuracy", "mistake", "blunder")]
+    assert last_bar > 0 and all(i > last_bar for i in labels)
+    assert 'paint-order="stroke"' in svg
