@@ -203,9 +203,15 @@ def _analyze_one(store, row: dict, settings: dict, named: dict, html_path: str |
     if html_path:
         from scorebook.analyze.html import render
         write_file(html_path, render(row, report))
-    _show_analysis(report, out)
+    _show_analysis(report, out, [] if out.json else _player_names(row))
     if out.human and html_path:
         click.echo(f"report written to {html_path}")
+
+
+def _player_names(row: dict) -> list[str]:
+    """The record's players in seat order, as its report names them."""
+    from scorebook.analyze.run import record_of
+    return registry.get_game(row["game"]).notation.players(record_of(row))
 
 
 def _analyze_all(store, settings: dict, out) -> None:
@@ -236,11 +242,13 @@ def _say_analysed(reports: list[dict], out) -> None:
         sys.exit(1)
 
 
-def _show_analysis(report: dict, out) -> None:
-    """One record's analysis: a row per move (ties said), then each player's summary."""
+def _show_analysis(report: dict, out, players: list[str]) -> None:
+    """One record's analysis: a row per move, its player by name as the report names it
+    (the JSON document keeps the seat), ties said; then each player's summary."""
     if out.human:
         click.echo(f"{report['id']}  {report['game']}  bot {report['bot']}  seed {report['seed']}")
     rows = [dict(m, ply=(f"game {m['game']}, " if "game" in m else "") + str(m["ply"]),
+                 player=players[m["player"]] if 0 <= m["player"] < len(players) else m["player"],
                  next="; ".join(candidate_text(c) for c in m.get("top", [])[1:]),
                  **({"class": "best (tied)"} if m.get("tied") else {})) for m in report["moves"]]
     out.rows(ANALYSIS_COLUMNS, rows, {k: report[k] for k in ("id", "bot", "seed", "game", "engine_version", "settings",

@@ -137,3 +137,14 @@ def test_the_thresholds_labels_are_drawn_over_the_loss_bars():
     labels = [svg.find(f"{name} ≥") for name in ("inaccuracy", "mistake", "blunder")]
     assert last_bar > 0 and all(i > last_bar for i in labels)
     assert 'paint-order="stroke"' in svg
+
+
+def test_the_analysis_table_names_the_players_as_the_report_does(run_cli):
+    cli_json(run_cli("ingest", str(IW_SAMPLE), "--json"))
+    rid = cli_json(run_cli("list", "--json"))["records"][0]["id"]
+    doc = cli_json(run_cli("analyze", rid, "--bot", "samples:1", "--json"))
+    assert {m["player"] for m in doc["moves"]} <= {0, 1}  # the document keeps the seats
+    names = cli_json(run_cli("list", "--json"))["records"][0]["players"]
+    rows = run_cli("analyze", rid, "--bot", "samples:1", "--csv").stdout.splitlines()
+    column = rows[0].split(",").index("player")
+    assert {line.split(",")[column] for line in rows[1:]} <= set(names) and len(rows) > 1
