@@ -58,12 +58,17 @@ class PatchworkAnalysis(Analysis):
 
     def judge(self, record: PW.PatchworkRecord, position, *, seed: int, options: dict[str, int],
               memo: dict) -> MoveRow:
-        return (self._duel_move if record.two_player else self._solo_move)(position, seed, options, memo)
+        if record.two_player:
+            return self._duel_move(position, seed, options, memo)
+        return self._solo_move(position, seed, options, memo, record)
 
-    def _solo_move(self, position, seed: int, options: dict[str, int], memo: dict) -> MoveRow:
+    def _solo_move(self, position, seed: int, options: dict[str, int], memo: dict, record) -> MoveRow:
         """One player: the plan's value before the move and after it. The plan is carried from
         move to move (``memo``): when the move played is the plan's own first move, the rest of
-        the plan is a plan from the next position with the same value (no search needed)."""
+        the plan is a plan from the next position with the same value (no search needed). The
+        game has no chance, so what the record itself goes on to score is a plan too: the value
+        after the move played is at least the record's final total (its line, the record's
+        next moves), and so is the value before it."""
         width = 1000 * options["effort"]
         ply, s, after = position.ply, position.before.state, position.state
         plan = memo.get("plan") or _plan(s, width, seed)
@@ -74,11 +79,15 @@ class PatchworkAnalysis(Analysis):
         else:
             nxt = _plan(after.state, width, seed)
         value_best, value_played = float(plan.score), float(nxt.score)
-        if value_played >= value_best:  # the beam found more after the move than before it
+        own = float(record.score["total"])
+        after = [PW.move_text(*mv) for mv in nxt.moves[:LINE_MOVES]]
+        if own > value_played:  # the record's own continuation scores more than the beam found
+            value_played, after = own, [m.text(False) for m in record.moves[ply:ply + LINE_MOVES]]
+        if value_played >= value_best:  # as much after the move as the beam found before it
             value_best, best_text = value_played, PW.move_text(*played)
         loss = value_best - value_played
         line = [PW.move_text(*mv) for mv in plan.moves[1:1 + LINE_MOVES]] if best_text != PW.move_text(*played) \
-            else [PW.move_text(*mv) for mv in nxt.moves[:LINE_MOVES]]
+            else after
         memo["plan"] = nxt
         return MoveRow(ply, 0, PW.move_text(*played), best_text, value_best, value_played, loss, None,
                        1 if loss == 0 else 2, len(S.options_of(s)),

@@ -148,3 +148,16 @@ def test_the_analysis_table_names_the_players_as_the_report_does(run_cli):
     rows = run_cli("analyze", rid, "--bot", "samples:1", "--csv").stdout.splitlines()
     column = rows[0].split(",").index("player")
     assert {line.split(",")[column] for line in rows[1:]} <= set(names) and len(rows) > 1
+
+
+@pytest.mark.parametrize("effort", [1, 2])
+def test_a_solo_patchwork_record_is_worth_at_least_what_it_goes_on_to_score(effort):
+    """No chance in the game: the record's own continuation is a plan, so a weak beam (effort
+    1) no longer charges the 85 game (the real quilt's maximum) a point it never lost."""
+    from scorebook import registry
+    from scorebook.errors import STRICT
+    game = registry.get_game("patchwork")
+    record = game.notation.read_pgn((SAMPLES / "patchwork" / "patchwork-best2-real-85.pgn").read_text(), STRICT)[0]
+    rows, _ = game.analysis.evaluate(record, ["p"], seed=0, options={"effort": effort, "playouts": 16})
+    assert all(r.loss == 0 and r.value_played == 85 for r in rows)
+    assert all(r.line for r in rows[:-1])  # a line to follow after every move but the last
