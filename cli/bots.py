@@ -242,13 +242,17 @@ def _say_analysed(reports: list[dict], out) -> None:
         sys.exit(1)
 
 
+def _seat_name(players: list[str], seat: int):
+    return players[seat] if 0 <= seat < len(players) else seat
+
+
 def _show_analysis(report: dict, out, players: list[str]) -> None:
     """One record's analysis: a row per move, its player by name as the report names it
     (the JSON document keeps the seat), ties said; then each player's summary."""
     if out.human:
         click.echo(f"{report['id']}  {report['game']}  bot {report['bot']}  seed {report['seed']}")
     rows = [dict(m, ply=(f"game {m['game']}, " if "game" in m else "") + str(m["ply"]),
-                 player=players[m["player"]] if 0 <= m["player"] < len(players) else m["player"],
+                 player=_seat_name(players, m["player"]),
                  next="; ".join(candidate_text(c) for c in m.get("top", [])[1:]),
                  **({"class": "best (tied)"} if m.get("tied") else {})) for m in report["moves"]]
     out.rows(ANALYSIS_COLUMNS, rows, {k: report[k] for k in ("id", "bot", "seed", "game", "engine_version", "settings",
