@@ -138,19 +138,25 @@ def list_(ctx, game, player, where_sql, order, limit, offset, out):
 
 
 @main.command(short_help="List the events of the stored records.")
+@click.option("--limit", type=click.IntRange(0), help=f"At most this many events (0: all; the table shows "
+              f"{TABLE_LIMIT} unless told, the other formats all).")
 @db_option
 @output_options
 @click.pass_context
-def events(ctx, out):
+def events(ctx, limit, out):
     """The events of the stored records (their Event tag), with their games, records and players,
     and whether a tournament file is kept for the event (what standings EVENT ranks).
 
     Example: scorebook events --csv"""
     rows = open_store(ctx, write=False).events()
+    shown = (TABLE_LIMIT if out.human else None) if limit is None else (limit or None)
     out.rows([("event", "event"), ("game", "game"), ("records", "records"), ("players", "players"),
-              ("first", "first date"), ("last", "last date"), ("tournament", "tournament")], rows, {"events": rows})
+              ("first", "first date"), ("last", "last date"), ("tournament", "tournament")],
+             rows[:shown] if shown else rows, {"events": rows[:shown] if shown else rows})
     if out.human:
-        click.echo(f"{len(rows)} events")
+        more = shown is not None and len(rows) > shown
+        click.echo(f"{len(rows)} events" + (f"; the first {shown} shown: --limit N for more, --limit 0 for all"
+                                            if more else ""))
 
 
 @main.command(short_help="Show a record with a text board after each move.")

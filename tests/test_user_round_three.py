@@ -161,3 +161,13 @@ def test_a_solo_patchwork_record_is_worth_at_least_what_it_goes_on_to_score(effo
     rows, _ = game.analysis.evaluate(record, ["p"], seed=0, options={"effort": effort, "playouts": 16})
     assert all(r.loss == 0 and r.value_played == 85 for r in rows)
     assert all(r.line for r in rows[:-1])  # a line to follow after every move but the last
+
+
+def test_events_shows_a_page_of_events_and_says_how_to_see_all(run_cli):
+    cli_json(run_cli("ingest", str(SAMPLES), "--json"))
+    every = cli_json(run_cli("events", "--json"))["events"]
+    assert len(every) > 2
+    table = run_cli("events", "--limit", "2").stdout.splitlines()
+    assert len(table) == 2 + 2 + 1 and table[-1].startswith(f"{len(every)} events; the first 2 shown")
+    assert len(cli_json(run_cli("events", "--limit", "2", "--json"))["events"]) == 2
+    assert len(run_cli("events", "--csv").stdout.splitlines()) == len(every) + 1
