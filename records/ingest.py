@@ -241,16 +241,14 @@ PARALLEL_MIN_BYTES = 2 * 1024 * 1024  # less than this in all: forking and loadi
 POOLED_MAX_BYTES = 4 * 1024 * 1024  # a larger file is streamed here
 
 
-def _read_file_pairs(job: tuple[str, str, str]) -> bytes:
+def _read_file_pairs(job: tuple[str, str, bool]) -> bytes:
     """In a worker: every (outcome, prepared record) of one file, marshalled."""
-    path, fmt, policy = job
+    path, fmt, lenient = job
     try:
-        text = decode(read_source(path))
+        data = read_source(path)
     except RecordRejected as err:
         return marshal.dumps([(file_rejection(path, err), None)])
-    with _gc_paused():
-        return marshal.dumps([pair for batch in _prepared_batches(text, path, fmt, _POLICIES[policy], parallel=False)
-                              for pair in batch])
+    return marshal.dumps(prepare_bytes(data, path, fmt, lenient=lenient))
 
 
 def _file_size(path: str) -> int:
@@ -260,7 +258,7 @@ def _file_size(path: str) -> int:
         return 0
 
 
-def _pooled_files(paths: list[str], fmt: str, policy: ErrorPolicy) -> Iterator[tuple[str, list | None]]:
+def _pooled_files(paths: list[str], fmt: str, lenient: bool) -> Iterator[tuple[str, list | None]]:
     """(path, its pairs), in order: the pairs read by the workers for the files they take,
     None for a file this process reads itself (a large one, standard input). At most a few
     files are read ahead of the writer, so memory does not grow with the folder."""
@@ -280,7 +278,7 @@ def _pooled_files(paths: list[str], fmt: str, policy: ErrorPolicy) -> Iterator[t
                 nxt = next(queue, None)
                 if nxt is None:
                     return
-                pending.append((nxt, pool.apply_async(_read_file_pairs, ((nxt, fmt, policy.name),))))
+                pending.append((nxt, pool.apply_async(_read_file_pairs, ((nxt, fmt, lenient),))))
 
         top_up()
         for path, size in zip(paths, sizes):
@@ -390,10 +388,11 @@ def ingest_bytes(store: Store, data: bytes, source: str, fmt: str = "auto", *, s
 
 
 def prepare_bytes(data: bytes, source: str, fmt: str = "auto", *, lenient: bool = False) -> list[tuple]:
-    """Read and replay every record of a text received whole (an HTTP body), writing
-    nothing: the (outcome, prepared record) pairs ``store_prepared`` writes. The slow part
-    of a submission, done outside any transaction so that its write holds the lock only for
-    its rows; in this process (the server's, which has threads: no forked workers)."""
+    """Read and replay every record of a text received whole (an HTTP body, or a file a
+    worker of a folder's pool read), writing nothing: the (outcome, prepared record) pairs
+    ``store_prepared`` writes. The slow part of a submission, done outside any transaction so
+    that its write holds the lock only for its rows; in this process (the server's, which has
+    threads, or a pool's worker: no forked workers of its own)."""
     try:
         text = decode(data)
     except RecordRejected as err:
@@ -463,7 +462,7 @@ class IngestPlan:
         texts = {path: tournament_file_text(path) if self.fmt == "auto" and take_tournament else None
                  for path in self.files}
         records = [path for path in self.files if texts[path] is None]
-        pooled = _pooled_files(records, self.fmt, LENIENT if lenient else STRICT)
+        pooled = _pooled_files(records, self.fmt, lenient)
         try:
             for path in self.files:
                 if texts[path] is not None:
