@@ -224,33 +224,38 @@ def _caught_up(store, game: str, *, checkpoints: bool = False) -> CaughtUp:
     last = None if last == "null" else last
     fresh = results(store, game, after_key=through)
     through = max([through] + [r.key for r in fresh])
-    ledger, out = Ledger(), CaughtUp(Ledger(), (0, "null", 0), kept is None, kept)
+    out = CaughtUp(Ledger(), (0, "null", 0), kept is None, kept)
     if last is not None and fresh and _order(fresh[0]) < _from_json(last):
-        count, fresh = _from_checkpoint(store, game, ledger, _order(fresh[0]), out)
-        out.whole = True
+        count, fresh = _from_checkpoint(store, game, out.ledger, _order(fresh[0]))
+        out.whole, out.checkpoints_after = True, count
     else:
-        ledger.load(rows)
-    for r in fresh:
-        ledger.apply(r)
-        count += 1
-        if checkpoints and count % CHECKPOINT_EVERY == 0:
-            out.checkpoints.append((count, json.dumps(_order(r)), ledger.rows()))
+        out.ledger.load(rows)
+    count = _apply(out.ledger, fresh, count, out.checkpoints if checkpoints else None)
     if fresh:
         last = json.dumps(_order(fresh[-1]))
-    out.ledger, out.mark = ledger, (through, last or "null", count)
+    out.mark = (through, last or "null", count)
     return out
 
 
-def _from_checkpoint(store, game: str, ledger: Ledger, order: tuple, out: CaughtUp) -> tuple[int, list]:
+def _apply(ledger: Ledger, chosen: list[Result], count: int, checkpoints: list | None) -> int:
+    """Apply results in order to a ledger that has rated ``count`` games; every
+    CHECKPOINT_EVERY games, a checkpoint into ``checkpoints`` (when given). The games rated."""
+    for r in chosen:
+        ledger.apply(r)
+        count += 1
+        if checkpoints is not None and count % CHECKPOINT_EVERY == 0:
+            checkpoints.append((count, json.dumps(_order(r)), ledger.rows()))
+    return count
+
+
+def _from_checkpoint(store, game: str, ledger: Ledger, order: tuple) -> tuple[int, list]:
     """Load ``ledger`` with the last checkpoint before ``order`` (none: empty); (the games it
     counts, every result of the game played after it, in order)."""
     before = [(n, o) for n, o in store.ratings_checkpoints(game) if _from_json(o) < order]
     if not before:
-        out.checkpoints_after = 0
         return 0, results(store, game)
     n, o = before[-1]
     ledger.load(store.ratings_checkpoint(game, n))
-    out.checkpoints_after = n
     since = _from_json(o)
     return n, [r for r in results(store, game, from_date=since[0]) if _order(r) > since]
 
@@ -279,10 +284,7 @@ def rebuild(store) -> int:
     for game in [g.id for g in registry.games()]:
         ledger, checkpoints = Ledger(), []
         chosen = results(store, game)
-        for n, r in enumerate(chosen, 1):
-            ledger.apply(r)
-            if n % CHECKPOINT_EVERY == 0:
-                checkpoints.append((n, json.dumps(_order(r)), ledger.rows()))
+        _apply(ledger, chosen, 0, checkpoints)
         mark = (max([0] + [r.key for r in chosen]), json.dumps(_order(chosen[-1])) if chosen else "null", len(chosen))
         store.keep_ratings(game, mark, ledger.rows(), whole=True, checkpoints=checkpoints, checkpoints_after=0)
         done += len(chosen)

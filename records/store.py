@@ -630,8 +630,8 @@ class Store(ServiceTables):
         for eid, games, count, first, last in self.db.conn.execute(
                 f"SELECT event_id, games, records, first, last FROM event_summaries WHERE event_id IN ({marks})",
                 list(found)).fetchall():
-            e = found[eid]
-            e[0] = games.split(",") + [g for g in e[0] if g not in games.split(",")]
+            e, known = found[eid], games.split(",")
+            e[0] = known + [g for g in e[0] if g not in known]
             e[1] += count
             e[2], e[3] = _least(e[2], first), _most(e[3], last)
         self.db.conn.executemany("INSERT OR REPLACE INTO event_summaries (event_id, games, records, first, last) "
