@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from scorebook import registry
 
-from .run import record_of
 
 
-def record_states(row: dict) -> list[dict]:
-    """One entry per move of a stored record: ply, move text, annotation, board and state."""
-    game = registry.get_game(row["game"])
-    analysis = game.analysis
+def record_states(row: dict, trace) -> list[dict]:
+    """One entry per move of a stored record walked (``trace``): ply, move text, annotation,
+    board and state."""
+    analysis = registry.get_game(row["game"]).analysis
     out = []
-    for p in game.notation.positions(record_of(row)):
+    for p in trace.positions:
         entry = analysis.show_extra(p)
         entry.update({"ply": p.ply, "move": p.move, "annotation": p.annotation,
                       "board": analysis.text_board(p.state), "state": analysis.state_json(p.state),
@@ -21,13 +20,12 @@ def record_states(row: dict) -> list[dict]:
     return out
 
 
-def show_lines(row: dict, states: list[dict]):
+def show_lines(row: dict, states: list[dict], trace):
     """``show`` as lines of text: the record's id, game and tags (a triad: its players, then
     each game's tags before its moves), each move's heading and board, then the score."""
     notation = registry.get_game(row["game"]).notation
-    record = record_of(row)
-    headers = notation.game_headers(record)
-    players = notation.players(record)
+    headers = notation.game_headers(trace.record)
+    players = trace.players
     yield "  ".join([row["id"], row["game"]] + [f"{k} {row[k]}" for k in ("rules", "deck") if row[k]])
     if headers:
         yield f"  players: {' / '.join(players)}"

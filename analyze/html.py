@@ -13,7 +13,7 @@ import html
 from scorebook import registry
 
 from . import svg
-from .run import record_of
+from .run import trace_of
 
 BODY_CSS = "body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}h1{font-size:20px}\n"
 REPORT_CSS = """h2{font-size:16px;margin-top:24px}table{border-collapse:collapse;margin:12px 0}
@@ -327,18 +327,18 @@ def about(row: dict, game, players: list[str], positions: list) -> str:
             + (f"<h2>Final position</h2><div class='boards'>{boards}</div>" if boards else ""))
 
 
-def render_boards(row: dict) -> str:
+def render_boards(row: dict, trace=None) -> str:
     """A record not analysed yet, as a page of its own (``boards_parts``)."""
-    return page(*boards_parts(row))
+    return page(*boards_parts(row, trace))
 
 
-def boards_parts(row: dict) -> tuple[str, str]:
+def boards_parts(row: dict, trace=None) -> tuple[str, str]:
     """(title, body) of a record not analysed yet: the record, its result and final position,
-    then its board before every move with the move played marked."""
+    then its board before every move with the move played marked. ``trace``: the record
+    walked, when the caller has it."""
     game = registry.get_game(row["game"])
-    record = record_of(row)
-    positions = list(game.notation.positions(record))
-    players = game.notation.players(record)
+    trace = trace or trace_of(row)
+    positions, players = trace.positions, trace.players
     cards = []
     for p in positions:
         where = f"game {p.game}, " if p.game != 1 else ""
@@ -351,18 +351,18 @@ def boards_parts(row: dict) -> tuple[str, str]:
             f"<div class='boards'>{''.join(cards)}</div>" + VIEWER_SCRIPT)
 
 
-def render(row: dict, report: dict) -> str:
+def render(row: dict, report: dict, trace=None) -> str:
     """The report of an analysed record, as a page of its own (``report_parts``)."""
-    return page(*report_parts(row, report))
+    return page(*report_parts(row, report, trace))
 
 
-def report_parts(row: dict, report: dict) -> tuple[str, str]:
+def report_parts(row: dict, report: dict, trace=None) -> tuple[str, str]:
     """(title, body) of the report of an analysed record: the record and its result, the
-    summary per player, the chart, the move list and the board before every move."""
+    summary per player, the chart, the move list and the board before every move. ``trace``:
+    the record walked, when the caller has it."""
     game = registry.get_game(row["game"])
-    record = record_of(row)
-    positions = list(game.notation.positions(record))
-    players = game.notation.players(record)
+    trace = trace or trace_of(row)
+    positions, players = trace.positions, trace.players
     moves = report["moves"]
     by_ply = {(m.get("game", 1), m["ply"]): m for m in moves}
 

@@ -229,15 +229,17 @@ def summarize(rows: list[MoveRow], game: str, players: list[str]) -> dict:
     return out
 
 
-def analyze_record(game: str, record, players: list[str], *, seed: int = 0, options: dict | None = None,
-                   progress=None) -> dict:
-    """The full report of one record: moves, summary, thresholds, bot and settings.
-    ``options``: the game's analysis options (defaults from its game.json)."""
+def analyze_record(game: str, trace, *, seed: int = 0, options: dict | None = None, progress=None,
+                   players: list[str] | None = None) -> dict:
+    """The full report of one walked record (a ``records.replay.Trace``): moves, summary,
+    thresholds, bot and settings. ``options``: the game's analysis options (defaults from its
+    game.json); ``players``: the names the summary gives (default: the record's)."""
+    players = players or trace.players or ["player"]
     analysis = registry.get_game(game).analysis
     declared = registry.get_game(game).info.analysis
     with_file = declared.uses is not None and declared.uses in (options or {})
     full = dict(declared.options_with_file if with_file else declared.options, **(options or {}))
-    rows, settings = analysis.evaluate(record, players, seed=seed, options=full, progress=progress)
+    rows, settings = analysis.evaluate(trace, seed=seed, options=full, progress=progress)
     for r in rows:  # the bot's own move, or one as good within the error of the values: best (a tie if not the same)
         r.cls = classify(r.loss, game, best=r.played == r.best or r.loss <= max(r.stderr or 0.0, 1e-9))
     return mark_ties({"bot": analysis.bot_name(full), "settings": settings, "seed": seed,

@@ -52,9 +52,9 @@ class PatchworkAnalysis(Analysis):
     def bot_name(self, options: dict[str, int]) -> str:
         return f"best:{options['effort']} playouts:{options['playouts']}"
 
-    def evaluate(self, record: PW.PatchworkRecord, players, *, seed: int, options: dict[str, int], progress=None):
-        rows, _ = super().evaluate(record, players, seed=seed, options=options, progress=progress)
-        return rows, {"playouts": options["playouts"]} if record.two_player else {"effort": options["effort"]}
+    def evaluate(self, trace, *, seed: int, options: dict[str, int], progress=None):
+        rows, _ = super().evaluate(trace, seed=seed, options=options, progress=progress)
+        return rows, {"playouts": options["playouts"]} if trace.record.two_player else {"effort": options["effort"]}
 
     def judge(self, record: PW.PatchworkRecord, position, *, seed: int, options: dict[str, int],
               memo: dict) -> MoveRow:

@@ -19,18 +19,18 @@ class Analysis(ABC):
     def bot_name(self, options: dict[str, int]) -> str:
         """The analysing bot with its options, as stored with a report (and looked up by)."""
 
-    def evaluate(self, record, players: list[str], *, seed: int, options: dict[str, int], progress=None):
-        """(rows: list[loss.MoveRow], settings: dict) for every move of a replayed record;
-        ``options`` are the game's analysis options (game.json), ``progress()`` is called once a move.
+    def evaluate(self, trace, *, seed: int, options: dict[str, int], progress=None):
+        """(rows: list[loss.MoveRow], settings: dict) for every move of a walked record (a
+        ``records.replay.Trace``); ``options`` are the game's analysis options (game.json),
+        ``progress()`` is called once a move.
 
-        The shared evaluate walk: every position of the record, from the one replay walk
-        (``Notation.positions``), judged by the game's ``judge``; ``memo`` is the walk's own
-        dict, for what a judgement carries to the next move (a plan)."""
-        from scorebook import registry
+        The shared evaluate walk: every position of the trace judged by the game's ``judge``;
+        ``memo`` is the walk's own dict, for what a judgement carries to the next move (a plan)."""
+        record = trace.record
         rows = []
         memo: dict = {}
         batched = self.batched(options)
-        for position in registry.get_game(self.game_id).notation.positions(record):
+        for position in trace.positions:
             row = self.judge(record, position, seed=seed, options=options, memo=memo)
             if row is not None:
                 rows.append(row)

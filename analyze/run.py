@@ -8,13 +8,11 @@ seed gives the same numbers, wherever they are computed.
 """
 from __future__ import annotations
 
-import functools
 import os
 
 from scorebook import batch, registry
 from scorebook.records import user_files
-from scorebook.records.replay import keeping_states
-from scorebook.errors import STRICT, RecordRejected, UsageError
+from scorebook.errors import RecordRejected, UsageError
 
 from .loss import ENGINE_VERSION, analyze_record, mark_ties
 
@@ -69,34 +67,21 @@ def served_cap(analysis, key: str) -> int:
     return analysis.served.get(key, 4 * default)
 
 
-def record_of(row: dict):
-    """The record of a stored row, read back from its canonical text (and so replayed); a text
-    read a moment ago is not read again (an analysis and its report read the same record)."""
+def trace_of(row: dict):
+    """A stored row's record, read back from its canonical text and walked once: the
+    ``records.replay.Trace`` that ``show``, the analysis and the report take in turn."""
     try:
-        return _read_stored(row["game"], row["text"])
+        return registry.get_game(row["game"]).notation.read_trace(row["text"])
     except RecordRejected as err:
         raise UsageError(f"stored record {row['id']} no longer reads: {err.describe()}") from None
 
 
-@functools.lru_cache(maxsize=8)
-def _read_stored(game: str, text: str):
-    # the records read here are only read from, never changed: one object may serve every reader.
-    # The reader's own walk (its check) keeps the positions it passes, so that show, the
-    # analysis and the report do not walk the record again.
-    notation = registry.get_game(game).notation
-    with keeping_states() as walks:
-        record = notation.read_pgn(text, STRICT)[0]
-    notation.remember(record, walks)
-    return record
-
-
 def compute(row: dict, spec: str | None, seed: int, progress=None, files: dict | None = None,
-            resolved: tuple[str, dict] | None = None) -> dict:
+            resolved: tuple[str, dict] | None = None, trace=None) -> dict:
+    """The report of a stored row (``trace``: its walk, when the caller has it)."""
     game = row["game"]
     name, options = resolved or resolve(game, spec, (files or {}).get(game))
-    record = record_of(row)
-    players = registry.get_game(game).notation.players(record) or ["player"]
-    report = analyze_record(game, record, players, seed=seed, options=user_files.resolved(options),
+    report = analyze_record(game, trace or trace_of(row), seed=seed, options=user_files.resolved(options),
                             progress=progress)
     report["bot"] = name
     report["id"] = row["id"]
@@ -105,9 +90,9 @@ def compute(row: dict, spec: str | None, seed: int, progress=None, files: dict |
 
 
 def analyze_one(store, record_id: str, spec: str | None, seed: int, *, force: bool = False, progress=None,
-                files: dict | None = None, row: dict | None = None) -> dict:
-    """``files``: {game: {name: UserFileRef}} (``analysis_files``); ``row``: the stored row,
-    when the caller has it."""
+                files: dict | None = None, row: dict | None = None, trace=None) -> dict:
+    """``files``: {game: {name: UserFileRef}} (``analysis_files``); ``row`` and ``trace``: the
+    stored row and its walk, when the caller has them."""
     row = row or store.get(record_id)
     resolved = resolve(row["game"], spec, (files or {}).get(row["game"]))
     name = resolved[0]
@@ -116,7 +101,7 @@ def analyze_one(store, record_id: str, spec: str | None, seed: int, *, force: bo
         found.update({"id": row["id"], "game": row["game"]})
         return mark_ties(found)
     store.check_writable()  # before the search, not after it
-    report = compute(row, spec, seed, progress, files, resolved)
+    report = compute(row, spec, seed, progress, files, resolved, trace)
     store.save_analysis(row["id"], report)
     return report
 

@@ -26,6 +26,7 @@ SHARED = ROOT.parent / "shared" / "data"
 from scorebook.analyze.loss import analyze_record  # noqa: E402
 from scorebook.engines.tiny_islands.players import random_game  # noqa: E402
 from scorebook.records import tiny_islands, tinybot  # noqa: E402
+from scorebook.records.tiny_islands import NOTATION  # noqa: E402
 
 
 def placement_stats(report) -> tuple[float, float, float, float, int, int]:
@@ -53,17 +54,17 @@ def main():
     first = tinybot.parse_line(lines[0])
     offers = np.array([(o.tile1, o.zone1, o.tile2, o.zone2) for o in first.offers], np.int64)
     warm = tiny_islands.from_arrays(offers, *random_game(offers, 0))
-    analyze_record("tiny-islands", warm, ["x"], options={"rollouts": 1, "candidates": 1})
+    analyze_record("tiny-islands", NOTATION.trace(warm), players=["x"], options={"rollouts": 1, "candidates": 1})
     rows = []
     times = []
     for n, line in enumerate(lines, 1):
         rec = tinybot.parse_line(line, n)
         start = time.perf_counter()
-        rep = analyze_record("tiny-islands", rec, ["TinyBot"], seed=n, options=opts)
+        rep = analyze_record("tiny-islands", NOTATION.trace(rec), players=["TinyBot"], seed=n, options=opts)
         times.append(time.perf_counter() - start)
         offers = np.array([(o.tile1, o.zone1, o.tile2, o.zone2) for o in rec.offers], np.int64)
         rnd = tiny_islands.from_arrays(offers, *random_game(offers, n), rules="tinybot")
-        rrep = analyze_record("tiny-islands", rnd, ["random"], seed=n, options=opts)
+        rrep = analyze_record("tiny-islands", NOTATION.trace(rnd), players=["random"], seed=n, options=opts)
         rows.append((n, rec.recorded["total"], placement_stats(rep), tiny_islands.replay(rnd).score["total"],
                      placement_stats(rrep)))
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"

@@ -32,6 +32,7 @@ from scorebook.analyze import game_of_islands  # noqa: E402
 from scorebook.analyze.game_of_islands import ANALYSIS  # noqa: E402
 from scorebook.errors import LENIENT  # noqa: E402
 from scorebook.records.formats import read_text  # noqa: E402
+from scorebook.records.game_of_islands import NOTATION  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data" / "goi"
 
@@ -70,7 +71,7 @@ def main() -> None:
     for where, record in found:
         for name, (options, game_of_islands.DEEP_BELOW, game_of_islands.SOLVE_BELOW) in settings.items():
             start = time.perf_counter()
-            moves, _ = ANALYSIS.evaluate(record, record.players, seed=0, options=options)
+            moves, _ = ANALYSIS.evaluate(NOTATION.trace(record), seed=0, options=options)
             seconds[name] += time.perf_counter() - start
             rows[name].append(moves)
         print(where, len(rows["default"][-1]), "moves", {k: round(v, 1) for k, v in seconds.items()}, flush=True)

@@ -141,6 +141,7 @@ def agreement(args) -> None:
     from scorebook.analyze.loss import analyze_record
     from scorebook.engines.tiny_islands.game import ENGINE
     from scorebook.records import tinybot
+    from scorebook.records.tiny_islands import NOTATION
     net = ENGINE.load_user_file("net", net_path(args.net).read_bytes())
     phases = {"placements 1-9": [], "placements 10-18": [], "placements 19-26": [], "drawings": []}
     seconds = []
@@ -148,7 +149,7 @@ def agreement(args) -> None:
     for n, line in enumerate(lines, 1):
         record = tinybot.parse_line(line, n)
         start = time.perf_counter()
-        report = analyze_record("tiny-islands", record, ["TinyBot"], seed=0, options={"net": net})
+        report = analyze_record("tiny-islands", NOTATION.trace(record), players=["TinyBot"], seed=0, options={"net": net})
         seconds.append(time.perf_counter() - start)
         placements = [m for m in report["moves"] if not m["played"].startswith("(")]
         for t, m in enumerate(placements):

@@ -169,15 +169,17 @@ def show(ctx, record_id, as_json):
 
     Example: scorebook show 3f2a --json"""
     from scorebook.analyze.boards import record_states, show_lines
+    from scorebook.analyze.run import trace_of
     row = open_store(ctx, write=False).get(record_id)
-    states = record_states(row)
+    trace = trace_of(row)
+    states = record_states(row, trace)
     if as_json:
         emit_json({"id": row["id"], "game": row["game"], "tags": row["tags"], "rules": row["rules"],
                    "deck": row["deck"], "score": row["score"], "recorded": row["recorded"],
                    "moves": [{k: s[k] for k in ("game", "ply", "move", "annotation", "state") if k in s}
                              for s in states]})
         return
-    for line in show_lines(row, states):  # the boards are drawn from the state; the rest is text from the record
+    for line in show_lines(row, states, trace):  # the boards are drawn from the state; the rest is text from the record
         click.echo(safe(line))
 
 

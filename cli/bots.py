@@ -193,25 +193,22 @@ def _analysis_files(named: dict, games: list | None) -> dict:
 
 
 def _analyze_one(store, row: dict, settings: dict, named: dict, html_path: str | None, out) -> None:
-    """``analyze ID``: the moves' progress, the report stored, printed and (--html) written."""
-    from scorebook.analyze.run import analyze_one
+    """``analyze ID``: the moves' progress, the report stored, printed and (--html) written.
+    The record is read and walked once, here where the table or the page needs its players
+    and positions, else by the analysis if it runs."""
+    from scorebook.analyze.run import analyze_one, trace_of
     files = _analysis_files(named, [row["game"]])
+    trace = trace_of(row) if html_path or not out.json else None
     with Progress(len(store.moves(row["id"])), "analysing", not out.json and sys.stderr.isatty(), "moves",
                   lines=not out.json) as bar:
         report = analyze_one(store, row["id"], settings["bot"], settings["seed"], force=settings["force"],
-                             progress=bar.update, files=files, row=row)
+                             progress=bar.update, files=files, row=row, trace=trace)
     if html_path:
         from scorebook.analyze.html import render
-        write_file(html_path, render(row, report))
-    _show_analysis(report, out, [] if out.json else _player_names(row))
+        write_file(html_path, render(row, report, trace))
+    _show_analysis(report, out, [] if out.json else trace.players)
     if out.human and html_path:
         click.echo(f"report written to {html_path}")
-
-
-def _player_names(row: dict) -> list[str]:
-    """The record's players in seat order, as its report names them."""
-    from scorebook.analyze.run import record_of
-    return registry.get_game(row["game"]).notation.players(record_of(row))
 
 
 def _analyze_all(store, settings: dict, out) -> None:

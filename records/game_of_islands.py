@@ -212,7 +212,7 @@ class GameOfIslandsVisitor(pgn.Visitor):
                                   f"{TRIAD_GRIDS[k]} x {TRIAD_GRIDS[k]}", "Grid")
         if self.players is not None:
             self._check_triad_players()
-        self.walk = Replay(ENGINE, grid_setup(n, self.first, self.second, self.out_of_time))
+        self.walk = Replay(ENGINE, grid_setup(n, self.first, self.second, self.out_of_time), self.walks)
         self.turns: list[Turn] = []
         self.pending: tuple[_Part, list[_Part]] | None = None  # a turn whose claims are still coming
 
@@ -569,9 +569,6 @@ class GameOfIslandsNotation(Notation):
 
     def file_label(self, options: dict) -> str:
         return "triad" if options.get("triad") else str(options.get("grid") or 10)
-
-    def players(self, record) -> list[str]:
-        return list(record.players)
 
 
 NOTATION = GameOfIslandsNotation()

@@ -170,13 +170,14 @@ _KINDS = {"place-small": E.SMALL, "place-hex": E.HEX, "draw": E.DRAW, "pass": E.
 
 
 def replay(record: IwokiRecord, where: Where | None = None, stated: list[dict] | None = None,
-           policy: ErrorPolicy = STRICT) -> None:
+           policy: ErrorPolicy = STRICT, walks: list | None = None) -> None:
     """Play every action through the shared walk; fill in what each action computed and the
     score. An action without a seat (Scorebook notation writes none) gets the seat the rules
     put to move. ``stated`` holds a log's own per-action numbers (points, scores, tokens,
-    hex_drawn), checked one by one; a stated score that differs goes through ``policy``."""
+    hex_drawn), checked one by one; a stated score that differs goes through ``policy``.
+    ``walks``: where the walk keeps its states (``Replay``'s ``kept_in``)."""
     where = where or Where()
-    walk = Replay(ENGINE, _initial_state(record.header, record.rules, where))
+    walk = Replay(ENGINE, _initial_state(record.header, record.rules, where), walks)
     for i, a in enumerate(record.actions):
         _play_action(walk, record, a, i, where)
         if stated is not None:
@@ -583,7 +584,7 @@ class IwokiVisitor(pgn.Visitor):
 
     def end_game(self, game: pgn.PgnGame, result_token: pgn.Token | None) -> None:
         record = IwokiRecord(self.header, self.actions, None, self.rules, self.tags, self.warnings)
-        replay(record, self.where, None, self.policy)
+        replay(record, self.where, None, self.policy, self.walks)
         stated = self.result_tag if self.result_tag is not None else (result_token.text if result_token else None)
         computed = f"{record.score['final'][0]}-{record.score['final'][1]}" if record.finished else "*"
         if stated is not None and stated != computed:
@@ -705,9 +706,6 @@ class IwokiNotation(Notation):
         won = {0: f"{a} wins", 1: f"{b} wins", None: "a draw"}[score.get("winner")]
         return [f"{a} {score['final'][0]}, {b} {score['final'][1]}: {won} (tally {score['before_tally'][0]}-"
                 f"{score['before_tally'][1]}, penalties {score['penalties'][0]}-{score['penalties'][1]})"]
-
-    def players(self, record) -> list[str]:
-        return list(record.players)
 
 
 def _played_header(s, seats, seed: int) -> dict:

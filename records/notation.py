@@ -18,7 +18,7 @@ from scorebook import registry
 from scorebook.errors import STRICT, ErrorPolicy, RecordRejected, UsageError
 
 from . import pgn, replay
-from .replay import Position, Step  # noqa: F401 - the records' protocol names them
+from .replay import Position, Step, Trace  # noqa: F401 - the records' protocol names them
 
 
 @dataclass
@@ -92,18 +92,6 @@ class Format(ABC):
         """The record in this format, and what the format cannot carry and was dropped."""
 
 
-_WALKS_KEPT = 4
-_WALKED: dict[int, tuple[object, list]] = {}  # the records walked last: id -> (record, positions)
-
-
-def _keep_walk(record, found: list) -> tuple[object, list]:
-    """Keep ``record``'s positions among the last ``_WALKS_KEPT`` walked."""
-    _WALKED[id(record)] = hit = (record, found)
-    while len(_WALKED) > _WALKS_KEPT:
-        del _WALKED[next(iter(_WALKED))]
-    return hit
-
-
 class Notation(ABC):
     """A game's records: read, replay (through its engine), write, show."""
     game_id: str
@@ -120,22 +108,22 @@ class Notation(ABC):
     def canonical(self, record, policy: ErrorPolicy) -> Canonical:
         """Replay (where reading did not) and the canonical form; raises RecordRejected."""
 
-    def positions(self, record) -> Iterator[Position]:
-        """The position after every move, in order (``walk``). A record walked a moment ago is
-        not walked again: an analysis and its report draw the same positions."""
-        hit = _WALKED.get(id(record))
-        if hit is None or hit[0] is not record:
-            hit = _keep_walk(record, list(self.walk(record)))
-        return iter(hit[1])
+    def trace(self, record, walks: list | None = None) -> Trace:
+        """The record walked (``Trace``): the players and the position after every move. The
+        walks its reader kept (``read_trace``) give the positions where they are the record's
+        games, one each; otherwise the shared walk gives them."""
+        found = None if walks is None else replay.positions_passed(
+            self.games(record), [w.kept for w in walks],
+            lambda state, before, step: self.view(record, state, before, step))
+        if found is None:
+            found = list(self.walk(record))
+        return Trace(record, self.players(record), self.finish_positions(record, found))
 
-    def remember(self, record, walks: list) -> None:
-        """Keep as ``record``'s positions those its reader's own walks passed through (read
-        under ``replay.keeping_states``), so that they are not walked again; a record whose
-        reader walked otherwise is walked when asked."""
-        found = replay.positions_passed(self.games(record), [w.kept for w in walks],
-                                        lambda state, before, step: self.view(record, state, before, step))
-        if found is not None and type(self).walk is Notation.walk:  # a notation's own walk adds to the positions
-            _keep_walk(record, found)
+    def read_trace(self, text: str) -> Trace:
+        """A stored record (its canonical text), read and walked once: the reader's own walk,
+        its states kept, gives the positions."""
+        walks: list = []
+        return self.trace(self.read_pgn(text, STRICT, walks)[0], walks)
 
     def walk(self, record) -> Iterator[Position]:
         """The shared walk (``replay.positions``) over the record's games and steps, through
@@ -143,10 +131,15 @@ class Notation(ABC):
         return replay.positions(registry.get_game(self.game_id).engine, self.games(record),
                                 lambda state, before, step: self.view(record, state, before, step))
 
+    def finish_positions(self, record, positions: list[Position]) -> list[Position]:
+        """What the boards draw beside the states, added once the walk is done (Tiny Islands:
+        the offer before a placement); the positions as walked by default."""
+        return positions
+
+    @abstractmethod
     def games(self, record) -> list[tuple[object, list[Step]]]:
         """Each game of a record: the engine's setup and the steps played (what the record
-        says, read: no replay here). A notation that does not give them gives ``positions``."""
-        raise NotImplementedError(f"{self.game_id}: games() or positions()")
+        says, read: no replay here)."""
 
     def view(self, record, state, before, step: Step | None):
         """What the boards draw of a record's state after ``step`` (None: before the first
@@ -154,8 +147,9 @@ class Notation(ABC):
         return state.copy()
 
     def players(self, record) -> list[str]:
-        """The players' names, by seat (of the record's first game)."""
-        return list(self.canonical(record, STRICT).players)
+        """The players' names, by seat (of the record's first game): every game's record
+        carries them as ``players``."""
+        return list(record.players)
 
     # ---- bot games (``play``)
 
@@ -209,11 +203,14 @@ class Notation(ABC):
         """What a bot game's file name says beside the players (``triad``, a grid size)."""
         return ""
 
-    def read_pgn(self, text: str, policy: ErrorPolicy) -> list:
-        """Records of a PGN-style text of this game (stored records read back); raises the first error."""
+    def read_pgn(self, text: str, policy: ErrorPolicy, walks: list | None = None) -> list:
+        """Records of a PGN-style text of this game (stored records read back); raises the first
+        error. ``walks``: where the readers' walks keep their states (``Replay(kept_in=)``)."""
         out = []
         for group in pgn_groups(pgn.split_games(text), self.group_key):
-            out.append(pgn.read_record(group, self.visitor(policy)))
+            visitor = self.visitor(policy)
+            visitor.walks = walks
+            out.append(pgn.read_record(group, visitor))
         return out
 
     def export(self, text: str, fmt: str, policy: ErrorPolicy) -> tuple[str, list[str]]:

@@ -178,7 +178,7 @@ class PatchworkVisitor(pgn.Visitor):
             self._tag_error("PatchSet", f'the patches are "{P.PATCH_SET}"')
         self.score_text = t.pop("Score", None)
         self.tags = t
-        self.walk = Replay(ENGINE, (self.variant, self.circle))
+        self.walk = Replay(ENGINE, (self.variant, self.circle), self.walks)
         self.state = self.walk.state
         self.moves: list[Move] = []
         self.last: pgn.Token | None = None

@@ -274,6 +274,9 @@ class Visitor:
     """
     #: a movetext token that ends the game: the result (matched before ``visit_move``)
     result_pattern: re.Pattern = re.compile(r"\*")
+    #: where the reader's walks keep their states (``Replay(kept_in=)``), or None: set by the
+    #: caller that wants the positions the reading passes through (``Notation.read_trace``)
+    walks: list | None = None
 
     def __init__(self, policy: ErrorPolicy = STRICT):
         self.policy = policy

@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from scorebook.engines.protocol import OK, Engine
-from scorebook.errors import IllegalMove
+from scorebook.errors import IllegalMove, RecordRejected
 
 
 @dataclass(frozen=True)
@@ -59,33 +57,32 @@ class Step:
     annotation: str | None = None
 
 
-_KEEPING: ContextVar[list | None] = ContextVar("keeping", default=None)
-
-
-@contextmanager
-def keeping_states():
-    """While it lasts, every walk keeps a copy of its state before the first action and after
-    each one (``Replay.kept``), listed in the order the walks began: a reader's own walk can
-    then give the positions it passed through (``Notation.remember``) instead of a second one."""
-    walks: list[Replay] = []
-    token = _KEEPING.set(walks)
-    try:
-        yield walks
-    finally:
-        _KEEPING.reset(token)
+@dataclass(frozen=True)
+class Trace:
+    """A record walked: what ``show``, the analysis and the report take, carried from the one
+    read to the last render (nothing walks the record again). ``positions``: after every move
+    of every game, in order; ``error``: the first rejection, where the record did not replay
+    to its end (the positions are then those before it)."""
+    record: object
+    players: list[str]
+    positions: list[Position]
+    error: RecordRejected | None = None
 
 
 class Replay:
     """A game walked from its setup through its engine, one action at a time."""
 
-    def __init__(self, engine: Engine, setup):
+    def __init__(self, engine: Engine, setup, kept_in: list | None = None):
+        """``kept_in``: a list the walk adds itself to, keeping a copy of its state before the
+        first action and after each one (``kept``), so that a reader's walk gives the positions
+        it passed through (``Notation.trace``) instead of a second walk; None for a walk that
+        only checks (ingest)."""
         self.engine = engine
         self.state = engine.initial_state(setup)
         self.ply = 0  # actions played
-        walks = _KEEPING.get()
-        self.kept = None if walks is None else [copy.deepcopy(self.state)]
-        if walks is not None:
-            walks.append(self)
+        self.kept = None if kept_in is None else [copy.deepcopy(self.state)]
+        if kept_in is not None:
+            kept_in.append(self)
 
     def play(self, action, place: Place | Sequence[Place] | None = None) -> None:
         """Apply ``action``, or raise IllegalMove at ``place`` (the state is then unchanged).
@@ -133,7 +130,7 @@ def _positions_of(number: int, steps: Iterable[Step], states: Iterator,
 
 def positions_passed(games: list[tuple[object, list[Step]]], kept: list[list],
                      view: Callable[[object, object, Step | None], object]) -> list[Position] | None:
-    """The positions of walks that kept their states (``keeping_states``), one walk a game
+    """The positions of walks that kept their states (``Replay(kept_in=)``), one walk a game
     and a state a step: the same as ``positions`` gives, without walking again; None where the
     walks kept are not the record's games."""
     if len(kept) != len(games) or any(states is None or len(states) != len(steps) + 1

@@ -638,14 +638,11 @@ class TinyIslandsNotation(Notation):
     def view(self, record: TinyIslandsRecord, state, before, step):
         return state.tiles.copy(), state.land.copy()
 
-    def walk(self, record: TinyIslandsRecord):
-        """The shared walk's positions, (tiles, land); the board before a placement also shows
-        the turn's offer (tile, zone, tile, zone)."""
+    def finish_positions(self, record: TinyIslandsRecord, positions):
+        """The board before a placement also shows the turn's offer (tile, zone, tile, zone)."""
         offers = {ply_of_turn(t): (o.tile1, o.zone1, o.tile2, o.zone2) for t, o in enumerate(record.offers)}
-        for position in super().walk(record):
-            if position.ply in offers:
-                position = dataclasses.replace(position, before=(*position.before, offers[position.ply]))
-            yield position
+        return [dataclasses.replace(p, before=(*p.before, offers[p.ply])) if p.ply in offers else p
+                for p in positions]
 
     def fixed_setups(self, options: dict) -> list | None:
         """``--shuffles FILE``: the deck orders of every record of a file (TinyBot lines or
@@ -691,9 +688,6 @@ class TinyIslandsNotation(Notation):
         parts = ", ".join(f"{k} {score[k]}" for k in CATEGORIES[1:-1])
         penalties = f"penalties -{score['penalties']}" if score["penalties"] else "no penalties"
         return [f"{who}total {score['total']} ({parts}; {penalties})"]
-
-    def players(self, record) -> list[str]:
-        return list(record.players)
 
 
 NOTATION = TinyIslandsNotation()

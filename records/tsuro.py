@@ -175,7 +175,7 @@ class TsuroVisitor(pgn.Visitor):
         self.refill = R.REFILLS.index(refill or R.REFILLS[0])
         self.result_text = t.pop("Result", None)
         self.tags = t
-        self.walk = Replay(ENGINE, (self.starts, self.deck, self.refill, 0, len(names)))
+        self.walk = Replay(ENGINE, (self.starts, self.deck, self.refill, 0, len(names)), self.walks)
         self.events = np.zeros((R.EVENTS, 3), np.int64)
         self.turns: list[Turn] = []
         self.pending: list[pgn.Token] | None = None

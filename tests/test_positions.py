@@ -1,6 +1,6 @@
-"""A record's positions are walked once and shared: an analysis and its report, or two
-analyses of the same record in one process, read the same positions, so no judge may change
-them (a judge that searched on the board it was handed spoilt the next analysis)."""
+"""A record's positions are walked once and carried (``Trace``): an analysis and its report
+read the same positions, so no judge may change them (a judge that searched on the board it
+was handed spoilt the next analysis); a command reads and walks a stored record once."""
 from __future__ import annotations
 
 import pickle
@@ -8,7 +8,7 @@ import pickle
 import pytest
 
 from scorebook import registry
-from scorebook.analyze.run import analyze_one, record_of
+from scorebook.analyze.run import analyze_one, trace_of
 from scorebook.errors import STRICT
 
 from .conftest import SAMPLES
@@ -29,23 +29,20 @@ def test_analyses_leave_the_shared_positions_as_they_found_them(game, store):
     outcome = ingest_text(store, path.read_text(), path.name)[0]
     if outcome["status"] != "ingested":
         pytest.skip(f"{path.name}: {outcome}")
-    notation = registry.get_game(game).notation
-    record = record_of(store.get(outcome["id"]))
-    before = pickle.dumps(list(notation.positions(record)))
+    trace = trace_of(store.get(outcome["id"]))
+    before = pickle.dumps(trace.positions)
     # the cheapest settings the game takes: every option 1
     cheap = ",".join(f"{name}:1" for name in registry.get_game(game).info.analysis.options)
-    first = analyze_one(store, outcome["id"], cheap, 3)
-    assert pickle.dumps(list(notation.positions(record))) == before
-    again = analyze_one(store, outcome["id"], cheap, 3, force=True)
+    first = analyze_one(store, outcome["id"], cheap, 3, trace=trace)
+    assert pickle.dumps(trace.positions) == before
+    again = analyze_one(store, outcome["id"], cheap, 3, force=True, trace=trace)
     assert [m["loss"] for m in again["moves"]] == [m["loss"] for m in first["moves"]]
 
 
 @pytest.mark.parametrize("game", registry.game_ids())
 def test_a_stored_record_is_walked_once_its_reader_walk_gives_the_positions(game, store, monkeypatch):
-    """``show`` and ``analyze`` read a stored record (its reader's walk is the check) and draw
-    its positions from that same walk: the same positions as a walk of their own, and no
-    second walk where the reader walked."""
-    from scorebook.analyze import run
+    """A stored record's trace comes from its reader's own walk (the check): the same
+    positions as a walk of their own, and no second walk where the reader walked."""
     from scorebook.records import replay
     from scorebook.records.ingest import ingest_text
     path = _first_sample(game)
@@ -54,16 +51,41 @@ def test_a_stored_record_is_walked_once_its_reader_walk_gives_the_positions(game
     outcome = ingest_text(store, path.read_text(), path.name)[0]
     notation = registry.get_game(game).notation
     row = store.get(outcome["id"])
-    fresh = pickle.dumps(list(notation.walk(notation.read_pgn(row["text"], STRICT)[0])))
-    run._read_stored.cache_clear()
+    record = notation.read_pgn(row["text"], STRICT)[0]
+    fresh = pickle.dumps(notation.finish_positions(record, list(notation.walk(record))))
     walks = []
     original = replay.Replay.__init__
 
-    def counting(self, engine, setup):
+    def counting(self, engine, setup, kept_in=None):
         walks.append(self)
-        original(self, engine, setup)
+        original(self, engine, setup, kept_in)
     monkeypatch.setattr(replay.Replay, "__init__", counting)
-    record = record_of(row)
+    notation.read_pgn(row["text"], STRICT)
     read_walks = len(walks)
-    assert pickle.dumps(list(notation.positions(record))) == fresh
-    assert len(walks) == read_walks or read_walks == 0  # walked again only where reading did not walk
+    walks.clear()
+    trace = trace_of(row)
+    assert pickle.dumps(trace.positions) == fresh
+    assert trace.players == notation.players(record)
+    # walked again only where reading did not walk (a Tiny Islands reader only parses), once a game
+    assert len(walks) == (read_walks or len(notation.games(record)))
+
+
+def test_analyze_with_its_report_reads_and_walks_the_record_once(tmp_path, monkeypatch):
+    """``analyze ID --html``: the table's names, the analysis and the page take one trace."""
+    from click.testing import CliRunner
+
+    from scorebook.cli.main import main
+    from scorebook.records import notation as notation_module
+    path = _first_sample("patchwork")
+    db = str(tmp_path / "a.db")
+    runner = CliRunner()
+    assert runner.invoke(main, ["ingest", str(path), "--db", db]).exit_code == 0
+    rid = runner.invoke(main, ["list", "--db", db, "--json"]).output.split('"id": "')[1].split('"')[0]
+    reads = []
+    original = notation_module.Notation.read_trace
+    monkeypatch.setattr(notation_module.Notation, "read_trace",
+                        lambda self, text: reads.append(text) or original(self, text))
+    result = runner.invoke(main, ["analyze", rid, "--db", db, "--bot", "effort:1,playouts:1",
+                                  "--html", str(tmp_path / "r.html")])
+    assert result.exit_code == 0, result.output
+    assert len(reads) == 1

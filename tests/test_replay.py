@@ -33,7 +33,7 @@ def test_every_sample_walks_through_its_engine(game):
         pytest.skip(f"no sample records of {game} in samples/")
     for record in records:
         canonical = notation.canonical(record, STRICT)
-        positions = list(notation.positions(record))
+        positions = notation.trace(record).positions
         assert len(positions) == len(canonical.moves)
         assert [(p.game, p.ply) for p in positions] == [(m[0], m[1]) for m in canonical.moves]
         for number, (setup, steps) in enumerate(notation.games(record), 1):

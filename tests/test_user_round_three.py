@@ -158,7 +158,7 @@ def test_a_solo_patchwork_record_is_worth_at_least_what_it_goes_on_to_score(effo
     from scorebook.errors import STRICT
     game = registry.get_game("patchwork")
     record = game.notation.read_pgn((SAMPLES / "patchwork" / "patchwork-best2-real-85.pgn").read_text(), STRICT)[0]
-    rows, _ = game.analysis.evaluate(record, ["p"], seed=0, options={"effort": effort, "playouts": 16})
+    rows, _ = game.analysis.evaluate(game.notation.trace(record), seed=0, options={"effort": effort, "playouts": 16})
     assert all(r.loss == 0 and r.value_played == 85 for r in rows)
     assert all(r.line for r in rows[:-1])  # a line to follow after every move but the last
 

@@ -15,7 +15,7 @@ SAMPLE = SAMPLES / "iwoki" / "iwoki-minimax2-greedy-s5-0002.pgn"
 
 def _positions():
     item = read_text(SAMPLE.read_text(), str(SAMPLE))[0]
-    return list(registry.get_game("iwoki").notation.positions(item.record))
+    return list(registry.get_game("iwoki").notation.trace(item.record).positions)
 
 
 def test_every_number_is_coloured_by_the_seat_that_laid_it():

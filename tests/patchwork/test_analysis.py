@@ -29,7 +29,7 @@ def test_skipping_to_the_end_with_the_quilt_open_is_a_blunder():
         R.apply(s, R.BUY, int(token[1:]), R.NO_PLACE)
     bad = f"S{P.LAST_SPACE - int(s[R.TIME])}"
     record = record_of(f'[Game "patchwork-solo"]\n[Variant "sim"]\n\n{opening} {bad}\n')
-    rows, settings = ANALYSIS.evaluate(record, ["p"], seed=0, options=OPTIONS)
+    rows, settings = ANALYSIS.evaluate(NOTATION.trace(record), seed=0, options=OPTIONS)
     assert settings == {"effort": 1} and [r.played for r in rows] == opening.split() + [bad]
     skip = rows[3]
     assert skip.best.startswith("B") and skip.value_best >= 70 and skip.value_played == record.score["total"]
@@ -40,20 +40,20 @@ def test_skipping_to_the_end_with_the_quilt_open_is_a_blunder():
 def test_a_game_that_reaches_85_loses_nothing():
     """85 is the real quilt's maximum: no move of a game that reaches it loses a point."""
     record = record_of((SAMPLES / "patchwork" / "patchwork-best2-real-85.pgn").read_text())
-    rows, _ = ANALYSIS.evaluate(record, ["p"], seed=0, options={"effort": 2, "playouts": 16})
+    rows, _ = ANALYSIS.evaluate(NOTATION.trace(record), seed=0, options={"effort": 2, "playouts": 16})
     assert all(r.loss == 0 and r.value_played == 85 for r in rows)
 
 
 def test_the_84_game_loses_its_point_where_it_leaves_the_85_plans():
     record = record_of((SAMPLES / "patchwork" / "patchwork-best2-real-s3-0001.pgn").read_text())
-    rows, _ = ANALYSIS.evaluate(record, ["p"], seed=0, options={"effort": 2, "playouts": 16})
+    rows, _ = ANALYSIS.evaluate(NOTATION.trace(record), seed=0, options={"effort": 2, "playouts": 16})
     assert [(r.ply, r.played, r.loss) for r in rows if r.loss] == [(3, "B6@d8r0m", 1.0)]
     assert rows[0].value_best == 85 and rows[-1].value_played == 84
 
 
 def test_two_player_values_are_margins_with_paired_errors():
     record = record_of((SAMPLES / "patchwork" / "patchwork-best2-vbrz-two-player-s6-0001.pgn").read_text())
-    rows, settings = ANALYSIS.evaluate(record, ["a", "b"], seed=1, options=OPTIONS)
+    rows, settings = ANALYSIS.evaluate(NOTATION.trace(record), seed=1, options=OPTIONS)
     assert settings == {"playouts": 16} and len(rows) == len(record.moves)
     assert {r.player for r in rows} == {0, 1}
     for r in rows:
@@ -66,7 +66,7 @@ def test_two_player_values_are_margins_with_paired_errors():
 
 def test_boards_mark_the_squares_of_the_moves():
     record = record_of((SAMPLES / "patchwork" / "patchwork-best2-real-s3-0001.pgn").read_text())
-    second = list(NOTATION.positions(record))[1]
+    second = NOTATION.trace(record).positions[1]
     before, after, played, patch = second.before, second.state, second.move, second.action[1]
     svg = ANALYSIS.svg_board(before, played, played)
     size = len(move_cells(played, False)[1])

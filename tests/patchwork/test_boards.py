@@ -15,7 +15,7 @@ from ..conftest import SAMPLES
 def _positions(name):
     path = SAMPLES / "patchwork" / name
     item = read_text(path.read_text(), str(path))[0]
-    return list(registry.get_game("patchwork").notation.positions(item.record))
+    return list(registry.get_game("patchwork").notation.trace(item.record).positions)
 
 
 def test_two_players_see_the_track_the_tokens_and_the_window():

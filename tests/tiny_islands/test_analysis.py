@@ -15,6 +15,10 @@ from scorebook.records.ingest import ingest_text
 from .conftest import bot_record
 
 
+def _trace(record):
+    return tiny_islands.NOTATION.trace(record)
+
+
 def test_a_forest_on_water_costs_clearly_more():
     # find a turn after the first drawing whose offer is a Forest with a water cell free in its zone
     for seed in range(4, 30):
@@ -46,7 +50,7 @@ def test_same_seed_same_numbers_and_stored(store, tmp_path):
     text = tiny_islands.write_pgn(record)
     rid = ingest_text(store, text, "t.pgn")[0]["id"]
     first = analyze_one(store, rid, "rollouts:4,candidates:3", 7)
-    again = analyze_record("tiny-islands", tiny_islands.parse_pgn(text)[0], ["x"], seed=7,
+    again = analyze_record("tiny-islands", _trace(tiny_islands.parse_pgn(text)[0]), players=["x"], seed=7,
                            options={"rollouts": 4, "candidates": 3})
     assert [m["value_played"] for m in first["moves"]] == [m["value_played"] for m in again["moves"]]
     stored = store.find_analysis(rid, first["bot"], 7, first["engine_version"])
@@ -60,7 +64,7 @@ def test_tiny_islands_top_up_brings_standard_errors_down_within_the_cap():
     offers, record = bot_record(5)
 
     def over_target(max_rollouts):
-        report = analyze_record("tiny-islands", record, ["x"], seed=1,
+        report = analyze_record("tiny-islands", _trace(record), players=["x"], seed=1,
                                 options={"rollouts": 8, "candidates": 3, "max-rollouts": max_rollouts})
         # the pair's futures stay within the cap, but for the move played as best after a change
         # of hands (its futures then add up over the rounds, four caps at the most)

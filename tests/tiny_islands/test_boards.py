@@ -17,7 +17,7 @@ SAMPLE = SAMPLES / "tiny-islands" / "tiny-islands-mc4-s9-0001.pgn"
 def _positions():
     item = read_text(SAMPLE.read_text(), str(SAMPLE))[0]
     from scorebook import registry
-    return list(registry.get_game("tiny-islands").notation.positions(item.record)), item.record
+    return list(registry.get_game("tiny-islands").notation.trace(item.record).positions), item.record
 
 
 def test_before_a_placement_the_offer_and_both_tiles_are_drawn():

@@ -16,6 +16,7 @@ GAME = ENGINE.game_id
 class Record:
     def __init__(self, tags, steps, score, recorded, warnings):
         self.tags, self.steps, self.score, self.recorded, self.warnings = tags, steps, score, recorded, warnings
+        self.players = [tags.get("First", "?"), tags.get("Second", "?")]
 
 
 def result_text(score) -> str:
@@ -75,10 +76,9 @@ class CountNotation(Notation):
 
     def canonical(self, record, policy):
         text, rows = self.text(record)
-        players = [record.tags.get("First", "?"), record.tags.get("Second", "?")]
         return Canonical(text=text, moves=rows, score=record.score, recorded=record.recorded,
                          score_rows=[(seat, "won", int(record.score["winner"] == seat)) for seat in (0, 1)],
-                         players=players, tags=record.tags, finished=record.score["winner"] is not None,
+                         players=record.players, tags=record.tags, finished=record.score["winner"] is not None,
                          warnings=record.warnings)
 
     def games(self, record):

@@ -18,7 +18,7 @@ def record(name: str):
 
 def test_values_are_shares_of_the_win():
     rec = record("tsuro-mc8-simple-random-s6-0001.pgn")
-    rows, settings = ANALYSIS.evaluate(rec, rec.players, seed=2, options={"samples": 8})
+    rows, settings = ANALYSIS.evaluate(NOTATION.trace(rec), seed=2, options={"samples": 8})
     assert settings == {"samples": 8} and len(rows) == len(rec.turns)
     for r in rows:
         assert 0 <= r.value_played <= r.value_best <= 100 and r.loss == r.value_best - r.value_played
@@ -32,7 +32,7 @@ def test_the_move_that_walks_into_a_kill_is_a_blunder():
     move before it (turn 3) left its token where that could happen: a blunder; random's
     winning move is worth the whole win."""
     rec = record("tsuro-simple-random-s5-0001.pgn")
-    rows, _ = ANALYSIS.evaluate(rec, rec.players, seed=0, options={"samples": 16})
+    rows, _ = ANALYSIS.evaluate(NOTATION.trace(rec), seed=0, options={"samples": 16})
     assert [r.player for r in rows] == [0, 1, 0, 1]
     assert rows[3].value_played == 100.0 and rows[3].loss == 0.0
     assert rows[2].loss >= 20.0 and rows[2].value_best > rows[2].value_played
@@ -40,7 +40,7 @@ def test_the_move_that_walks_into_a_kill_is_a_blunder():
 
 def test_boards():
     rec = record("tsuro-shared-win-s6.pgn")
-    sixth = list(NOTATION.positions(rec))[5]
+    sixth = NOTATION.trace(rec).positions[5]
     turn = rec.turns[5]
     move = f"{turn.tile}r{turn.rotation}@{'abcdef'[turn.square % 6]}{turn.square // 6 + 1}"
     assert sixth.move == move and sixth.before[1] == rec.players

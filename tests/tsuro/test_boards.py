@@ -16,7 +16,7 @@ SAMPLE = SAMPLES / "tsuro" / "tsuro-mc8-simple-random-s6-0001.pgn"
 
 def test_the_best_tile_is_beside_the_board_and_the_hands_are_tiles():
     item = read_text(SAMPLE.read_text(), str(SAMPLE))[0]
-    positions = list(registry.get_game("tsuro").notation.positions(item.record))
+    positions = list(registry.get_game("tsuro").notation.trace(item.record).positions)
     p = positions[5]
     s, _ = p.before
     played = ANALYSIS.move_mark(p)
