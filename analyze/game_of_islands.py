@@ -97,6 +97,18 @@ class Triads:
         return Match(record.match, names, tuple(totals), G.match_result(totals[0] - totals[1]))
 
 
+def _in_hand(record: goi.GoiRecord, number: int, owner: np.ndarray, mover: int, player: int) -> float:
+    """The margin the mover has in hand before a move of grid ``number``: the islands claimed
+    on this grid so far (the values are of the rest of it) and a triad's earlier grids, as
+    their results stand, each from the mover's side."""
+    grid = int((owner == mover).sum()) - int((owner == 1 - mover).sum())
+    earlier = 0  # from the record's first player's side
+    for g in record.games[:number - 1]:
+        margin = g.points[0] - g.points[1]
+        earlier += margin if g.first == record.players[0] else -margin
+    return float(grid + (earlier if player == 0 else -earlier))
+
+
 class GameOfIslandsAnalysis(Analysis):
     game_id = goi.GAME
     tournament = Triads()
@@ -131,7 +143,8 @@ class GameOfIslandsAnalysis(Analysis):
         best_few = np.argsort(-values, kind="stable")[:3]
         top = top_moves([name(canon[k]) for k in best_few], values[best_few])
         return MoveRow(ply, player, goi.turn_text(n, g.turns[ply - 1]), name(canon[b]), vb, vp, max(0.0, vb - vp),
-                       None, int((values > values[i]).sum()) + 1, len(values), number, exact, top=top)
+                       None, int((values > values[i]).sum()) + 1, len(values), number, exact, top=top,
+                       so_far=_in_hand(record, number, owner, mover, player))
 
     # ---- boards: a state is a records.game_of_islands.GridView
 

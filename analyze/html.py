@@ -102,14 +102,18 @@ PLAYER_COLOURS = ("#1f77b4", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c
 
 def seen_from_first_seat(m: dict, scale: str) -> tuple[float, float]:
     """A move's two values (best, played) from the first seat's side in a two-player game:
-    a margin negated, a share of a win (in %) taken from 100, where the second seat moved.
+    a margin negated, a share of a win (in %) taken from 100, where the second seat moved. A
+    value of the rest of the game only has the points in hand added (``so_far``): the
+    expected final margin.
 
     >>> seen_from_first_seat({"player": 1, "value_best": 3.0, "value_played": -2.0}, "margin")
     (-3.0, 2.0)
+    >>> seen_from_first_seat({"player": 1, "value_best": 3.0, "value_played": -2.0, "so_far": -6}, "margin")
+    (3.0, 8.0)
     >>> seen_from_first_seat({"player": 1, "value_best": 70.0, "value_played": 40.0}, "share")
     (30.0, 60.0)
     """
-    vb, vp = m["value_best"], m["value_played"]
+    vb, vp = m["value_best"] + m.get("so_far", 0), m["value_played"] + m.get("so_far", 0)
     if m["player"] == 0:
         return vb, vp
     return (-vb, -vp) if scale == "margin" else (100 - vb, 100 - vp)
@@ -165,9 +169,11 @@ class _Chart:
         elif n_players == 2:
             pairs = [seen_from_first_seat(m, scale) for m in moves]
             self.best, self.played = [b for b, _ in pairs], [p for _, p in pairs]
-            values = self.best + self.played
-            self.caption = (f"from {self.names[0]}'s side: the bot's best move (dashed purple) and the move played "
-                            "(orange); loss below, coloured by class")
+            # a margin's even line always shown: who is ahead reads at a glance
+            values = self.best + self.played + ([0.0] if scale == "margin" else [])
+            what = "the expected final margin " if any("so_far" in m for m in moves) else ""
+            self.caption = (f"{what}from {self.names[0]}'s side: the bot's best move (dashed purple) and the move "
+                            "played (orange); loss below, coloured by class")
         else:
             self.best, self.played = [m["value_best"] for m in moves], [m["value_played"] for m in moves]
             values = self.best + self.played
@@ -269,10 +275,13 @@ class _Chart:
         s.text(left, 14, self.caption, font_size=12)
 
 
-def _chart_side(players: list[str], scale: str) -> str:
+def _chart_side(players: list[str], scale: str, moves: list[dict]) -> str:
     """What the chart's values are, as ``chart`` draws them."""
     if len(players) >= 3 or scale == "score" and len(players) > 1:
         return "the chart: a line per player, the value of each of its moves"
+    if len(players) == 2 and any("so_far" in m for m in moves):
+        return (f"the chart shows the expected final margin from {players[0]}'s side: the points in hand plus "
+                "that value")
     if len(players) == 2:
         return f"the chart shows them from {players[0]}'s side"
     return "the chart: the values of the bot's best move and of the move played"
@@ -401,7 +410,7 @@ def report_parts(row: dict, report: dict, trace=None) -> tuple[str, str]:
     return (title, about(row, game, players, positions)
             + f"<p>Bot {_e(report['bot'])}, seed {_e(report['seed'])}, engine {_e(report['engine_version'])}. "
             f"A value is the {_e(info.value)} in {_e(info.unit)}, from the mover's side "
-            f"({_e(_chart_side(players, info.scale))}); the loss is the best move's value less the move played's. Classes: best "
+            f"({_e(_chart_side(players, info.scale, moves))}); the loss is the best move's value less the move played's. Classes: best "
             f"(the bot's own move, or one level with it within the error of the values: tied), "
             f"then by loss: {_e(thresholds)}.</p>"
             f"<table id='summary'><tr><th>player</th><th>moves</th><th>total loss</th><th>mean loss</th>"

@@ -73,6 +73,9 @@ class MoveRow:
     futures: int | None = None  # sampled futures behind value_best and value_played, where sampled
     top: list[dict] = field(default_factory=list)  # the bot's best candidates, best first (``top_moves``)
     line: list[str] = field(default_factory=list)  # the bot's continuation after its best move, where it has one
+    # the points already in hand from the mover's side, where the values are of the rest of the
+    # game only (a Game of Islands grid): the chart adds them to show the expected final margin
+    so_far: float | None = None
 
     def as_dict(self) -> dict:
         out = {"ply": self.ply, "player": self.player, "played": self.played, "best": self.best,
@@ -89,6 +92,8 @@ class MoveRow:
             out["top"] = self.top
         if self.line:
             out["line"] = self.line
+        if self.so_far is not None:
+            out["so_far"] = self.so_far
         return out
 
 

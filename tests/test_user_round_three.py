@@ -123,8 +123,8 @@ def test_the_report_says_what_a_value_is_without_stammering_and_what_its_chart_s
     for game in registry.games():
         if game.info.analysis:
             assert not game.info.analysis.value.lower().startswith("the "), game.id
-    assert "a line per player" in _chart_side(["a", "b", "c"], "share")
-    assert "from a's side" in _chart_side(["a", "b"], "margin")
+    assert "a line per player" in _chart_side(["a", "b", "c"], "share", [])
+    assert "from a's side" in _chart_side(["a", "b"], "margin", [])
 
 
 def test_the_thresholds_labels_are_drawn_over_the_loss_bars():
