@@ -21,7 +21,7 @@ from scorebook.errors import STRICT, UsageError
 from scorebook.records.formats import read_pgn
 
 from . import svg
-from .loss import MoveRow, top_moves
+from .loss import LINE_MOVES, MoveRow, top_moves, wants_line
 from .protocol import Analysis
 from .standings import Match
 
@@ -97,6 +97,28 @@ class Triads:
         return Match(record.match, names, tuple(totals), G.match_result(totals[0] - totals[1]))
 
 
+def _line_name(n: int, line) -> str:
+    return f"{goi.dot_name(n, line[1] * n + line[0])}-{goi.dot_name(n, line[3] * n + line[2])}"
+
+
+def best_line(n: int, before, mover: int, first, depth: int, budget: int) -> list[str]:
+    """The search's line after ``first`` from a position (``before``, a GridView, unchanged):
+    the best line of each side in turn as the same search values it, each drawn with every
+    island it makes claimed, up to ``LINE_MOVES`` lines or the grid's end."""
+    used, diag, owner = before.used.copy(), before.diag.copy(), before.owner.copy()
+    line, out = tuple(int(v) for v in first), []
+    while True:
+        G.apply_line(n, used, diag, *line)
+        G.claim_near(n, used, diag, owner, mover, *line)
+        legal = G.legal_lines(n, used, diag)
+        if len(out) == LINE_MOVES or len(legal) == 0:
+            return out
+        mover = 1 - mover
+        lines, values, _ = position_values(n, used, diag, owner, tuple(int(v) for v in legal[0]), depth, budget)
+        line = tuple(int(v) for v in lines[int(np.argmax(values))])
+        out.append(_line_name(n, line))
+
+
 def _in_hand(record: goi.GoiRecord, number: int, owner: np.ndarray, mover: int, player: int) -> float:
     """The margin the mover has in hand before a move of grid ``number``: the islands claimed
     on this grid so far (the values are of the rest of it) and a triad's earlier grids, as
@@ -139,12 +161,12 @@ class GameOfIslandsAnalysis(Analysis):
         available = [dd for dd in range(n * n) if owner[dd] < 0 and G.is_island(n, used, diag, dd % n, dd // n)]
         missed = len([dd for dd in available if dd not in claims])
         vb, vp = float(values[b]), float(values[i]) - missed
-        name = lambda l: f"{goi.dot_name(n, l[1] * n + l[0])}-{goi.dot_name(n, l[3] * n + l[2])}"  # noqa
         best_few = np.argsort(-values, kind="stable")[:3]
-        top = top_moves([name(canon[k]) for k in best_few], values[best_few])
-        return MoveRow(ply, player, goi.turn_text(n, g.turns[ply - 1]), name(canon[b]), vb, vp, max(0.0, vb - vp),
-                       None, int((values > values[i]).sum()) + 1, len(values), number, exact, top=top,
-                       so_far=_in_hand(record, number, owner, mover, player))
+        top = top_moves([_line_name(n, canon[k]) for k in best_few], values[best_few])
+        line = [] if b == i or not wants_line(vb - vp, goi.GAME) else best_line(n, before, mover, canon[b], depth, budget)
+        return MoveRow(ply, player, goi.turn_text(n, g.turns[ply - 1]), _line_name(n, canon[b]), vb, vp,
+                       max(0.0, vb - vp), None, int((values > values[i]).sum()) + 1, len(values), number, exact,
+                       top=top, line=line, so_far=_in_hand(record, number, owner, mover, player))
 
     # ---- boards: a state is a records.game_of_islands.GridView
 

@@ -16,7 +16,7 @@ from scorebook.engines.iwoki.metadata import (EMPTY, HAND_HEX, HAND_SMALL, HEX_G
 from scorebook.records import iwoki as IW
 
 from . import svg
-from .loss import MoveRow, sampled_top, verdict
+from .loss import LINE_MOVES, MoveRow, sampled_top, verdict, wants_line
 from .protocol import Analysis
 
 OPEN, OPEN_SMALL, PLAYED_AREA = "#fff3bf", "#ffd43b", "#e9dfcf"
@@ -67,6 +67,20 @@ def gap_names(s) -> tuple[list[str], list[str]]:
     return small, hexes
 
 
+def best_line(before: np.ndarray, first, samples: int, seed: int) -> list[str]:
+    """The bot's line after ``first`` (an engine option) from a position (``before``,
+    unchanged): each side's best option in turn as the same bot values it (``samples``
+    redeals, Greedy to the end), on the record's own deal, up to ``LINE_MOVES`` actions or the end."""
+    s, out, option = before.copy(), [], first
+    while True:
+        IE.apply_option(s, np.asarray(option, np.int64))
+        if len(out) == LINE_MOVES or IE.game_over(s):
+            return out
+        opts, values = A.option_values(s, samples, seed + len(out))
+        option = opts[int(np.argmax(values.mean(axis=1)))]
+        out.append(option_text(s, option))
+
+
 class IwokiAnalysis(Analysis):
     game_id = IW.GAME
 
@@ -81,8 +95,9 @@ class IwokiAnalysis(Analysis):
         played = option_index(s, opts, a)
         b, vb, vp, loss, se, place = verdict(values, played)
         top = sampled_top([option_text(s, o) for o in opts], values, b)
+        line = [] if b == played or not wants_line(loss, IW.GAME) else best_line(s, opts[b], options["samples"], seed + ply)
         return MoveRow(ply, int(s[IE.TO_MOVE]), a.text(), option_text(s, opts[b]), vb, vp, loss, se, place, len(opts),
-                       top=top)
+                       top=top, line=line)
 
     # ---- boards: a state is the engine's state vector
 

@@ -42,6 +42,14 @@ def mark_ties(report: dict) -> dict:
     return report
 
 
+def wants_line(loss: float, game: str) -> bool:
+    """Whether a move's row carries the bot's line after its best move: where the move played
+    is a mistake or a blunder, the moves a reader looks into; not at every move, for each step
+    of a line costs the bot a choice as dear as judging the move (lines at inaccuracies too
+    made an Iwoki analysis of bot games 4 times as long, benchmarks/history)."""
+    return classify(loss, game) in ("mistake", "blunder")
+
+
 def classify(loss: float, game: str, best: bool = False) -> str:
     """``best`` when the move played is the bot's best, or level with it within the error of
     the values (a tie); otherwise the class of the highest threshold the loss reaches (``good``
@@ -98,6 +106,7 @@ class MoveRow:
 
 
 TOP_MOVES = 3  # candidates a report shows per move
+LINE_MOVES = 5  # moves of the bot's line a report shows after its best move
 
 
 def top_moves(names: list[str], means, stderrs=None, first: int | None = None, k: int = TOP_MOVES) -> list[dict]:

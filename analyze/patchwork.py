@@ -16,11 +16,10 @@ from scorebook.engines.patchwork import bots as B, pieces as P, planner as PL, r
 from scorebook.records import patchwork as PW
 
 from . import svg
-from .loss import MoveRow, sampled_top, verdict, with_played
+from .loss import LINE_MOVES, MoveRow, sampled_top, verdict, with_played, wants_line
 from .protocol import Analysis
 
 CELL = 22
-LINE_MOVES = 5  # moves of the planner's line a report shows after its best move
 LEATHER_FILL, EMPTY_FILL = "#8c6d46", "#f4f1ea"
 
 
@@ -44,6 +43,19 @@ def move_cells(move: str | None, two_player: bool) -> tuple[int, list[int]] | No
     if kind == R.LEATHER_MOVE and 0 <= a < P.CELLS:
         return seat, [a]
     return None
+
+
+def _duel_line(before: np.ndarray, first, playouts: int, seed: int) -> list[str]:
+    """Two players: the bot's line after ``first`` from a position (``before``, unchanged):
+    each seat's choice in turn as the same bot makes it (its candidates played out
+    ``playouts`` times), up to ``LINE_MOVES`` moves or the game's end."""
+    s, out, move = before.copy(), [], tuple(int(v) for v in first)
+    while True:
+        if R.apply(s, *move) != R.OK or len(out) == LINE_MOVES or R.is_over(s):
+            return out
+        seat = int(s[R.TO_MOVE])
+        move = S.duel_choice(s, playouts, seed + len(out))[0]
+        out.append(f"{seat + 1}:" + PW.move_text(*move))
 
 
 class PatchworkAnalysis(Analysis):
@@ -101,8 +113,9 @@ class PatchworkAnalysis(Analysis):
         values = S.duel_values(s, candidates, options["playouts"], seed * 1009 + ply)
         b, vb, vp, loss, se, place = verdict(values, i_played)
         names = [f"{seat + 1}:" + PW.move_text(*c) for c in candidates]
+        line = [] if b == i_played or not wants_line(loss, PW.GAME) else _duel_line(s, candidates[b], options["playouts"], seed * 1009 + ply)
         return MoveRow(ply, seat, position.move, names[b], vb, vp, loss, se, place, candidates.shape[0],
-                       top=sampled_top(names, values, b))
+                       top=sampled_top(names, values, b), line=line)
 
     # ---- boards: a state is records.patchwork.Quilts
 

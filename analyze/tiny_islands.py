@@ -20,7 +20,7 @@ from scorebook.engines.tiny_islands.metadata import (CELLS, COLUMN_NAMES, DECK_M
 from scorebook.records import tiny_islands as ti
 
 from . import svg
-from .loss import TARGET_STDERR, MoveRow, rank, sampled_top, top_moves, topped_up, verdict
+from .loss import LINE_MOVES, TARGET_STDERR, MoveRow, rank, sampled_top, top_moves, topped_up, verdict, wants_line
 from .protocol import Analysis
 
 LAND, WATER = "#cfe8a9", "#a9d3f0"
@@ -53,6 +53,7 @@ class _Context:
             pad[:len(offers)] = offers
             offers = pad
         self.offers = offers
+        self.known = len(record.offers)  # offers the record shows: a line reads no further
         self.play_out = bots.search_weights()  # halving:N's play-outs; candidates ranked with WEIGHTS, as its root
 
 
@@ -76,10 +77,46 @@ def _judge_placement(c: _Context, tiles, land, t: int, d: int, played: tuple, se
         return bots.eval_placements(tiles, land, c.offers, t, d, c.wave_rule, arr[pair], n, seed + 1000 * k + t,
                                     c.deck_model, c.play_out)
     b, vb, vp, se, means, used = topped_up(values, i, more, max_rollouts)
-    name = lambda m: TILE_LETTERS[m[0]] + cell_name(m[1])  # noqa: E731
-    top = top_moves([name(m) for m in chosen], means, _base_stderr(values), b)
-    return MoveRow(ti.ply_of_turn(t), 0, name(played), name(chosen[b]), vb, vp, max(0.0, vb - vp), se,
-                   rank(means, i), len(chosen), futures=used, top=top)
+    top = top_moves([_placement_name(m) for m in chosen], means, _base_stderr(values), b)
+    line = []
+    if b != i and wants_line(vb - vp, ti.GAME):
+        after = tiles.copy()
+        after[chosen[b][1]] = chosen[b][0]
+        line = _line_after(c, after, land.copy(), t + 1, d)
+    return MoveRow(ti.ply_of_turn(t), 0, _placement_name(played), _placement_name(chosen[b]), vb, vp,
+                   max(0.0, vb - vp), se, rank(means, i), len(chosen), futures=used, top=top, line=line)
+
+
+def _placement_name(move) -> str:
+    return TILE_LETTERS[move[0]] + cell_name(move[1])
+
+
+def _line_after(c: _Context, tiles, land, placed: int, drawn: int) -> list[str]:
+    """The bot's line after its best move (``tiles``, ``land``: the board after it, changed
+    here; ``placed``, ``drawn``: the placements and shorelines made): each next placement
+    as the bot ranks its candidates (the heuristic its search starts from) on the record's
+    own offers, each shoreline as it plans it, up to ``LINE_MOVES`` moves, the game's end or
+    the last offer the record shows."""
+    out = []
+    while len(out) < LINE_MOVES:
+        if drawn < len(DRAWING_AFTER_TURN) and placed == DRAWING_AFTER_TURN[drawn]:
+            region = bots.planned_region(tiles, land, c.offers, placed - 1, c.wave_rule, bots.WEIGHTS)
+            land ^= region
+            drawn += 1
+            out.append(_region_text(region))
+            continue
+        if placed >= min(TURNS, c.known):
+            break
+        cands = legal_placements(tiles, c.offers[placed])
+        if len(cands) == 0:
+            break
+        heur = [heuristic.weighted_value(tiles, land, int(tile), int(z), 3 - drawn, c.wave_rule, bots.WEIGHTS)
+                for tile, z in cands]
+        tile, z = (int(v) for v in cands[int(np.argmax(heur))])
+        tiles[z] = tile
+        placed += 1
+        out.append(_placement_name((tile, z)))
+    return out
 
 
 def _region(cells) -> np.ndarray:
@@ -94,7 +131,7 @@ def _judge_drawing(c: _Context, tiles, land, t: int, d: int, played_region: np.n
     rollouts, max_rollouts = options["rollouts"], options["max-rollouts"]
     bot_region = bots.planned_region(tiles, land, c.offers, t, c.wave_rule, bots.WEIGHTS)
     regions = np.array([bot_region, played_region])
-    text = lambda m: "(" + " ".join(cell_name(int(z)) for z in np.flatnonzero(m)) + ")"  # noqa: E731
+    text = _region_text
     if t + 1 >= TURNS:  # the last drawing: the final score, exact
         values = bots.eval_regions(tiles, land, c.offers, t, d, c.wave_rule, regions, 1, seed + 100 + t,
                                    c.deck_model, c.play_out)
@@ -111,8 +148,9 @@ def _judge_drawing(c: _Context, tiles, land, t: int, d: int, played_region: np.n
         b, vb, vp, se, means, used = topped_up(values, 1, more, max_rollouts)
         spread = _base_stderr(values)
     top = top_moves([text(r) for r in regions], means, spread, b)
+    line = [] if b == 1 or not wants_line(vb - vp, ti.GAME) else _line_after(c, tiles.copy(), land ^ regions[b], t + 1, d + 1)
     return MoveRow(ti.ply_of_drawing(d), 0, text(played_region), text(regions[b]), vb, vp, max(0.0, vb - vp), se,
-                   rank(means, 1), 2, futures=used, top=top)
+                   rank(means, 1), 2, futures=used, top=top, line=line)
 
 
 class TinyIslandsAnalysis(Analysis):

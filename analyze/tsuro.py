@@ -14,7 +14,7 @@ from scorebook.engines.tsuro import bots as B, rules as R
 from scorebook.records import tsuro as TS
 
 from . import svg
-from .loss import MoveRow, sampled_top, verdict, with_played
+from .loss import LINE_MOVES, MoveRow, sampled_top, verdict, with_played, wants_line
 from .protocol import Analysis
 
 CELL = 54
@@ -30,6 +30,21 @@ def port_xy(x0: float, y0: float, port: int, size: float = CELL) -> tuple[float,
 
 def tile_paths(tile: int, rot: int) -> list[tuple[int, int]]:
     return [((a + 2 * rot) % 8, (b + 2 * rot) % 8) for a, b in R.FACTS["tiles"][tile]]
+
+
+def best_line(before: np.ndarray, first, samples: int, seed: int) -> list[str]:
+    """The bot's line after ``first`` (tile, rotation) from a position (``before``,
+    unchanged): each player's choice in turn as the same bot makes it (``samples`` play-outs
+    an option), on the record's own deck, up to ``LINE_MOVES`` tiles or the game's end."""
+    s, out = before.copy(), []
+    tile, rot = int(first[0]), int(first[1])
+    while True:
+        code = R.turn(s, tile, rot, R.NO_ORDER, np.zeros((B.EVENTS, 3), np.int64))
+        if code != R.OK or len(out) == LINE_MOVES or s[R.OVER]:
+            return out
+        square = R.square_name(int(s[R.POS + int(s[R.TO_MOVE])]) // 8)
+        tile, rot = B.mc_choice(s, samples, seed + len(out))
+        out.append(f"{tile}r{rot}@{square}")
 
 
 class TsuroAnalysis(Analysis):
@@ -49,8 +64,9 @@ class TsuroAnalysis(Analysis):
         values *= 100.0
         b, vb, vp, loss, se, place = verdict(values, i_played)
         names = [f"{int(o[0])}r{int(o[1])}@{square}" for o in options_]
+        line = [] if b == i_played or not wants_line(loss, TS.GAME) else best_line(before, options_[b], samples, seed * 1009 + ply)
         return MoveRow(ply, position.player, position.move, names[b], vb, vp, loss, se, place, options_.shape[0],
-                       top=sampled_top(names, values, b))
+                       top=sampled_top(names, values, b), line=line)
 
     # ---- boards: a state is (the engine's state, the players' names)
 

@@ -167,7 +167,8 @@ def candidate_text(candidate: dict) -> str:
 @click.pass_context
 def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, html_path, out, **named):
     """Per-move expected-score loss against the bot, stored with the record: for every move the
-    value of the bot's best move and of the move played, the loss and its class.
+    value of the bot's best move and of the move played, the loss and its class; with --wide,
+    the bot's line where its best move was not played (its best move, then up to four more).
 
     Example: scorebook analyze 3f2a --html report.html"""
     if all_ == bool(record_id):
@@ -250,9 +251,11 @@ def _show_analysis(report: dict, out, players: list[str]) -> None:
         click.echo(f"{report['id']}  {report['game']}  bot {report['bot']}  seed {report['seed']}")
     rows = [dict(m, ply=(f"game {m['game']}, " if "game" in m else "") + str(m["ply"]),
                  player=_seat_name(players, m["player"]),
-                 next="; ".join(candidate_text(c) for c in m.get("top", [])[1:]),
+                 next="; ".join(candidate_text(c) for c in m.get("top", [])[1:]), best_line=" ".join(m.get("line", [])),
                  **({"class": "best (tied)"} if m.get("tied") else {})) for m in report["moves"]]
-    out.rows(ANALYSIS_COLUMNS, rows, {k: report[k] for k in ("id", "bot", "seed", "game", "engine_version", "settings",
+    # the bot's line after its best move: in a table as wide as its cells (--wide), and in CSV or TSV
+    columns = ANALYSIS_COLUMNS + ([("best_line", "best line")] if out.wide or not out.human else [])
+    out.rows(columns, rows, {k: report[k] for k in ("id", "bot", "seed", "game", "engine_version", "settings",
                                                               "thresholds", "moves", "summary")})
     if out.human:
         for name, s in report["summary"].items():
