@@ -474,6 +474,12 @@ class Store(ServiceTables):
         rather than after the work)."""
         conn = self.db.conn
         try:
+            if self.path != ":memory:":  # the file itself: in WAL mode a write may reach only the -wal beside it
+                with open(self.path, "r+b"):
+                    pass
+        except OSError as exc:
+            raise Unavailable(f"cannot write to database {self.path}: {exc.strerror}") from None
+        try:
             self._begin()
             conn.execute(f"PRAGMA user_version = {self.schema_version}")
         except sqlite3.OperationalError as exc:

@@ -38,6 +38,33 @@ def benchmark_script(name: str):
     return module
 
 
+def pytest_sessionstart(session):
+    """With workers (pytest-xdist), every game's jitted code is compiled once before they start,
+    a game a process, as many at once as there are workers (``scorebook warm-up``): left to
+    them, each worker would compile it all for itself, and a cold run would take twice the
+    compiling. One process compiles as it goes, once, and skips this."""
+    import subprocess
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from scorebook import registry
+    config = session.config
+    workers = getattr(config.option, "numprocesses", None)
+    if hasattr(config, "workerinput") or not isinstance(workers, int) or workers < 2:
+        return
+    say = config.pluginmanager.get_plugin("terminalreporter").write_line
+    start = time.perf_counter()
+
+    def warm(game: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "scorebook", "warm-up", game, "--json"], capture_output=True,
+                              text=True, timeout=1200)
+        return f"{game} {'compiled' if done.returncode == 0 else 'failed: ' + done.stderr.strip()[-200:]}"
+    say(f"compiling every game's jitted code before {workers} workers start (scorebook warm-up)...")
+    with ThreadPoolExecutor(workers) as pool:
+        outcomes = list(pool.map(warm, registry.game_ids()))
+    say(f"{'; '.join(outcomes)} ({time.perf_counter() - start:.0f} s)")
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _own_data_dir(tmp_path_factory):
     """No test sees a network the user fetched (``scorebook net fetch``): Scorebook's data
