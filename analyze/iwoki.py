@@ -146,13 +146,16 @@ class IwokiAnalysis(Analysis):
         s, owner = _board(state)
         lines = self.text_board(s).split("\n")[1:4]
         width, height = LAYOUT["width"], LAYOUT["height"]
+        # the bot's best in the gap of the move played: its numbers would lie on the played
+        # ones, so it is said in words (its gap outlined all the same)
+        same_gap = bool(played and best and "@" in best and _gap_of(best) == _gap_of(played))
         words = [(kind, move) for kind, move in (("played", played), ("best", best))
-                 if move and "@" not in move]
+                 if move and ("@" not in move or kind == "best" and same_gap)]
         board = svg.Svg(max(width, 8 + 6.4 * max(len(line) for line in lines)),
                         height + 16 * (len(lines) + len(words)) + 6)
-        _draw_gaps(board, s, owner)
+        _draw_gaps(board, s, owner, marked={h for m in (played, best) if m and "@" in m for h in _covered(m)})
         for kind, move in (("best", best), ("played", played)):
-            self._mark_placement(board, kind, move)
+            self._mark_placement(board, kind, move, numbers=not (kind == "best" and same_gap))
         for i, line in enumerate(lines):
             board.text(4, height + 14 + 16 * i, line, font_size=11)
         for i, (kind, move) in enumerate(words):
@@ -163,9 +166,9 @@ class IwokiAnalysis(Analysis):
         return board.to_string()
 
     @staticmethod
-    def _mark_placement(board, kind: str, move: str | None) -> None:
-        """A placement's gap outlined, and the numbers the tile would lay there (its face and
-        rotation) in the mark's colour."""
+    def _mark_placement(board, kind: str, move: str | None, numbers: bool = True) -> None:
+        """A placement's gap outlined, and (``numbers``) the numbers the tile would lay there
+        (its face and rotation) in the mark's colour."""
         m = IW.ACTION_RE.match(move or "")
         if not m or not (m.group(1) or m.group(5)):
             return
@@ -177,6 +180,8 @@ class IwokiAnalysis(Analysis):
                 return
             x, y = LAYOUT["small"][gap]
             board.mark(kind, "circle", {"cx": x, "cy": y, "r": 10})
+            if not numbers:
+                return
             values = IE.small_results(tile, "+-".index(m.group(2)), int(m.group(3)))
             for j in range(3):
                 vtx = int(SLOT_VERTEX[gap, j])
@@ -191,6 +196,8 @@ class IwokiAnalysis(Analysis):
             return
         corners = LAYOUT["corners"][gap]
         board.mark(kind, "polygon", {"points": " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)})
+        if not numbers:
+            return
         values = IE.hex_vertices(tile, "AB".index(m.group(6)), int(m.group(7)))
         cx, cy = LAYOUT["centres"][gap]
         for (x, y), v in zip(corners, values):
@@ -198,9 +205,24 @@ class IwokiAnalysis(Analysis):
                        text_anchor="middle", fill=colour, font_style="italic", **{"class": f"tile-number {kind}"})
 
 
-def _draw_gaps(board, s, owner) -> None:
-    """The hex gaps (open ones yellow), each named, its vertices' numbers in the colour of the
-    seat that put them there; the open small gaps."""
+def _gap_of(move: str) -> str:
+    """The gap a placement names (``ht18B3@H13``: ``H13``)."""
+    return move.rsplit("@", 1)[-1]
+
+
+def _covered(move: str) -> set[str]:
+    """The hex gaps whose middles a placement's numbers are drawn over: its own, or the three
+    hexes that meet at its small gap."""
+    gap = _gap_of(move)
+    if gap in SMALL_GAP_INDEX:
+        return {HEX_GAP_NAMES[int(SLOT_VERTEX[SMALL_GAP_INDEX[gap], j]) // 6] for j in range(3)}
+    return {gap}
+
+
+def _draw_gaps(board, s, owner, marked: set[str] = frozenset()) -> None:
+    """The hex gaps (open ones yellow), each named but those ``marked`` (a placement's numbers
+    lie there, over its name), its vertices' numbers in the colour of the seat that put them
+    there; the open small gaps."""
     hexval = s[IE.HEXVAL:IE.HEXVAL + N_HEX_GAPS * 6]
     open_hex = {int(s[IE.OPEN_HEX + i]) for i in range(s[IE.N_OPEN_HEX])}
     for g, corners in enumerate(LAYOUT["corners"]):
@@ -208,7 +230,8 @@ def _draw_gaps(board, s, owner) -> None:
         fill = OPEN if g in open_hex else PLAYED_AREA if any(v != EMPTY for v in values) else "#f7f7f7"
         board.polygon(corners, fill=fill, stroke="#999", stroke_width=1)
         cx, cy = LAYOUT["centres"][g]
-        board.text(cx, cy + 3, HEX_GAP_NAMES[g], font_size=9, fill="#aaa", text_anchor="middle")
+        if HEX_GAP_NAMES[g] not in marked:
+            board.text(cx, cy + 3, HEX_GAP_NAMES[g], font_size=9, fill="#aaa", text_anchor="middle")
         for j, ((x, y), v) in enumerate(zip(corners, values)):
             if v != EMPTY:
                 seat = int(owner[g * 6 + j])

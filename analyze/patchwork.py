@@ -124,11 +124,11 @@ class PatchworkAnalysis(Analysis):
         seats = range(q.owners.shape[0])
         grids = [_grid(q.owners[p]) for p in seats]
         lines = ["   ".join(row) for row in zip(*grids)]
-        lines += [_stats(s, p, q.owners.shape[0] == 2) for p in seats]
+        lines += [_stats(s, p, _seat_names(q)) for p in seats]
         if s[R.PLAYERS] == 2:
             w = np.empty(R.WINDOW, np.int64)
             lines.append("window: " + " ".join(f"B{int(p)}" for p in w[:R.window(s, w)]) +
-                         f"; to move: {int(s[R.TO_MOVE]) + 1}")
+                         f"; to move: {_seat_names(q)[int(s[R.TO_MOVE])]}")
         return "\n".join(lines)
 
     def state_json(self, q: PW.Quilts) -> dict:
@@ -162,15 +162,18 @@ class PatchworkAnalysis(Analysis):
         two = seats == 2
         margin, gap = 16, 30
         width = margin + seats * (P.COLS * CELL + gap)
-        lines = [_stats(s, p, two) for p in range(seats)]
+        names = _seat_names(q)
+        lines = [_stats(s, p, names) for p in range(seats)]
         extra = TRACK + 16 * seats + 40 + (WINDOW_HEIGHT if two else 0)  # the track, the window
-        board = svg.Svg(max(width, 8 + 6.4 * max(len(x) for x in lines), 2 * margin + (P.LAST_SPACE + 1) * TRACK),
+        track = 2 * margin + (P.LAST_SPACE + 1) * TRACK + 8 + 5.5 * max(len(n) + 4 for n in names)  # a token's label
+        window = margin + _window_width(s) if two else 0
+        board = svg.Svg(max(width, 8 + 6.4 * max(len(x) for x in lines), track, window),
                         margin + P.ROWS * CELL + 18 * seats + 26 + extra)
         for p in range(seats):
             x0 = margin + p * (P.COLS * CELL + gap)
             _draw_quilt(board, q.owners[p], x0, margin)
             if two:
-                board.text(x0, margin - 4, f"player {p + 1}", font_size=10)
+                board.text(x0, margin - 4, names[p], font_size=10)
             for kind, move in (("best", best), ("played", played)):
                 cells = move_cells(move, two)
                 if cells and cells[0] == p:
@@ -181,7 +184,7 @@ class PatchworkAnalysis(Analysis):
         for i, line in enumerate(lines):
             board.text(4, margin + P.ROWS * CELL + 30 + 18 * i, line, font_size=11)
         y = margin + P.ROWS * CELL + 18 * seats + 34
-        _draw_track(board, s, seats, margin, y)
+        _draw_track(board, s, names, margin, y)
         if two:
             _draw_window(board, s, margin, y + TRACK + 16 * seats + 24)
         return board.to_string()
@@ -222,9 +225,10 @@ SHAPE_CELL = 9  # a square of a window patch
 WINDOW_HEIGHT = 5 * SHAPE_CELL + 40
 
 
-def _draw_track(board: svg.Svg, s: np.ndarray, seats: int, x0: float, y0: float) -> None:
+def _draw_track(board: svg.Svg, s: np.ndarray, names: list[str], x0: float, y0: float) -> None:
     """The time track, 0 to the last space: a button where income is paid, a leather patch
     where one still lies (taken once a token has passed it), each seat's token below it."""
+    seats = len(names)
     board.text(x0, y0 - 4, "time track", font_size=10, fill="#666")
     passed = max(int(s[R.TIME + R.SEAT_SIZE * p]) for p in range(seats))
     for t in range(P.LAST_SPACE + 1):
@@ -238,8 +242,22 @@ def _draw_track(board: svg.Svg, s: np.ndarray, seats: int, x0: float, y0: float)
         t = int(s[R.TIME + R.SEAT_SIZE * p])
         board.circle(x0 + t * TRACK + TRACK / 2, y0 + TRACK + 7 + 14 * p, 5, fill=SEAT_COLOURS[p], stroke=svg.INK,
                      stroke_width=0.8, **{"class": f"token seat-{p}"})
-        board.text(x0 + t * TRACK + TRACK / 2 + 8, y0 + TRACK + 11 + 14 * p, f"{'player ' + str(p + 1) if seats == 2 else 'time'} {t}",
+        board.text(x0 + t * TRACK + TRACK / 2 + 8, y0 + TRACK + 11 + 14 * p, f"{names[p] if seats == 2 else 'time'} {t}",
                    font_size=9)
+
+
+def _window_label(patch: int) -> str:
+    return f"B{patch}: {int(P.COST[patch])}, {int(P.TIME[patch])}, +{int(P.INCOME[patch])}"
+
+
+def _window_step(patch: int) -> float:
+    """How far the window moves on after a patch: its shape or its label, the wider."""
+    return max(len(P.SHAPES[patch][0]) * SHAPE_CELL, 6.2 * len(_window_label(patch))) + 14
+
+
+def _window_width(s: np.ndarray) -> float:
+    w = np.empty(R.WINDOW, np.int64)
+    return sum(_window_step(int(p)) for p in w[:R.window(s, w)])
 
 
 def _draw_window(board: svg.Svg, s: np.ndarray, x0: float, y0: float) -> None:
@@ -257,14 +275,20 @@ def _draw_window(board: svg.Svg, s: np.ndarray, x0: float, y0: float) -> None:
                 if ch == "#":
                     board.rect(x + c * SHAPE_CELL, y0 + r * SHAPE_CELL, SHAPE_CELL, SHAPE_CELL,
                                fill=patch_colour(patch), stroke=svg.INK, stroke_width=0.5, **{"class": "window-patch"})
-        label = f"B{patch}: {int(P.COST[patch])}, {int(P.TIME[patch])}, +{int(P.INCOME[patch])}"
-        board.text(x, y0 + len(shape) * SHAPE_CELL + 12, label, font_size=10)
-        x += max(len(shape[0]) * SHAPE_CELL, 6.2 * len(label)) + 14
+        board.text(x, y0 + len(shape) * SHAPE_CELL + 12, _window_label(patch), font_size=10)
+        x += _window_step(patch)
 
 
-def _stats(s: np.ndarray, p: int, two: bool) -> str:
+def _seat_names(q: PW.Quilts) -> list[str]:
+    """The players by seat, as the record names them (``player N`` where it names none)."""
+    seats = q.owners.shape[0]
+    names = list(q.names)[:seats]
+    return names + [f"player {p + 1}" for p in range(len(names), seats)]
+
+
+def _stats(s: np.ndarray, p: int, names: list[str]) -> str:
     b = R.SEAT_SIZE * p
-    who = f"player {p + 1}: " if two else ""
+    who = f"{names[p]}: " if len(names) == 2 else ""
     return (f"{who}time {int(s[R.TIME + b])}, buttons {int(s[R.BUTTONS + b])}, income {int(s[R.INCOME_NOW + b])}, "
             f"squares {int(s[R.SQUARES + b])}/{P.CELLS}")
 

@@ -93,8 +93,10 @@ def _play_match(store, game: str, bots: list[str], run: dict, out) -> None:
     rows = [{"game": i + 1, "id": g.get("id"), "status": g["status"], "players": " / ".join(g["players"]),
              "score": score_text(g.get("score")), "value": g.get("value"), "seconds": g["seconds"]}
             for i, g in enumerate(games)]
-    out.rows([("game", "game"), ("id", "id"), ("status", "status"), ("players", "players"), ("score", "score"),
-              ("value", value), ("seconds", "seconds")], rows,
+    # a game of one seat: its score is its total, said once
+    columns = [("game", "game"), ("id", "id"), ("status", "status"), ("players", "players"), ("score", "score")] \
+        + ([("value", value)] if len(names) > 1 else []) + [("seconds", "seconds")]
+    out.rows(columns, rows,
              {"games": [{k: v for k, v in g.items() if k not in ("source", "index", "game")} for g in games],
               "mean": summary["mean"], "stderr": summary["stderr"], "players": names, "summary": summary})
     if out.human and summary["mean"] is not None:

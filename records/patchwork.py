@@ -323,6 +323,7 @@ class Quilts:
     (-1 empty, ``LEATHER_PATCH`` a leather patch), which the bitboards do not keep."""
     state: np.ndarray
     owners: np.ndarray  # [seats, 81]
+    names: tuple[str, ...] = ()  # the players, by seat, as the boards name them
 
 
 LEATHER_PATCH = P.N_PATCHES
@@ -357,7 +358,7 @@ class PatchworkNotation(Notation):
                 owners[step.seat, P.cells_of(int(P.PL_LO[k]), int(P.PL_HI[k]))] = a
             elif kind == R.LEATHER_MOVE and a >= 0:
                 owners[step.seat, a] = LEATHER_PATCH
-        return Quilts(state.copy(), owners)
+        return Quilts(state.copy(), owners, tuple(record.players) if before is None else before.names)
 
     def write_played(self, setup, played, seats, tags, context) -> str:
         variant, circle = setup

@@ -171,3 +171,13 @@ def test_events_shows_a_page_of_events_and_says_how_to_see_all(run_cli):
     assert len(table) == 2 + 2 + 1 and table[-1].startswith(f"{len(every)} events; the first 2 shown")
     assert len(cli_json(run_cli("events", "--limit", "2", "--json"))["events"]) == 2
     assert len(run_cli("events", "--csv").stdout.splitlines()) == len(every) + 1
+
+
+def test_a_one_seat_match_says_its_total_once(run_cli):
+    """``play`` of a one-player game: the score is the total; no second column repeats it."""
+    table = run_cli("play", "tiny-islands", "--players", "random", "--games", "1", "--seed", "3").stdout
+    header = table.splitlines()[0].split()
+    assert "score" in header and "total" not in header
+    assert "mean" in table and "over 1 game" in table and "over 1 games" not in table
+    two = run_cli("play", "tsuro", "--players", "random,random", "--games", "1", "--seed", "3").stdout
+    assert "margin" in two.splitlines()[0]  # two seats: the first seat's margin, beside the score

@@ -39,3 +39,20 @@ def test_a_placement_shows_its_tile_and_a_draw_its_words():
     draw = next(p for p in positions if "draw=" in p.move)
     board = ANALYSIS.svg_board(draw.before, ANALYSIS.move_mark(draw), "pass")
     assert 'class="word played"' in board and "draw st" in board and 'class="word best"' in board
+
+
+def test_a_best_move_in_the_played_gap_is_said_in_words_and_no_name_lies_under_numbers():
+    """The bot's best in the gap of the move played would lay its numbers on the played ones:
+    its gap is outlined, the move said in words; a gap whose middle a tile's numbers cover
+    shows no name under them."""
+    from scorebook.engines.iwoki.metadata import HEX_GAP_NAMES
+    positions = _positions()
+    hexes = next(p for p in positions if "@H" in p.move and "_" not in p.move.split()[-1])
+    played = ANALYSIS.move_mark(hexes)
+    gap = played.rsplit("@", 1)[1]
+    other_face = played.replace("A", "#").replace("B", "A").replace("#", "B") if "@" in played else played
+    board = ANALYSIS.svg_board(hexes.before, played, other_face)
+    assert board.count('class="tile-number played"') == 6 and 'class="tile-number best"' not in board
+    assert 'class="word best"' in board and 'class="mark best"' in board
+    assert f">{gap}</text>" not in board  # the name of the gap the numbers cover
+    assert f">{next(n for n in HEX_GAP_NAMES if n != gap)}</text>" in board  # other gaps keep theirs

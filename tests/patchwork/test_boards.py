@@ -36,3 +36,17 @@ def test_one_player_sees_the_track_and_no_window():
     p = _positions("patchwork-best2-real-85.pgn")[5]
     board = ANALYSIS.svg_board(p.before)
     assert board.count('class="token seat-0"') == 1 and 'class="window-patch"' not in board
+
+
+def test_two_players_are_named_as_the_record_names_them_and_the_window_fits():
+    path = SAMPLES / "patchwork" / "patchwork-best2-vbrz-two-player-s6-0001.pgn"
+    item = read_text(path.read_text(), str(path))[0]
+    names = item.record.players
+    p = registry.get_game("patchwork").notation.trace(item.record).positions[10]
+    board = ANALYSIS.svg_board(p.before)
+    text = ANALYSIS.text_board(p.before)
+    assert "player 1" not in board and "player 1" not in text
+    assert all(name in board and f"{name}: time" in text for name in names)
+    width = float(board.split('width="', 1)[1].split('"', 1)[0])
+    from scorebook.analyze.patchwork import _window_width
+    assert width >= 16 + _window_width(p.before.state)
