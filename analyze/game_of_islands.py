@@ -19,6 +19,7 @@ from scorebook.records import game_of_islands as goi
 
 from scorebook.errors import STRICT, UsageError
 from scorebook.records.formats import read_pgn
+from scorebook.records.ingest import content_hash
 
 from . import svg
 from .loss import LINE_MOVES, MoveRow, top_moves, wants_line
@@ -94,7 +95,8 @@ class Triads:
                                  f"the tournament file says {players[0]} and {players[1]}")
             if players[0] != names[0]:
                 names, totals = (names[1], names[0]), [totals[1], totals[0]]
-        return Match(record.match, names, tuple(totals), G.match_result(totals[0] - totals[1]))
+        record_id = content_hash(goi.NOTATION.canonical(record, STRICT).text)[:16]  # its id once ingested
+        return Match(record.match, names, tuple(totals), G.match_result(totals[0] - totals[1]), record_id)
 
 
 def _line_name(n: int, line) -> str:

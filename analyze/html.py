@@ -427,10 +427,11 @@ TIEBREAK_NAMES = {"points": "match points", "omb": "OMB (sum of match margins)",
                   "seniority": "seniority (previous rank)"}
 
 
-def render_standings(doc: dict) -> str:
+def render_standings(doc: dict, record_url: str | None = None, links: dict | None = None) -> str:
     """Tournament standings as one self-contained page: the ranking with every tiebreak named
     and its value, and the crosstable of matches (each cell: the row player's margins and
-    results against the column player, one per match)."""
+    results against the column player, one per match; a match in ``links`` ({match: record
+    id}) a link to its record, ``record_url`` followed by the id)."""
     event = doc.get("event") or "tournament"
     chain = doc["tiebreaks"]
     head = "".join(f"<th title='{html.escape(TIEBREAK_NAMES.get(c, c))}'>{html.escape(TIEBREAK_NAMES.get(c, c))}</th>"
@@ -443,8 +444,11 @@ def render_standings(doc: dict) -> str:
     for m in doc.get("matches", []):
         a, b = m["players"]
         points = {"1-0": ("1", "0"), "0-1": ("0", "1")}.get(m["result"], ("½", "½"))
-        cells.setdefault((a, b), []).append(f"{m['margin']:+d} ({points[0]})")
-        cells.setdefault((b, a), []).append(f"{-m['margin']:+d} ({points[1]})")
+        for pair, text in (((a, b), f"{m['margin']:+d} ({points[0]})"), ((b, a), f"{-m['margin']:+d} ({points[1]})")):
+            if record_url and (links or {}).get(m["match"]):
+                text = (f"<a href='{html.escape(record_url + links[m['match']], quote=True)}' "
+                        f"title='match {html.escape(str(m['match'] or ''), quote=True)}'>{text}</a>")
+            cells.setdefault(pair, []).append(text)
     cross_head = "".join(f"<th>{i + 1}</th>" for i in range(len(players)))
     cross = "".join(
         f"<tr><th>{i + 1}. {html.escape(p)}</th>" + "".join(

@@ -38,6 +38,7 @@ class Match:
     players: tuple[str, str]
     totals: tuple[int, int]  # from the side of players[0]
     result: str  # "1-0", "0-1" or "1/2-1/2", from the side of players[0]
+    record: str | None = None  # the id of the record that holds it (as ingest gives it)
 
     @property
     def margin(self) -> int:
@@ -296,11 +297,12 @@ def standings_from_file(path: str, text: str | None = None) -> dict:
     return standings(t["players"], t["matches"], t["tiebreaks"], t["seniority"], t["event"])
 
 
-def standings_from_store(store, event: str) -> dict:
+def standings_from_store(store, event: str, links: dict | None = None) -> dict:
     """Standings of a stored event: the tournament ingested under its name (its players,
     seniority, tiebreaks and matches, as the file ranks them), and every other finished
     match stored under its Event tag (by Match tag); without a tournament, the stored
-    matches alone, with the default tiebreak chain."""
+    matches alone, with the default tiebreak chain. ``links``, where given, gets each match
+    whose record is stored: {match: record id} (the document keeps the contract's shape)."""
     kept = store.tournament(event)
     if kept is not None:
         t = tournament_of(kept[1], f"the tournament kept for {event!r}")
@@ -310,7 +312,7 @@ def standings_from_store(store, event: str) -> dict:
         game, matches, players, chain, seniority = tournament_game(), [], [], None, {}
     tournament = game.analysis.tournament
     known = {m.match for m in matches}
-    for text, source in store.event_texts(event, game.id):
+    for _, text, source in store.event_texts(event, game.id):
         for rec in tournament.match_records(text, source or event):
             if tournament.finished(rec) and tournament.match_id(rec) not in known:
                 m = tournament.match_of(rec, source or event)
@@ -319,6 +321,9 @@ def standings_from_store(store, event: str) -> dict:
     if not matches:
         raise NotFound(f"no tournament file and no finished stored matches of event {event!r} "
                        "(scorebook events lists the stored events)")
+    if links is not None:
+        stored = store.existing_ids([m.record for m in matches if m.record])
+        links.update({m.match: m.record for m in matches if m.record in stored})
     return standings(players, matches, list(chain or tournament.default_tiebreaks), seniority, event)
 
 

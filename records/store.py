@@ -312,6 +312,11 @@ MIGRATIONS: list[str] = [
         SELECT r.id, r.game, r.date, r.event, r.players, r.result, r.total, r.rules, r.finished FROM records r;
     CREATE INDEX records_event_id ON records(event_id);
     """,
+    # 15: a move's points in hand, where its values are of the rest of the game only (The Game
+    # of Islands: the grid's islands so far and a triad's earlier grids), for the report's chart
+    """
+    ALTER TABLE analysis_moves ADD COLUMN so_far REAL;
+    """,
 ]
 RATINGS = 11  # the migration that keeps ratings
 CHECKPOINTS = 12  # the migration that keeps ratings' checkpoints
@@ -790,9 +795,18 @@ class Store(ServiceTables):
             self.db.execute("INSERT OR REPLACE INTO ratings_marks (game, through_key, last_order, games) "
                             "VALUES (?,?,?,?)", [game, *mark])
 
-    def event_texts(self, event: str, game: str) -> list[tuple[str, str | None]]:
-        """(text, source) of every record of an event and a game, in the order they were stored."""
-        return self.db.execute("SELECT text, source FROM records WHERE event = ? AND game = ? ORDER BY key",
+    def existing_ids(self, ids: list[str]) -> set[str]:
+        """Those of ``ids`` that are stored records' ids (through the id index)."""
+        found: set[str] = set()
+        for start in range(0, len(ids), 500):  # under SQLite's limit of bound values
+            chunk = ids[start:start + 500]
+            found.update(r[0] for r in self.db.execute(
+                f"SELECT id FROM records WHERE id IN ({', '.join('?' * len(chunk))})", chunk).fetchall())
+        return found
+
+    def event_texts(self, event: str, game: str) -> list[tuple[str, str, str | None]]:
+        """(id, text, source) of every record of an event and a game, in the order they were stored."""
+        return self.db.execute("SELECT id, text, source FROM records WHERE event = ? AND game = ? ORDER BY key",
                                [event, game]).fetchall()
 
     def moves(self, record_id: str) -> list[dict]:
@@ -861,6 +875,8 @@ class Store(ServiceTables):
             for key in ("top", "line"):  # absent from a database of schema 6, read as it is
                 if m.get(key):
                     move[key] = json.loads(m[key])
+            if m.get("so_far") is not None:
+                move["so_far"] = m["so_far"]
             moves.append(move)
         return {"bot": bot, "seed": seed, "engine_version": engine_version, "settings": json.loads(row[1]),
                 "thresholds": json.loads(row[2]), "summary": json.loads(row[3]), "moves": moves}
@@ -879,11 +895,12 @@ class Store(ServiceTables):
                                              json.dumps(report["summary"]), now])
             aid = cur.lastrowid
             self.db.conn.executemany(
-                "INSERT INTO analysis_moves VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO analysis_moves VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 [(aid, m.get("game", 1), m["ply"], m["player"], m["played"], m["best"], m["value_best"],
                   m["value_played"], m["loss"], m["stderr"], m["class"], m["rank"], m["candidates"],
                   None if "exact" not in m else int(m["exact"]), m.get("futures"),
-                  json.dumps(m["top"]) if m.get("top") else None, json.dumps(m["line"]) if m.get("line") else None)
+                  json.dumps(m["top"]) if m.get("top") else None, json.dumps(m["line"]) if m.get("line") else None,
+                  m.get("so_far"))
                  for m in report["moves"]])
 
     def unanalysed(self, bot_for_game: dict[str, str], seed: int, engine_version: str, *,

@@ -22,6 +22,7 @@ from .state import read, reading, refusal, service_of, submission_status, submit
 ROUTE = "/-/scorebook/record/"
 SUBMIT_ROUTE = "/-/scorebook/submit"
 RATINGS_ROUTE = "/-/scorebook/ratings"
+STANDINGS_ROUTE = "/-/scorebook/standings"
 LOGIN_ROUTE = "/-/login"
 PAGES_CACHED = 64
 FAILED_SIGN_IN_DELAY = 1.0  # seconds a failed or refused sign-in waits for its answer (no thread held)
@@ -190,6 +191,37 @@ async def ratings_view(request, datasette):
     game = request.args.get("game") or None
     try:
         page = await database.execute_fn(lambda conn: ratings_page(database.path, game))
+    except ScorebookError as err:
+        return text_page(404, str(err))
+    return Response.html(page)
+
+
+# ---------------------------------------------------------------- standings
+
+MAX_EVENT_NAME = 200  # characters: an event's name in the query, at most
+
+
+def standings_page(path: str, event: str) -> str:
+    """A stored event's standings (``scorebook standings EVENT``), each match in the crosstable
+    a link to its record's page; drawn once for each state of the archive."""
+    return _standings_drawn(path, event, reading(path, lambda store: store.last_key()))
+
+
+@functools.lru_cache(maxsize=16)
+def _standings_drawn(path: str, event: str, last_key: int) -> str:
+    from scorebook.analyze.standings import standings_from_store
+    links: dict = {}
+    doc = reading(path, lambda store: standings_from_store(store, event, links))
+    return report_html.render_standings(doc, ROUTE, links)
+
+
+async def standings_view(request, datasette):
+    event = request.args.get("event") or ""
+    if not event or len(event) > MAX_EVENT_NAME:
+        return text_page(400, f"name the event: {STANDINGS_ROUTE}?event=NAME ({MAX_EVENT_NAME} characters at most)")
+    database = datasette.get_database()
+    try:
+        page = await database.execute_fn(lambda conn: standings_page(database.path, event))
     except ScorebookError as err:
         return text_page(404, str(err))
     return Response.html(page)

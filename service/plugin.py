@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import sqlite3
+import urllib.parse
 
 from datasette import hookimpl
 from markupsafe import Markup
@@ -31,6 +32,7 @@ def register_routes():
             (record + "/analyse$", pages.analyse_form_view),
             (_route("/-/scorebook/jobs/") + r"(?P<job>[0-9]{1,12})/cancel$", pages.cancel_form_view),
             (_route(pages.RATINGS_ROUTE) + "$", pages.ratings_view),
+            (_route(pages.STANDINGS_ROUTE) + "$", pages.standings_view),
             (_route(pages.SUBMIT_ROUTE) + "$", pages.submit_page),
             (_route(pages.LOGIN_ROUTE) + "$", pages.login_view),
             (r"^/-/scorebook/api/records$", api.submit_view),
@@ -77,10 +79,14 @@ def skip_csrf(datasette, scope):
 
 @hookimpl
 def render_cell(value, column, table, database, datasette):
-    """A record's id, wherever the tables and views show it, links to its page."""
+    """A record's id, wherever the tables and views show it, links to its page; an event's
+    name to its standings."""
     if column in ("id", "record", "record_id") and table in ("records", "games", "player_results", "analysed_moves",
                                                              "analysis_jobs") and isinstance(value, str):
         return Markup(f'<a href="{pages.ROUTE}{html.escape(value)}">{html.escape(value)}</a>')
+    if column == "name" and table == "events" and isinstance(value, str):
+        return Markup(f'<a href="{pages.STANDINGS_ROUTE}?event={urllib.parse.quote(value, safe="")}">'
+                      f'{html.escape(value)}</a>')
     return None
 
 

@@ -56,6 +56,7 @@ def archive(tmp_path_factory):
     lambda st: st.latest_analysis("ab"),
     lambda st: st.jobs(actor="club"),
     lambda st: st.events(),
+    lambda st: st.existing_ids(["0123456789abcdef", "fedcba9876543210"]),
 ])
 def test_filtered_queries_use_an_index(archive, call):
     statements = _statements(archive, call)

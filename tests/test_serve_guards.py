@@ -7,12 +7,14 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -121,3 +123,18 @@ def test_a_busy_port_a_remote_address_and_a_missing_database(run_cli):
     remote = run_cli("serve", "--host", "0.0.0.0", "--port", str(free_port()))
     assert remote.exit_code == 2 and "--public" in remote.stderr
     assert run_cli("--db", "nowhere.db", "serve").exit_code == 2
+
+
+def test_a_stored_events_standings_link_each_match_to_its_record(served):
+    """The served standings of an event (an event's name in the events table links there):
+    its crosstable, each match a link to its record's page, which answers."""
+    base, _, _ = served
+    event = "Scorebook bot round robin"  # the samples' tournament file, its triads stored beside it
+    status, page = _get(base + "/-/scorebook/standings?event=" + urllib.parse.quote(event))
+    assert status == 200 and "Crosstable" in page
+    links = re.findall(r"href='(/-/scorebook/record/[0-9a-f]{16})'", page)
+    assert len(links) >= 6  # each match twice, once from each player's row
+    assert all(_get(base + link)[0] == 200 for link in set(links))
+    assert _get(base + "/-/scorebook/standings?event=No+such")[0] == 404
+    assert _get(base + "/-/scorebook/standings")[0] == 400
+    assert _get(base + "/-/scorebook/standings?event=" + "x" * 300)[0] == 400
