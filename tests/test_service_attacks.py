@@ -375,6 +375,9 @@ def test_crafted_input_is_a_4xx(served, run_cli):
         ("GET", "/-/scorebook/api/jobs/99999999999", None, {}),
         ("GET", "/-/scorebook/record/" + "f" * 64, None, {}),
         ("GET", "/-/scorebook/ratings?game=%00", None, {}),
+        ("GET", "/-/scorebook/standings?event=%00", None, {}),
+        ("GET", "/-/scorebook/standings?event=" + "%ff" * 300, None, {}),
+        ("GET", "/-/scorebook/standings?event=%3Cscript%3E", None, {}),
     ]
     for method, path, body, headers in crafted:
         status, _ = served.call(method, path, body, headers=headers)
