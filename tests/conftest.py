@@ -39,18 +39,24 @@ def benchmark_script(name: str):
 
 
 def pytest_sessionstart(session):
-    """With workers (pytest-xdist), every game's jitted code is compiled once before they start,
-    a game a process, as many at once as there are workers (``scorebook warm-up``): left to
-    them, each worker would compile it all for itself, and a cold run would take twice the
-    compiling. One process compiles as it goes, once, and skips this."""
+    """With workers (pytest-xdist), the games none of whose jitted code is cached yet (a fresh
+    checkout) are compiled once before they start, a game a process, as many at once as there
+    are workers (``scorebook warm-up``): left to them, each worker would compile it all for
+    itself, and a cold run would take twice the compiling. One process compiles as it goes,
+    once, and skips this; so does a warm checkout (a function edited since is compiled again
+    where it is used)."""
     import subprocess
     import time
     from concurrent.futures import ThreadPoolExecutor
 
     from scorebook import registry
+    from scorebook.analyze.warm import cold
     config = session.config
     workers = getattr(config.option, "numprocesses", None)
     if hasattr(config, "workerinput") or not isinstance(workers, int) or workers < 2:
+        return
+    games = [g for g in registry.game_ids() if cold(g)]
+    if not games:
         return
     say = config.pluginmanager.get_plugin("terminalreporter").write_line
     start = time.perf_counter()
@@ -59,9 +65,9 @@ def pytest_sessionstart(session):
         done = subprocess.run([sys.executable, "-m", "scorebook", "warm-up", game, "--json"], capture_output=True,
                               text=True, timeout=1200)
         return f"{game} {'compiled' if done.returncode == 0 else 'failed: ' + done.stderr.strip()[-200:]}"
-    say(f"compiling every game's jitted code before {workers} workers start (scorebook warm-up)...")
+    say(f"compiling {', '.join(games)} before {workers} workers start (scorebook warm-up)...")
     with ThreadPoolExecutor(workers) as pool:
-        outcomes = list(pool.map(warm, registry.game_ids()))
+        outcomes = list(pool.map(warm, games))
     say(f"{'; '.join(outcomes)} ({time.perf_counter() - start:.0f} s)")
 
 
