@@ -38,6 +38,13 @@ def benchmark_script(name: str):
     return module
 
 
+def _nothing_cached(game) -> bool:
+    """No machine code of the game's engine package in numba's cache beside its sources; told
+    without importing it (an engine that compiles a function as it is imported would look warm)."""
+    spec = importlib.util.find_spec(game.engine_module.rsplit(".", 1)[0])
+    return not any((Path(folder) / "__pycache__").glob("*.nbi") for folder in spec.submodule_search_locations)
+
+
 def pytest_sessionstart(session):
     """With workers (pytest-xdist), the games none of whose jitted code is cached yet (a fresh
     checkout) are compiled once before they start, a game a process, as many at once as there
@@ -50,12 +57,11 @@ def pytest_sessionstart(session):
     from concurrent.futures import ThreadPoolExecutor
 
     from scorebook import registry
-    from scorebook.analyze.warm import cold
     config = session.config
     workers = getattr(config.option, "numprocesses", None)
     if hasattr(config, "workerinput") or not isinstance(workers, int) or workers < 2:
         return
-    games = [g for g in registry.game_ids() if cold(g)]
+    games = [g.id for g in registry.games() if _nothing_cached(g)]
     if not games:
         return
     say = config.pluginmanager.get_plugin("terminalreporter").write_line
