@@ -42,7 +42,8 @@ def _nothing_cached(game) -> bool:
     """No machine code of the game's engine package in numba's cache beside its sources; told
     without importing it (an engine that compiles a function as it is imported would look warm)."""
     spec = importlib.util.find_spec(game.engine_module.rsplit(".", 1)[0])
-    return not any((Path(folder) / "__pycache__").glob("*.nbi") for folder in spec.submodule_search_locations)
+    folders = [Path(folder) / "__pycache__" for folder in spec.submodule_search_locations]
+    return not any(next(folder.glob("*.nbi"), None) for folder in folders)
 
 
 def pytest_sessionstart(session):
