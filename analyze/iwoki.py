@@ -146,11 +146,7 @@ class IwokiAnalysis(Analysis):
         s, owner = _board(state)
         lines = self.text_board(s).split("\n")[1:4]
         width, height = LAYOUT["width"], LAYOUT["height"]
-        # the bot's best in the gap of the move played: its numbers would lie on the played
-        # ones, so it is said in words (its gap outlined all the same)
-        same_gap = bool(played and best and "@" in best and _gap_of(best) == _gap_of(played))
-        words = [(kind, move) for kind, move in (("played", played), ("best", best))
-                 if move and ("@" not in move or kind == "best" and same_gap)]
+        same_gap, words = _in_words(played, best)
         board = svg.Svg(max(width, 8 + 6.4 * max(len(line) for line in lines)),
                         height + 16 * (len(lines) + len(words)) + 6)
         _draw_gaps(board, s, owner, marked={h for m in (played, best) if m and "@" in m for h in _covered(m)})
@@ -203,6 +199,16 @@ class IwokiAnalysis(Analysis):
         for (x, y), v in zip(corners, values):
             board.text(cx + 0.45 * (x - cx), cy + 0.45 * (y - cy) + 5, "*" if v == WILD else int(v), font_size=13,
                        text_anchor="middle", fill=colour, font_style="italic", **{"class": f"tile-number {kind}"})
+
+
+def _in_words(played: str | None, best: str | None) -> tuple[bool, list[tuple[str, str]]]:
+    """Whether the bot's best lies in the gap of the move played (its numbers would lie on the
+    played ones: it is said in words, its gap outlined all the same), and the moves said in
+    words under the board, (kind, move): a draw, a pass, and such a best."""
+    same_gap = bool(played and best and "@" in best and "@" in played and _gap_of(best) == _gap_of(played))
+    words = [(kind, move) for kind, move in (("played", played), ("best", best))
+             if move and ("@" not in move or kind == "best" and same_gap)]
+    return same_gap, words
 
 
 def _gap_of(move: str) -> str:
