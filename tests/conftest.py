@@ -46,6 +46,11 @@ def _nothing_cached(game) -> bool:
     return not any(next(folder.glob("*.nbi"), None) for folder in folders)
 
 
+def _engine_bytes(game) -> int:
+    spec = importlib.util.find_spec(game.engine_module.rsplit(".", 1)[0])
+    return sum(f.stat().st_size for folder in spec.submodule_search_locations for f in Path(folder).glob("*.py"))
+
+
 def pytest_sessionstart(session):
     """With workers (pytest-xdist), the games none of whose jitted code is cached yet (a fresh
     checkout) are compiled once before they start, a game a process, as many at once as there
@@ -62,7 +67,8 @@ def pytest_sessionstart(session):
     workers = getattr(config.option, "numprocesses", None)
     if hasattr(config, "workerinput") or not isinstance(workers, int) or workers < 2:
         return
-    games = [g.id for g in registry.games() if _nothing_cached(g)]
+    # the biggest engines first (their compiling takes the longest): the cores finish together
+    games = [g.id for g in sorted(registry.games(), key=_engine_bytes, reverse=True) if _nothing_cached(g)]
     if not games:
         return
     say = config.pluginmanager.get_plugin("terminalreporter").write_line
