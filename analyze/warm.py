@@ -100,8 +100,8 @@ def _listen(say):
             if name is None or name in said:
                 return
             said.add(name)
-            say(f"compiling {name}'s jitted code (once, up to a minute or two: numba caches it, and later starts "
-                "load it in a second or two; scorebook warm-up compiles every game ahead of time)")
+            say(f"compiling the jitted code of {name} (once, up to a minute or two: numba caches it, and later "
+                "starts load it in a second or two; scorebook warm-up compiles every game ahead of time)")
 
         def on_end(self, ev) -> None:
             pass

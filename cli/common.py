@@ -140,8 +140,9 @@ def main(ctx, db):
 
     Example: scorebook ingest samples/ && scorebook list"""
     ctx.obj = {"db": db}
-    from scorebook.analyze.warm import announce_compiling
-    announce_compiling(lambda line: click.echo(f"scorebook: {line}", err=True))  # once a process
+    if ctx.invoked_subcommand != "warm-up":  # which says what it compiles itself
+        from scorebook.analyze.warm import announce_compiling
+        announce_compiling(lambda line: click.echo(f"scorebook: {line}", err=True))  # once a process
 
 
 class Progress:

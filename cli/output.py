@@ -66,7 +66,7 @@ def terminal_width() -> int:
 
 # the short columns no table cuts: a loss, a class, a ply, a date, a code keep their width
 WHOLE = ("id", "game", "status", "ply", "loss", "class", "value best", "value played", "date", "first date",
-         "last date", "code", "rank", "rating")
+         "last date", "code", "rank", "rating", "tournament")
 
 
 def table(headers: list[str], rows: list[list], *, width: int | None = WIDTH, headers_shown: bool = True,

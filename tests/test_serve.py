@@ -51,14 +51,15 @@ def test_serve_shows_records_boards_and_search(run_cli, tmp_path):
                  **{game: f"/-/scorebook/record/{rid}" for game, rid in one_of_each.items()}}
         for name, path in pages.items():
             profile = ["--user-data-dir=" + str(tmp_path / f"profile-{name}")]
-            shot = tmp_path / f"{name}.png"
-            run = subprocess.run([CHROMIUM, *FLAGS, *profile, "--enable-logging=stderr", "--v=0",
-                                  f"--screenshot={shot}", "--window-size=1200,1400", base + path],
-                                 capture_output=True, text=True, timeout=120)
-            assert shot.exists() and shot.stat().st_size > 5_000, name
+            if name in ("home", "iwoki"):  # drawn to pixels: the home page and a page with a chart
+                shot = tmp_path / f"{name}.png"
+                subprocess.run([CHROMIUM, *FLAGS, *profile, f"--screenshot={shot}", "--window-size=1200,1400",
+                                base + path], capture_output=True, text=True, timeout=120)
+                assert shot.exists() and shot.stat().st_size > 5_000, name
+            run = subprocess.run([CHROMIUM, *FLAGS, *profile, "--enable-logging=stderr", "--v=0", "--dump-dom",
+                                  base + path], capture_output=True, text=True, timeout=120)
             assert not re.search(r"CONSOLE.*(Error|error)|Uncaught", run.stderr), (name, run.stderr[-2000:])
-            dom = subprocess.run([CHROMIUM, *FLAGS, *profile, "--dump-dom", base + path], capture_output=True,
-                                 text=True, timeout=120).stdout
+            dom = run.stdout
             if name == "home":
                 assert "Scorebook" in dom and "records" in dom
             elif name == "search":

@@ -81,7 +81,7 @@ def test_a_command_announces_a_compile_though_numba_is_imported_after_it_starts(
         "numba.njit(probe)(3)\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert "scorebook: compiling Iwoki's jitted code" in done.stderr and "warm-up" in done.stderr
+    assert "scorebook: compiling the jitted code of Iwoki" in done.stderr and "warm-up" in done.stderr
 
 
 def test_show_writes_a_hand_as_tiles_and_no_minus_zero(run_cli):
