@@ -165,7 +165,8 @@ class GameOfIslandsAnalysis(Analysis):
         vb, vp = float(values[b]), float(values[i]) - missed
         best_few = np.argsort(-values, kind="stable")[:3]
         top = top_moves([_line_name(n, canon[k]) for k in best_few], values[best_few])
-        line = [] if b == i or not wants_line(vb - vp, goi.GAME) else best_line(n, before, mover, canon[b], depth, budget)
+        # the line played can lose by its claims alone: then the bot has no other line to show
+        line = best_line(n, before, mover, canon[b], depth, budget) if b != i and wants_line(vb - vp, goi.GAME) else []
         return MoveRow(ply, player, goi.turn_text(n, g.turns[ply - 1]), _line_name(n, canon[b]), vb, vp,
                        max(0.0, vb - vp), None, int((values > values[i]).sum()) + 1, len(values), number, exact,
                        top=top, line=line, so_far=_in_hand(record, number, owner, mover, player))

@@ -171,7 +171,7 @@ class _Chart:
             self.best, self.played = [b for b, _ in pairs], [p for _, p in pairs]
             # a margin's even line always shown: who is ahead reads at a glance
             values = self.best + self.played + ([0.0] if scale == "margin" else [])
-            what = "the expected final margin " if any("so_far" in m for m in moves) else ""
+            what = "the expected final margin " if _in_hand_given(moves) else ""
             self.caption = (f"{what}from {self.names[0]}'s side: the bot's best move (dashed purple) and the move "
                             "played (orange); loss below, coloured by class")
         else:
@@ -275,11 +275,17 @@ class _Chart:
         s.text(left, 14, self.caption, font_size=12)
 
 
+def _in_hand_given(moves: list[dict]) -> bool:
+    """Whether the values are of the rest of the game, the points in hand beside them
+    (``so_far``): the chart then shows the expected final margin."""
+    return any("so_far" in m for m in moves)
+
+
 def _chart_side(players: list[str], scale: str, moves: list[dict]) -> str:
     """What the chart's values are, as ``chart`` draws them."""
     if len(players) >= 3 or scale == "score" and len(players) > 1:
         return "the chart: a line per player, the value of each of its moves"
-    if len(players) == 2 and any("so_far" in m for m in moves):
+    if len(players) == 2 and _in_hand_given(moves):
         return (f"the chart shows the expected final margin from {players[0]}'s side: the points in hand plus "
                 "that value")
     if len(players) == 2:

@@ -113,7 +113,7 @@ class PatchworkAnalysis(Analysis):
         values = S.duel_values(s, candidates, options["playouts"], seed * 1009 + ply)
         b, vb, vp, loss, se, place = verdict(values, i_played)
         names = [f"{seat + 1}:" + PW.move_text(*c) for c in candidates]
-        line = [] if b == i_played or not wants_line(loss, PW.GAME) else _duel_line(s, candidates[b], options["playouts"], seed * 1009 + ply)
+        line = _duel_line(s, candidates[b], options["playouts"], seed * 1009 + ply) if wants_line(loss, PW.GAME) else []
         return MoveRow(ply, seat, position.move, names[b], vb, vp, loss, se, place, candidates.shape[0],
                        top=sampled_top(names, values, b), line=line)
 
@@ -124,11 +124,12 @@ class PatchworkAnalysis(Analysis):
         seats = range(q.owners.shape[0])
         grids = [_grid(q.owners[p]) for p in seats]
         lines = ["   ".join(row) for row in zip(*grids)]
-        lines += [_stats(s, p, _seat_names(q)) for p in seats]
+        names = _seat_names(q)
+        lines += [_stats(s, p, names) for p in seats]
         if s[R.PLAYERS] == 2:
             w = np.empty(R.WINDOW, np.int64)
             lines.append("window: " + " ".join(f"B{int(p)}" for p in w[:R.window(s, w)]) +
-                         f"; to move: {_seat_names(q)[int(s[R.TO_MOVE])]}")
+                         f"; to move: {names[int(s[R.TO_MOVE])]}")
         return "\n".join(lines)
 
     def state_json(self, q: PW.Quilts) -> dict:

@@ -312,7 +312,7 @@ def standings_from_store(store, event: str, links: dict | None = None) -> dict:
         game, matches, players, chain, seniority = tournament_game(), [], [], None, {}
     tournament = game.analysis.tournament
     known = {m.match for m in matches}
-    for _, text, source in store.event_texts(event, game.id):
+    for text, source in store.event_texts(event, game.id):
         for rec in tournament.match_records(text, source or event):
             if tournament.finished(rec) and tournament.match_id(rec) not in known:
                 m = tournament.match_of(rec, source or event)

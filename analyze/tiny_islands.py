@@ -79,7 +79,7 @@ def _judge_placement(c: _Context, tiles, land, t: int, d: int, played: tuple, se
     b, vb, vp, se, means, used = topped_up(values, i, more, max_rollouts)
     top = top_moves([_placement_name(m) for m in chosen], means, _base_stderr(values), b)
     line = []
-    if b != i and wants_line(vb - vp, ti.GAME):
+    if wants_line(vb - vp, ti.GAME):  # never the bot's own move: its loss would be 0
         after = tiles.copy()
         after[chosen[b][1]] = chosen[b][0]
         line = _line_after(c, after, land.copy(), t + 1, d)
@@ -148,7 +148,7 @@ def _judge_drawing(c: _Context, tiles, land, t: int, d: int, played_region: np.n
         b, vb, vp, se, means, used = topped_up(values, 1, more, max_rollouts)
         spread = _base_stderr(values)
     top = top_moves([text(r) for r in regions], means, spread, b)
-    line = [] if b == 1 or not wants_line(vb - vp, ti.GAME) else _line_after(c, tiles.copy(), land ^ regions[b], t + 1, d + 1)
+    line = _line_after(c, tiles.copy(), land ^ regions[b], t + 1, d + 1) if wants_line(vb - vp, ti.GAME) else []
     return MoveRow(ti.ply_of_drawing(d), 0, text(played_region), text(regions[b]), vb, vp, max(0.0, vb - vp), se,
                    rank(means, 1), 2, futures=used, top=top, line=line)
 

@@ -170,7 +170,7 @@ def candidate_text(candidate: dict) -> str:
 def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, html_path, out, **named):
     """Per-move expected-score loss against the bot, stored with the record: for every move the
     value of the bot's best move and of the move played, the loss and its class; with --wide,
-    the bot's line where its best move was not played (its best move, then up to four more).
+    after a mistake or a blunder, the bot's line after its best move (up to five moves).
 
     Example: scorebook analyze 3f2a --html report.html"""
     if all_ == bool(record_id):

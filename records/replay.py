@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from scorebook.engines.protocol import OK, Engine
-from scorebook.errors import IllegalMove, RecordRejected
+from scorebook.errors import IllegalMove
 
 
 @dataclass(frozen=True)
@@ -61,12 +61,11 @@ class Step:
 class Trace:
     """A record walked: what ``show``, the analysis and the report take, carried from the one
     read to the last render (nothing walks the record again). ``positions``: after every move
-    of every game, in order; ``error``: the first rejection, where the record did not replay
-    to its end (the positions are then those before it)."""
+    of every game, in order. A record that does not replay raises its first rejection instead
+    (``IllegalMove``)."""
     record: object
     players: list[str]
     positions: list[Position]
-    error: RecordRejected | None = None
 
 
 class Replay:

@@ -804,9 +804,9 @@ class Store(ServiceTables):
                 f"SELECT id FROM records WHERE id IN ({', '.join('?' * len(chunk))})", chunk).fetchall())
         return found
 
-    def event_texts(self, event: str, game: str) -> list[tuple[str, str, str | None]]:
-        """(id, text, source) of every record of an event and a game, in the order they were stored."""
-        return self.db.execute("SELECT id, text, source FROM records WHERE event = ? AND game = ? ORDER BY key",
+    def event_texts(self, event: str, game: str) -> list[tuple[str, str | None]]:
+        """(text, source) of every record of an event and a game, in the order they were stored."""
+        return self.db.execute("SELECT text, source FROM records WHERE event = ? AND game = ? ORDER BY key",
                                [event, game]).fetchall()
 
     def moves(self, record_id: str) -> list[dict]:

@@ -38,17 +38,19 @@ def benchmark_script(name: str):
     return module
 
 
+def _engine_folders(game) -> list[Path]:
+    """The folders of the game's engine package, found without importing it."""
+    return [Path(f) for f in importlib.util.find_spec(game.engine_module.rsplit(".", 1)[0]).submodule_search_locations]
+
+
 def _nothing_cached(game) -> bool:
     """No machine code of the game's engine package in numba's cache beside its sources; told
     without importing it (an engine that compiles a function as it is imported would look warm)."""
-    spec = importlib.util.find_spec(game.engine_module.rsplit(".", 1)[0])
-    folders = [Path(folder) / "__pycache__" for folder in spec.submodule_search_locations]
-    return not any(next(folder.glob("*.nbi"), None) for folder in folders)
+    return not any(next((folder / "__pycache__").glob("*.nbi"), None) for folder in _engine_folders(game))
 
 
 def _engine_bytes(game) -> int:
-    spec = importlib.util.find_spec(game.engine_module.rsplit(".", 1)[0])
-    return sum(f.stat().st_size for folder in spec.submodule_search_locations for f in Path(folder).glob("*.py"))
+    return sum(f.stat().st_size for folder in _engine_folders(game) for f in folder.glob("*.py"))
 
 
 def pytest_sessionstart(session):
