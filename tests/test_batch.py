@@ -2,6 +2,8 @@
 failed task handed back against its argument, and the same games from one or two processes."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from scorebook import batch, worker_cache
@@ -74,7 +76,12 @@ def test_a_worker_cache_is_seeded_from_the_package_and_named_by_host_and_worker(
     folder = worker_cache.worker_cache_dir("tcp://10.0.0.1:4000")
     assert folder.parent == tmp_path and "/" not in folder.name and folder.name.endswith("tcp_10.0.0.1_4000")
     folder.mkdir()
+    import scorebook.engines as package
+
+    def cached() -> set:  # the package's cache, which another test worker may be adding to meanwhile
+        return {f.name for f in Path(package.__file__).parent.glob("*/__pycache__/*.nb[ic]")}
+    before = cached()
     copied = worker_cache.seed_cache(folder)
     again = worker_cache.seed_cache(folder)
-    assert again == 0  # only what the folder lacks
-    assert copied == sum(1 for _ in folder.rglob("*.nb[ic]"))
+    assert again <= len(cached() - before)  # only what the folder lacks: none, unless the package gained some
+    assert copied + again == sum(1 for _ in folder.rglob("*.nb[ic]"))
