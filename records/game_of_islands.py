@@ -454,26 +454,37 @@ def move_text(ply: int, text: str) -> str:
     return f"{(ply + 1) // 2}{'.' if ply % 2 else '...'} {text}"
 
 
-def write_grid(n: int, turns, tags: dict[str, str]) -> tuple[str, list[int]]:
-    """One grid of lines with their claims, [(line, claims), ...] First first, as Scorebook
+def action_text(grid, action) -> str:
+    """An engine's turn (kind, line, claims) as the movetext writes it (``turn_text``)."""
+    kind, line, claims = action
+    return turn_text(grid.n, Turn(kind, line, list(claims)))
+
+
+def write_grid(n: int, actions, tags: dict[str, str]) -> tuple[str, list[int]]:
+    """One grid's turns, the engine's actions (kind, line, claims) First first, as Scorebook
     notation with the result the engine scores (played through the walk); returns (text, points)."""
     walk = Replay(ENGINE, {"grids": [n]})
     words = []
-    for i, (line, claims) in enumerate(turns):
+    for i, action in enumerate(actions):
         if i % 2 == 0:
             words.append(f"{i // 2 + 1}.")
-        words.append(turn_text(n, Turn(E.LINE, line, claims)))
-        walk.play((E.LINE, line, tuple(claims)))
+        words.append(action_text(walk.state, action))
+        walk.play(action)
     points = ENGINE.score(walk.state)["points"]
     words.append(f"{points[0]}-{points[1]}")
     tags = dict(tags, Result=words[-1])
     return pgn.write_tags(tags) + "\n\n" + "\n".join(pgn.wrap_words(words)) + "\n", points
 
 
+def bot_turns(turns) -> list[tuple]:
+    """A bot grid's turns, [(line, claims), ...], as the engine's actions."""
+    return [(E.LINE, line, tuple(claims)) for line, claims in turns]
+
+
 def bot_grid_text(n: int, lines, tags: dict[str, str]) -> tuple[str, list[int]]:
     """A grid played by bots (their lines; each mover claims the islands its line makes)."""
     from scorebook.engines.game_of_islands.game import claimed_turns
-    return write_grid(n, claimed_turns(n, lines), tags)
+    return write_grid(n, bot_turns(claimed_turns(n, lines)), tags)
 
 
 class GameOfIslandsNotation(Notation):
@@ -529,7 +540,7 @@ class GameOfIslandsNotation(Notation):
             if triad:
                 grid_tags["Match"] = f"{context['seed']}.{context['game'] + 1}"
             grid_tags.update({"Grid": str(n), "First": seats[first][0], "Second": seats[1 - first][0]})
-            text, points = write_grid(n, turns, grid_tags)
+            text, points = write_grid(n, bot_turns(turns), grid_tags)
             texts.append(text)
             totals[0] += points[0] if first == 0 else points[1]
             totals[1] += points[1] if first == 0 else points[0]
@@ -538,6 +549,15 @@ class GameOfIslandsNotation(Notation):
             last = f'[Grid "{played.moves[-1][0]}"]'
             text = text.replace(last, last + f'\n[MatchResult "{E.match_result(totals[0] - totals[1])}"]')
         return text
+
+    def action_text(self, grid, action) -> str:
+        return action_text(grid, action)
+
+    def write_game(self, setup, actions, players, tags) -> str:
+        """One grid (the setup's first): First and Second the players by seat."""
+        n = setup["grids"][0]
+        grid_tags = {"Game": GAME, **tags, "Grid": str(n), "First": players[0], "Second": players[1]}
+        return write_grid(n, actions, grid_tags)[0]
 
     def seat_points(self, score: dict) -> list[float]:
         return list(score.get("totals") or score["points"])

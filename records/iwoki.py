@@ -678,23 +678,29 @@ class IwokiNotation(Notation):
         return s.copy(), owner
 
 
+    def action_text(self, s, action) -> str:
+        return action_of(s, action).text()
+
+    def write_game(self, setup, actions, players, tags) -> str:
+        """The deal as the header (no agents named: the actions say nothing of who chose them)."""
+        header = _played_header(setup, [{"seat": seat, "name": name} for seat, name in enumerate(players)], 0, False)
+        walk = Replay(ENGINE, setup)
+        written = []
+        for action in actions:
+            written.append(action_of(walk.state, action))
+            walk.play(action)
+        return self._written(setup, header, written, tags)
+
     def write_played(self, setup, played, seats, tags, context) -> str:
         """A bot game: the deal as the header, each option played as an action."""
-        header = _played_header(setup, seats, context["seed"] * 100000 + context["game"])
-        actions = []
-        for seat, kind, _, gap, orient, _, tile in played.moves:
-            if kind == E.SMALL:
-                actions.append(Action("place-small", seat, small_name(tile), "+-"[orient // 3], orient % 3,
-                                      SMALL_GAP_NAMES[gap]))
-            elif kind == E.HEX:
-                actions.append(Action("place-hex", seat, hex_name(tile), "AB"[orient // 6], orient % 6,
-                                      HEX_GAP_NAMES[gap]))
-            elif kind == E.DRAW:
-                actions.append(Action("draw", seat, small_name(tile)))
-            else:
-                actions.append(Action("pass", seat))
-        rules = RULE_SETS[int(setup[E.RULES])]
-        record = IwokiRecord(header, actions, None, rules, dict(tags), [])
+        header = _played_header(setup, _agents(seats), context["seed"] * 100000 + context["game"],
+                                any(bot.name.startswith("minimax") for _, bot in seats))
+        actions = [_action(seat, kind, tile, gap, orient) for seat, kind, _, gap, orient, _, tile in played.moves]
+        return self._written(setup, header, actions, tags)
+
+    @staticmethod
+    def _written(setup, header: dict, actions: list[Action], tags: dict[str, str]) -> str:
+        record = IwokiRecord(header, actions, None, RULE_SETS[int(setup[E.RULES])], dict(tags), [])
         replay(record)
         return write_pgn(record)[0]
 
@@ -708,8 +714,33 @@ class IwokiNotation(Notation):
                 f"{score['before_tally'][1]}, penalties {score['penalties'][0]}-{score['penalties'][1]})"]
 
 
-def _played_header(s, seats, seed: int) -> dict:
-    """The log header of a bot game dealt as state ``s``: seats' names and agents, hands, piles."""
+def _action(seat: int, kind: int, tile: int, gap: int, orient: int) -> Action:
+    """The engine's action (its kind, tile number, gap, orientation) as a record's."""
+    if kind == E.SMALL:
+        return Action("place-small", seat, small_name(tile), "+-"[orient // 3], orient % 3, SMALL_GAP_NAMES[gap])
+    if kind == E.HEX:
+        return Action("place-hex", seat, hex_name(tile), "AB"[orient // 6], orient % 6, HEX_GAP_NAMES[gap])
+    if kind == E.DRAW:
+        return Action("draw", seat, small_name(tile))
+    return Action("pass", seat)
+
+
+def action_of(s, action) -> Action:
+    """An engine's action in state ``s`` (an option as ``legal_actions`` lists it, by its hand
+    index; or a record's, by its tile) as a record's: a draw names the pile's top tile."""
+    seat, kind = int(s[E.TO_MOVE]), int(action[0])
+    tile = int(action[1])
+    if kind == E.SMALL and len(action) == 5:
+        tile = int(s[E.HAND_SMALL + seat * E.N_SMALL_TILES + tile])
+    elif kind == E.HEX and len(action) == 5:
+        tile = int(s[E.HAND_HEX + seat * E.N_HEX_TILES + tile])
+    elif kind == E.DRAW:
+        tile = int(s[E.SMALL_PILE + s[E.SMALL_PILE_TOP]])
+    return _action(seat, kind, tile, int(action[2]), int(action[3]))
+
+
+def _agents(seats) -> list[dict]:
+    """The header's players of a bot game: each seat's name, agent and its settings."""
     players = []
     for seat, (name, bot) in enumerate(seats):
         entry = {"seat": seat, "name": name, "type": bot.name}
@@ -718,7 +749,11 @@ def _played_header(s, seats, seed: int) -> dict:
         if bot.name == "sampler":
             entry["samples"] = bot.number
         players.append(entry)
-    perfect = any(bot.name.startswith("minimax") for _, bot in seats)
+    return players
+
+
+def _played_header(s, players: list[dict], seed: int, perfect: bool) -> dict:
+    """The log header of a game dealt as state ``s``: its players, hands and piles."""
     deal = [{"small": [small_name(t) for t in E.hand(s, p, E.SMALL)], "hex": [hex_name(t) for t in E.hand(s, p, E.HEX)]}
             for p in range(2)]
     return {"kind": "header", "format": LOG_FORMAT, "game": GAME, "seed": seed,

@@ -151,6 +151,21 @@ class Notation(ABC):
         carries them as ``players``."""
         return list(record.players)
 
+    # ---- writing: actions as text
+
+    @abstractmethod
+    def action_text(self, state, action) -> str:
+        """An action as the record's movetext writes it, given the engine's state before it
+        (OpenSpiel's ``action_to_string``): the text the game's reader parses back into the
+        same move. The game's one writer of a move: its canonical text, its steps and the games
+        it writes use the same function."""
+
+    @abstractmethod
+    def write_game(self, setup, actions: list, players: list[str], tags: dict[str, str]) -> str:
+        """One game as Scorebook notation from the engine's setup and the actions played (as
+        ``legal_actions`` lists them), walked once through the engine, the result its score:
+        the bots' games and any game played through the protocol become records this way."""
+
     # ---- bot games (``play``)
 
     def fixed_setups(self, options: dict) -> list | None:
@@ -158,11 +173,13 @@ class Notation(ABC):
         up anew by the engine."""
         return None
 
-    @abstractmethod
     def write_played(self, setup, played, seats: list[tuple[str, object]], tags: dict[str, str],
                      context: dict) -> str:
         """A bot game (``Engine.play``) as Scorebook notation, ingested then like any record.
-        ``seats``: (player name, BotSpec) per seat; ``context``: seed, game (0-based), options."""
+        ``seats``: (player name, BotSpec) per seat; ``context``: seed, game (0-based), options.
+        By default the engine's record of the moves is its actions (``write_game``); a game
+        whose bots keep another record (a triad's grids, a deal's header) says so here."""
+        return self.write_game(setup, list(played.moves), [name for name, _ in seats], tags)
 
     @abstractmethod
     def seat_points(self, score: dict) -> list[float]:

@@ -360,17 +360,21 @@ class PatchworkNotation(Notation):
                 owners[step.seat, a] = LEATHER_PATCH
         return Quilts(state.copy(), owners, tuple(record.players) if before is None else before.names)
 
-    def write_played(self, setup, played, seats, tags, context) -> str:
+    def action_text(self, state, action) -> str:
+        kind, a, b = action
+        return Move(int(state[R.TO_MOVE]), kind, a, b).text(int(state[R.PLAYERS]) == 2)
+
+    def write_game(self, setup, actions, players, tags) -> str:
         variant, circle = setup
         tags = dict(tags)
         if variant == P.TWO_PLAYER:
-            tags["Players"] = " / ".join(name for name, _ in seats)
+            tags["Players"] = " / ".join(players)
         else:
-            tags["Player"] = seats[0][0]
+            tags["Player"] = players[0]
         walk = Replay(ENGINE, (variant, list(circle)))
         s = walk.state
         moves = []
-        for kind, a, b in played.moves:
+        for kind, a, b in actions:
             seat = int(s[R.TO_MOVE])
             special = s[R.SPECIAL]
             walk.play((kind, a, b))  # a bot's move the rules refuse is a bug: raised, never written

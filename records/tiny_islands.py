@@ -405,7 +405,7 @@ class TinyIslandsVisitor(pgn.Visitor):
             raise self.token_error(opening, "drawing-empty", "a drawing encloses at least one cell")
         self.last = Drawing(region=cells)
         self.positions[("drawing", len(self.drawings))] = (
-            opening.line, opening.column, "(" + " ".join(cell_name(c) for c in cells) + ")")
+            opening.line, opening.column, region_text(cells))
         self.drawings.append(self.last)
 
     def _check_drawing_visits(self) -> None:
@@ -508,7 +508,7 @@ def _drawing_text(drawing: Drawing, region: np.ndarray | None) -> tuple[str, str
     else:
         enclosed = np.flatnonzero(region).tolist()
         cells = drawing.trace if sorted(drawing.trace) == enclosed else enclosed
-    move = "(" + " ".join([names[c] for c in cells]) + ")"
+    move = region_text(cells)
     line = move
     if drawing.trace is not None and cells is not drawing.trace and list(cells) != list(drawing.trace):
         line += " {[%trace " + " ".join([names[c] for c in drawing.trace]) + "]}"
@@ -517,6 +517,11 @@ def _drawing_text(drawing: Drawing, region: np.ndarray | None) -> tuple[str, str
     if drawing.note:
         line += " " + pgn.wrap_comment(drawing.note)
     return line, move
+
+
+def region_text(cells) -> str:
+    """A shoreline as the movetext writes it: its cells in parentheses, ``(e4 e5 f4)``."""
+    return "(" + " ".join([CELL_NAMES[c] for c in cells]) + ")"
 
 
 def _join_visits(visits: list[str | None]) -> str:
@@ -630,7 +635,7 @@ class TinyIslandsNotation(Notation):
                 cells = tuple(sorted(set(record.drawings[d].region))) if written else \
                     tuple(int(z) for z in np.flatnonzero(regions[d]))
                 visits = record.drawings[d].visits
-                steps.append(Step(("draw", cells), 0, "(" + " ".join(cell_name(z) for z in cells) + ")",
+                steps.append(Step(("draw", cells), 0, region_text(cells),
                                   None if visits is None else _join_visits(visits)))
                 d += 1
         return [({"offers": offers, "rules": record.rules}, steps)]
@@ -671,11 +676,31 @@ class TinyIslandsNotation(Notation):
             out.append(ENGINE.setup_of_offers(offers, rules))
         return out
 
+    def action_text(self, state, action) -> str:
+        """A placement (``Mc4``; the turn's offer is the deck's, written before it) or a
+        shoreline (its cells)."""
+        return _PLACEMENT_TEXT[action[1]][action[2]] if action[0] == "place" else region_text(action[1])
+
+    def write_game(self, setup, actions, players, tags) -> str:
+        """Each shoreline written as its region; the offers the deck's, up to the last turn played."""
+        placements = [Placement(tile=int(a[1]), cell=int(a[2])) for a in actions if a[0] == "place"]
+        offers = setup["offers"][:len(placements)]
+        record = TinyIslandsRecord(
+            offers=[Offer(tile1=int(o[0]), zone1=int(o[1]), tile2=int(o[2]), zone2=int(o[3])) for o in offers],
+            placements=placements, drawings=[Drawing(region=[int(z) for z in a[1]]) for a in actions if a[0] == "draw"],
+            tags={**tags, "Player": players[0]}, rules=setup["rules"],
+            deck=None if setup.get("given") else setup["deck"], finished=len(placements) == TURNS)
+        return self._written(record)
+
     def write_played(self, setup, played, seats, tags, context) -> str:
         placements, traces, lens, as_regions = played.moves
-        record = from_arrays(setup["offers"], placements, traces, lens, rules=setup["rules"], regions=as_regions,
-                             deck=None if setup.get("given") else setup["deck"],
-                             tags={**tags, "Player": seats[0][0]})
+        return self._written(from_arrays(setup["offers"], placements, traces, lens, rules=setup["rules"],
+                                         regions=as_regions, deck=None if setup.get("given") else setup["deck"],
+                                         tags={**tags, "Player": seats[0][0]}))
+
+    @staticmethod
+    def _written(record: TinyIslandsRecord) -> str:
+        """A played game's record, its result the replay's score."""
         result = replay(record)
         record.recorded = result.score if record.finished else None
         return write_pgn(record, result)

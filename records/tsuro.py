@@ -130,9 +130,14 @@ def events_text(by_kind: dict, names: list[str], new_deck: list[int] | None, pla
     return ", ".join(parts)
 
 
+def placement_text(tile: int, rotation: int, square: int) -> str:
+    """A placement as a turn writes it: ``12r3@c4``, the tile, its rotation, the square."""
+    return f"{tile}r{rotation}@{R.square_name(square)}"
+
+
 def turn_text(number: int, names: list[str], turn: Turn) -> str:
     moves = " ".join(f"{names[s]} {R.point_name(a)}>{end_text(b)}" for s, a, b in turn.moves)
-    line = f"{number}. {names[turn.seat]} {turn.tile}r{turn.rotation}@{R.square_name(turn.square)} | {moves}"
+    line = f"{number}. {names[turn.seat]} {placement_text(turn.tile, turn.rotation, turn.square)} | {moves}"
     events = events_text(turn.events, names, turn.order, turn.seat)
     return line + (f" | {events}" if events else "")
 
@@ -505,28 +510,34 @@ class TsuroNotation(Notation):
 
     def games(self, record: TsuroRecord):
         setup = (record.starts, record.deck, record.refill, 0, len(record.players))
-        return [(setup, [Step((t.tile, t.rotation, t.order), t.seat, f"{t.tile}r{t.rotation}@{R.square_name(t.square)}")
+        return [(setup, [Step((t.tile, t.rotation, t.order), t.seat, placement_text(t.tile, t.rotation, t.square))
                          for t in record.turns])]
 
     def view(self, record: TsuroRecord, state, before, step):
         """The engine's state with the players' names (the boards name the tokens)."""
         return state.copy(), record.players
 
-    def write_played(self, setup, played, seats, tags, context) -> str:
-        starts, deck, refill, seed = setup
-        names = [name for name, _ in seats]
-        n = len(names)
-        walk = Replay(ENGINE, (starts, deck, refill, seed, n))  # the bots' own shuffles: seeded
+    def action_text(self, state, action) -> str:
+        """The placement at the square the mover's token faces."""
+        return placement_text(int(action[0]), int(action[1]), int(state[R.POS + state[R.TO_MOVE]]) // 8)
+
+    def write_game(self, setup, actions, players, tags) -> str:
+        """The turns with every event the engine reports (the full form); the deck refilled
+        by the game's seed (a bot game's own shuffles)."""
+        starts, deck, refill, seed = setup[:4]
+        n = len(players)
+        walk = Replay(ENGINE, (starts, deck, refill, seed, n))
         s = walk.state
         events = np.zeros((R.EVENTS, 3), np.int64)
         turns = []
-        for tile, rot in played.moves:
+        for tile, rot in actions:
             seat, square = int(s[R.TO_MOVE]), int(s[R.POS + s[R.TO_MOVE]]) // 8
             walk.play((tile, rot, R.NO_ORDER, events))
             moves, by_kind = replay_events(events, int(s[R.N_EVENTS]))
             turns.append(Turn(seat, int(tile), int(rot), square, by_kind["deck"], moves,
                               {k: v for k, v in by_kind.items() if k != "deck"}))
-        record = TsuroRecord(names, list(starts[:n]), list(deck), refill, dict(tags), turns, R.score(s, names), None)
+        record = TsuroRecord(list(players), list(starts[:n]), list(deck), refill, dict(tags), turns,
+                             R.score(s, list(players)), None)
         return write_record(record)[0]
 
     def seat_points(self, score: dict) -> list[float]:

@@ -1,5 +1,5 @@
-"""The Game of Islands through the engines' protocol: random grids read back as records with
-the same score; illegal turns are refused with their code and change nothing."""
+"""The Game of Islands through the engines' protocol: illegal turns are refused with their code
+and change nothing (random grids read back as records: tests/test_round_trip.py)."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,27 +7,8 @@ import numpy as np
 from scorebook.engines.game_of_islands import engine as E
 from scorebook.engines.game_of_islands.game import ENGINE
 from scorebook.engines.protocol import OK
-from scorebook.records import game_of_islands as goi, pgn
-
-
-def test_protocol_grids_read_back_with_the_same_score():
-    rng = np.random.default_rng(5)
-    for n in (4, 5, 6, 7):
-        grid = ENGINE.initial_state({"grids": [n]})
-        words = []
-        while not ENGINE.is_terminal(grid):
-            actions = ENGINE.legal_actions(grid)
-            kind, line, claims = actions[int(rng.integers(len(actions)))]
-            claims = claims[:int(rng.integers(len(claims) + 1))]  # claiming fewer is legal too
-            if grid.ply % 2 == 0:
-                words.append(f"{grid.ply // 2 + 1}.")
-            words.append(goi.turn_text(n, goi.Turn(kind, line, list(claims))))
-            assert ENGINE.apply(grid, (kind, line, claims)) == OK
-        score = ENGINE.score(grid)
-        text = pgn.write_tags({"Grid": str(n), "First": "A", "Second": "B"}) + "\n\n" + " ".join(words) + \
-            f" {score['points'][0]}-{score['points'][1]}\n"
-        record = goi.read_group(pgn.split_games(text))
-        assert record.score == score and record.finished
+from scorebook.errors import STRICT
+from scorebook.records.game_of_islands import NOTATION
 
 
 def test_illegal_turns_are_refused_and_change_nothing():
@@ -42,3 +23,20 @@ def test_illegal_turns_are_refused_and_change_nothing():
         assert ENGINE.code_name(ENGINE.apply(grid, action)) == code, action
         assert (grid.used == used).all() and (grid.owner == owner).all() and grid.ply == 1
     assert E.OK == OK
+
+
+def test_a_turn_may_claim_fewer_islands_than_its_line_makes():
+    """The protocol lists each line with every claim it allows; a subset is legal too, and a
+    grid written with fewer claims reads back with the engine's score."""
+    rng = np.random.default_rng(5)
+    for n in (4, 6, 7):
+        grid, actions = ENGINE.initial_state({"grids": [n]}), []
+        while not ENGINE.is_terminal(grid):
+            legal = ENGINE.legal_actions(grid)
+            kind, line, claims = legal[int(rng.integers(len(legal)))]
+            action = (kind, line, claims[:int(rng.integers(len(claims) + 1))])
+            assert ENGINE.apply(grid, action) == OK
+            actions.append(action)
+        text = NOTATION.write_game({"grids": [n]}, actions, ["A", "B"], {})
+        record = NOTATION.read_pgn(text, STRICT)[0]
+        assert record.score == ENGINE.score(grid) and record.finished

@@ -63,40 +63,33 @@ class CountNotation(Notation):
     def visitor(self, policy):
         return CountVisitor(policy)
 
-    def text(self, record) -> tuple[str, list]:
-        words, rows = [], []
-        for i, step in enumerate(record.steps):
+    def action_text(self, state, action):
+        return f"+{action}"  # the step alone: no state needed
+
+    def write_game(self, setup, actions, players, tags):
+        state, words = State(), []
+        for i, step in enumerate(actions):
             if i % 2 == 0:
                 words.append(f"{i // 2 + 1}.")
-            words.append(f"+{step}")
-            rows.append((1, i + 1, i % 2, f"+{step}", None))
-        words.append(result_text(record.score))
-        tags = {"Game": GAME, **record.tags, "Result": words[-1]}
-        return pgn.write_tags(tags) + "\n\n" + " ".join(words) + "\n", rows
+            words.append(self.action_text(state, step))
+            ENGINE.apply(state, step)
+        words.append(result_text(ENGINE.score(state)))
+        tags = {"Game": GAME, **tags, "First": players[0], "Second": players[1], "Result": words[-1]}
+        return pgn.write_tags(tags) + "\n\n" + " ".join(words) + "\n"
 
     def canonical(self, record, policy):
-        text, rows = self.text(record)
-        return Canonical(text=text, moves=rows, score=record.score, recorded=record.recorded,
+        rows = [(1, ply, step.seat, step.move, None) for ply, step in enumerate(self.games(record)[0][1], 1)]
+        return Canonical(text=self.write_game(None, record.steps, record.players, record.tags), moves=rows,
+                         score=record.score, recorded=record.recorded,
                          score_rows=[(seat, "won", int(record.score["winner"] == seat)) for seat in (0, 1)],
                          players=record.players, tags=record.tags, finished=record.score["winner"] is not None,
                          warnings=record.warnings)
 
     def games(self, record):
-        return [(None, [Step(step, i % 2, f"+{step}") for i, step in enumerate(record.steps)])]
+        return [(None, [Step(step, i % 2, self.action_text(None, step)) for i, step in enumerate(record.steps)])]
 
     def view(self, record, state, before, step):
         return state.total
-
-    def write_played(self, setup, played, seats, tags, context):
-        state, words = State(), []
-        for i, step in enumerate(played.moves):
-            if i % 2 == 0:
-                words.append(f"{i // 2 + 1}.")
-            words.append(f"+{step}")
-            ENGINE.apply(state, step)
-        words.append(result_text(ENGINE.score(state)))
-        tags = {"Game": GAME, **tags, "First": seats[0][0], "Second": seats[1][0], "Result": words[-1]}
-        return pgn.write_tags(tags) + "\n\n" + " ".join(words) + "\n"
 
     def seat_points(self, score):
         return [int(score["winner"] == 0), int(score["winner"] == 1)]
