@@ -96,7 +96,7 @@ class IwokiAnalysis(Analysis):
         b, vb, vp, loss, se, place = verdict(values, played)
         top = sampled_top([option_text(s, o) for o in opts], values, b)
         # a mistake is never the bot's own move (its loss would be 0)
-        line = best_line(s, opts[b], options["samples"], seed + ply) if wants_line(loss, IW.GAME) else []
+        line = best_line(s, opts[b], options["samples"], seed + ply) if wants_line(loss, IW.GAME, se) else []
         return MoveRow(ply, int(s[IE.TO_MOVE]), a.text(), option_text(s, opts[b]), vb, vp, loss, se, place, len(opts),
                        top=top, line=line)
 

@@ -19,12 +19,13 @@ import numpy as np
 
 from scorebook import registry
 
+# 0.8.1: Tiny Islands' line with TinyBot's network too; no line after a move tied with the best within the error.
 # 0.8.0: the bot's line after a mistake or a blunder in every game; The Game of Islands' points in hand (so_far).
 # 0.7.0: a move within one standard error of the best (or, exact, level with it) is best too, shown as a tie.
 # 0.6.0: Tiny Islands play-outs read the learned window value after the first drawing, as halving:N's do.
 # 0.5.0: "best" only for the bot's own best move (a move below the first threshold is "good"); Iwoki's bot named by
 # its option (greedy samples:N). 0.4.0: Tiny Islands play-outs as halving:N's (screened planner), wider last drawing
-ENGINE_VERSION = "0.8.0"
+ENGINE_VERSION = "0.8.1"
 
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
 
@@ -43,12 +44,14 @@ def mark_ties(report: dict) -> dict:
     return report
 
 
-def wants_line(loss: float, game: str) -> bool:
+def wants_line(loss: float, game: str, stderr: float | None = None) -> bool:
     """Whether a move's row carries the bot's line after its best move: where the move played
-    is a mistake or a blunder, the moves a reader looks into; not at every move, for each step
-    of a line costs the bot a choice as dear as judging the move (lines at inaccuracies too
-    made an Iwoki analysis of bot games 4 times as long, benchmarks/history)."""
-    return classify(loss, game) in ("mistake", "blunder")
+    is a mistake or a blunder, the moves a reader looks into, and not level with the best
+    within the error of the values (``stderr``: a tie is classed best, ``analyze_record``); not
+    at every move, for each step of a line costs the bot a choice as dear as judging the move
+    (lines at inaccuracies too made an Iwoki analysis of bot games 4 times as long,
+    benchmarks/history)."""
+    return loss > max(stderr or 0.0, 1e-9) and classify(loss, game) in ("mistake", "blunder")
 
 
 def classify(loss: float, game: str, best: bool = False) -> str:

@@ -113,7 +113,7 @@ class PatchworkAnalysis(Analysis):
         values = S.duel_values(s, candidates, options["playouts"], seed * 1009 + ply)
         b, vb, vp, loss, se, place = verdict(values, i_played)
         names = [f"{seat + 1}:" + PW.move_text(*c) for c in candidates]
-        line = _duel_line(s, candidates[b], options["playouts"], seed * 1009 + ply) if wants_line(loss, PW.GAME) else []
+        line = _duel_line(s, candidates[b], options["playouts"], seed * 1009 + ply) if wants_line(loss, PW.GAME, se) else []
         return MoveRow(ply, seat, position.move, names[b], vb, vp, loss, se, place, candidates.shape[0],
                        top=sampled_top(names, values, b), line=line)
 

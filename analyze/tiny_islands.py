@@ -79,7 +79,7 @@ def _judge_placement(c: _Context, tiles, land, t: int, d: int, played: tuple, se
     b, vb, vp, se, means, used = topped_up(values, i, more, max_rollouts)
     top = top_moves([_placement_name(m) for m in chosen], means, _base_stderr(values), b)
     line = []
-    if wants_line(vb - vp, ti.GAME):  # never the bot's own move: its loss would be 0
+    if wants_line(vb - vp, ti.GAME, se):  # never the bot's own move: its loss would be 0
         after = tiles.copy()
         after[chosen[b][1]] = chosen[b][0]
         line = _line_after(c, after, land.copy(), t + 1, d)
@@ -148,7 +148,7 @@ def _judge_drawing(c: _Context, tiles, land, t: int, d: int, played_region: np.n
         b, vb, vp, se, means, used = topped_up(values, 1, more, max_rollouts)
         spread = _base_stderr(values)
     top = top_moves([text(r) for r in regions], means, spread, b)
-    line = _line_after(c, tiles.copy(), land ^ regions[b], t + 1, d + 1) if wants_line(vb - vp, ti.GAME) else []
+    line = _line_after(c, tiles.copy(), land ^ regions[b], t + 1, d + 1) if wants_line(vb - vp, ti.GAME, se) else []
     return MoveRow(ti.ply_of_drawing(d), 0, text(played_region), text(regions[b]), vb, vp, max(0.0, vb - vp), se,
                    rank(means, 1), 2, futures=used, top=top, line=line)
 
@@ -355,6 +355,7 @@ class _NetJudge:
         self.judged = []  # per move: ply, labels of the candidates (best first, played last), their rows, offers seen
         self.exact = []  # the last shoreline's row, valued at once
         self.turns = self.drawings = 0
+        self.known = len(record.offers)  # offers the record shows: a line reads no further
 
     def _after(self, moves: list):
         """One row per candidate: the root with that candidate played (a move, or a region)."""
@@ -435,12 +436,41 @@ class _NetJudge:
         for m, extra in zip(more, self._round([(m, cap - futures, 1) for m in more], seed)):
             values[m] = np.hstack([values[m], extra])
         rows = []
-        for (ply, labels, _, _), v in zip(self.judged, values):
+        for (ply, labels, cands, _), v in zip(self.judged, values):
             played = v.shape[0] - 1
             b, vb, vp, loss, se, r = verdict(v, played)
+            line = self._line(cands, b) if wants_line(loss, ti.GAME, se) else []
             rows.append(MoveRow(ply, 0, labels[played], labels[b], vb, vp, loss, se, r, v.shape[0], futures=v.shape[1],
-                                top=sampled_top(labels, v, b)))
+                                top=sampled_top(labels, v, b), line=line))
         return sorted(rows + self.exact, key=lambda row: row.ply)
+
+    def _line(self, cands, r: int) -> list[str]:
+        """The net's line after candidate ``r`` (its best move): its greedy choices on the
+        record's own offers (a placement it rates highest, a shoreline it draws; the last
+        shoreline the planner's, as in its play-outs), up to ``LINE_MOVES`` moves, the game's
+        end or the last offer the record shows."""
+        NP = self.NP
+        probe = NP.Games(1, self.wave_rule)
+        probe.copy_row(cands, r, [0])
+        meta, out = probe.gmeta[0], []
+        while len(out) < LINE_MOVES:
+            d = int(meta[NP.DRAWINGS])
+            if meta[NP.PHASE] == NP.DRAW:
+                region = self.net_bots.drawing_candidates(probe, self.net, 0).drawn[0, d]
+                cells = np.flatnonzero(region)
+                NP.apply_region(0, cells, len(cells), *probe.arrays(), self.wave_rule, False)
+                out.append(_region_text(region))
+            elif meta[NP.PHASE] == NP.PLACE and meta[NP.TURN] < self.known:
+                NP.look(0, *probe.arrays(), probe.local, probe.glob)
+                logits = self.net.policy(probe.local[:1], probe.glob[:1])[0]
+                move = int(self.net_bots._ranked_moves(probe, 0, logits)[0])
+                NP.apply_move(0, move, *probe.arrays(), self.wave_rule, False)
+                out.append(_placement_name((move // CELLS, move % CELLS)))
+                if meta[NP.DRAWINGS] > d and len(out) < LINE_MOVES:  # the last shoreline, drawn with it
+                    out.append(_region_text(probe.drawn[0, d]))
+            else:
+                break
+        return out
 
     def settings(self) -> dict:
         return {"futures": self.futures, "max_futures": self.cap, "target_stderr": TARGET_STDERR,

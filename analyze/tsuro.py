@@ -64,7 +64,7 @@ class TsuroAnalysis(Analysis):
         values *= 100.0
         b, vb, vp, loss, se, place = verdict(values, i_played)
         names = [f"{int(o[0])}r{int(o[1])}@{square}" for o in options_]
-        line = best_line(before, options_[b], samples, seed * 1009 + ply) if wants_line(loss, TS.GAME) else []
+        line = best_line(before, options_[b], samples, seed * 1009 + ply) if wants_line(loss, TS.GAME, se) else []
         return MoveRow(ply, position.player, position.move, names[b], vb, vp, loss, se, place, options_.shape[0],
                        top=sampled_top(names, values, b), line=line)
 

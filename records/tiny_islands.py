@@ -689,7 +689,7 @@ class TinyIslandsNotation(Notation):
             offers=[Offer(tile1=int(o[0]), zone1=int(o[1]), tile2=int(o[2]), zone2=int(o[3])) for o in offers],
             placements=placements, drawings=[Drawing(region=[int(z) for z in a[1]]) for a in actions if a[0] == "draw"],
             tags={**tags, "Player": players[0]}, rules=setup["rules"],
-            deck=None if setup.get("given") else setup["deck"], finished=len(placements) == TURNS)
+            deck=None if setup.get("given") else setup.get("deck"), finished=len(placements) == TURNS)
         return self._written(record)
 
     def write_played(self, setup, played, seats, tags, context) -> str:

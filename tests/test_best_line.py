@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scorebook import registry
-from scorebook.analyze.loss import LINE_MOVES, wants_line
+from scorebook.analyze.loss import LINE_MOVES
 
 from .conftest import SAMPLES, cli_json
 
@@ -32,7 +32,7 @@ def test_every_game_gives_the_bots_line_after_a_mistake(game, run_cli, tmp_path)
         pytest.skip(f"no sample of {game}")
     rid = cli_json(run_cli("ingest", str(path), "--json"))["records"][0]["id"]
     doc = cli_json(run_cli("analyze", rid, "--json", "--bot", CHEAP[game], "--html", str(tmp_path / "r.html")))
-    missed = [m for m in doc["moves"] if m["best"] != m["played"] and wants_line(m["loss"], game)]
+    missed = [m for m in doc["moves"] if m["class"] in ("mistake", "blunder")]
     assert missed, "a cheap bot finds a mistake"
     last = {}
     for m in doc["moves"]:

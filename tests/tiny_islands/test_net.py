@@ -307,3 +307,45 @@ def test_without_onnxruntime_a_net_bot_says_how_to_install_it(tmp_path, tiny_net
                            "--players", "net", "--net", str(tiny_net_file)], capture_output=True, text=True)
     assert done.returncode == 1
     assert "pip install 'scorebook[net]'" in done.stderr and "Traceback" not in done.stderr
+
+
+def _action_of(text: str):
+    """A move of a line as the engine takes it: ``Mc4`` a placement, ``(a1 b1)`` a shoreline."""
+    from scorebook.engines.tiny_islands.metadata import TILE_LETTERS, parse_cell
+    if text.startswith("("):
+        return ("draw", tuple(sorted(parse_cell(c) for c in text[1:-1].split())))
+    return ("place", TILE_LETTERS.index(text[0]), parse_cell(text[1:]))
+
+
+def test_with_a_network_a_mistake_shows_the_nets_line_legal_on_the_records_offers(run_cli, tiny_net_file):
+    from scorebook.analyze.loss import LINE_MOVES
+    from scorebook.engines.tiny_islands.game import ENGINE
+    from scorebook.errors import STRICT
+    from scorebook.records.tiny_islands import NOTATION
+    played = json.loads(run_cli("play", "tiny-islands", "--players", "random", "--seed", "2", "--json").stdout)
+    rid = played["games"][0]["id"]
+    report = json.loads(run_cli("analyze", rid, "--net", str(tiny_net_file), "--bot", "futures:2,max-futures:2",
+                                "--json").stdout)
+    missed = [m for m in report["moves"] if m["class"] in ("mistake", "blunder")]
+    assert missed, "a random player's game has a mistake the net sees"
+    assert all(1 <= len(m["line"]) <= LINE_MOVES for m in missed if m["ply"] < 27)
+    assert not any(m.get("line") for m in report["moves"] if m not in missed)
+    (setup, steps), = NOTATION.games(NOTATION.read_pgn(run_cli("export", rid).stdout, STRICT)[0])
+    for m in missed:
+        state = ENGINE.initial_state(setup)
+        for step in steps[:m["ply"] - 1]:
+            assert ENGINE.apply(state, step.action) == E.OK
+        for k, move in enumerate([m["best"]] + m.get("line", [])):
+            assert ENGINE.apply(state, _action_of(move)) == E.OK, (m["ply"], k, move)
+    # the line is the net's: a record that plays the best move and the line, analysed, finds
+    # each of those moves the net's own best
+    for m in missed:
+        if len(m.get("line", [])) < LINE_MOVES:
+            continue
+        actions = [step.action for step in steps[:m["ply"] - 1]] + [_action_of(x) for x in [m["best"]] + m["line"]]
+        text = NOTATION.write_game(setup, actions, ["random"], {})
+        followed = json.loads(run_cli("ingest", "-", "--json", input=text).stdout)["records"][0]["id"]
+        again = json.loads(run_cli("analyze", followed, "--net", str(tiny_net_file), "--bot",
+                                   "futures:2,max-futures:2", "--json").stdout)
+        rows = {row["ply"]: row for row in again["moves"]}
+        assert all(rows[ply]["best"] == rows[ply]["played"] for ply in range(m["ply"], m["ply"] + LINE_MOVES + 1)), m
