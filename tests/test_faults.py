@@ -210,6 +210,7 @@ def test_an_undecodable_column_is_one_short_line(tmp_path):
     assert done.returncode == 1 and done.stderr.count("\n") == 1 and len(done.stderr) < 300
 
 
+@pytest.mark.slow
 def test_hostile_analysis_fields_from_another_database_are_inert_in_the_report(tmp_path):
     """A database from elsewhere whose stored analysis holds markup in every field: the record
     page escapes all of it."""

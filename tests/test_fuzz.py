@@ -22,6 +22,7 @@ from .fuzzing import FAILURES, check, mutate, seeds
 SEEDS = seeds()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", sorted(SEEDS))
 @settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(data=st.data())

@@ -20,6 +20,7 @@ def _first_sample(game: str):
     return None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", registry.game_ids())
 def test_analyses_leave_the_shared_positions_as_they_found_them(game, store):
     path = _first_sample(game)

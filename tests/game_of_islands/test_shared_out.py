@@ -81,6 +81,7 @@ def random_grid(n: int, lines: int, seed: int):
     return used, diag, owner, grid, claimed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n,lines", [(6, 2), (7, 3), (8, 6)])
 def test_shared_out_margin_and_values_agree_with_the_reference(n, lines):
     # small grids: the islands shared out often reach the end of the grid and its bonus

@@ -94,6 +94,7 @@ def test_mcts_on_the_real_quilt_is_never_weaker_than_random_patch(store):
     assert mean["mcts:20"] > mean["mcts:3"] > mean["mcts:1"], mean  # more play-outs, more points
 
 
+@pytest.mark.slow
 def test_best_reaches_the_real_quilts_maximum(store):
     """85 is the most the real quilt gives (an upper bound of 86 by a relaxation, no 86 by an
     exact search); best:2 reaches it, retrying the 85-point plans the first tiling limit left

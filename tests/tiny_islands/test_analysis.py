@@ -45,6 +45,7 @@ def test_a_forest_on_water_costs_clearly_more():
     pytest.fail("no position found")
 
 
+@pytest.mark.slow
 def test_same_seed_same_numbers_and_stored(store, tmp_path):
     offers, record = bot_record(6)
     text = tiny_islands.write_pgn(record)

@@ -86,6 +86,7 @@ def _reference_breakdown(tiles, land, rules):
     return [ref[k] for k in CATEGORIES]
 
 
+@pytest.mark.slow
 def test_jitted_scorer_equals_plain_python_on_10000_random_boards():
     rng = np.random.default_rng(2026)
     checked = 0
