@@ -110,6 +110,9 @@ def list_(ctx, game, player, where_sql, order, limit, offset, out):
     """List stored records, oldest first, with sqlite-utils' row controls: every filter, the
     order and the limit in one query, printed as they come.
 
+    The table shows the id, game, date, event, players and score; --wide adds the rule set,
+    the deck and the source file (the other formats carry them all).
+
     Example: scorebook list --game tsuro --where "date >= '2026.01.01'" --order "date desc" --limit 20"""
     shown = (TABLE_LIMIT if out.human else None) if limit is None else (limit or None)
     # one more than shown: whether there are more to say so
@@ -129,9 +132,12 @@ def list_(ctx, game, player, where_sql, order, limit, offset, out):
                     "score": r["score"], "recorded": r["recorded"], "rules": r["rules"], "deck": r["deck"],
                     "finished": bool(r["finished"]), "source": r["source"], "index": r["source_index"],
                     "tags": r["tags"]})
-    # the table shows the label columns the store keeps (the browsing views show the same)
-    n = out.stream([("id", "id"), ("game", "game"), ("date", "date"), ("event", "event"), ("players", "players"),
-                    ("score", "score"), ("rules", "rules"), ("deck", "deck"), ("source", "source")], pairs(), "records")
+    # the label columns the store keeps (the browsing views show the same); the rule set, the
+    # deck and the source file with --wide, so that a table fits the terminal uncut
+    columns = out.columns([("id", "id"), ("game", "game"), ("date", "date"), ("event", "event"),
+                           ("players", "players"), ("score", "score")],
+                          [("rules", "rules"), ("deck", "deck"), ("source", "source")])
+    n = out.stream(columns, pairs(), "records")
     if out.human:
         click.echo(f"{n} records" + (f"; more follow: --limit N or --offset {(offset or 0) + n} for the next, "
                                      "--limit 0 for all" if more else ""))

@@ -246,17 +246,23 @@ def _seat_name(players: list[str], seat: int):
     return players[seat] if 0 <= seat < len(players) else seat
 
 
+def _analysis_row(m: dict, players: list[str]) -> dict:
+    """A move's row as the table prints it: the ply (with a triad's game), the player's name,
+    the next candidates, the line, a tie said."""
+    return dict(m, ply=(f"game {m['game']}, " if "game" in m else "") + str(m["ply"]),
+                player=_seat_name(players, m["player"]),
+                next="; ".join(candidate_text(c) for c in m.get("top", [])[1:]), best_line=" ".join(m.get("line", [])),
+                **({"class": "best (tied)"} if m.get("tied") else {}))
+
+
 def _show_analysis(report: dict, out, players: list[str]) -> None:
     """One record's analysis: a row per move, its player by name as the report names it
     (the JSON document keeps the seat), ties said; then each player's summary."""
     if out.human:
         click.echo(f"{report['id']}  {report['game']}  bot {report['bot']}  seed {report['seed']}")
-    rows = [dict(m, ply=(f"game {m['game']}, " if "game" in m else "") + str(m["ply"]),
-                 player=_seat_name(players, m["player"]),
-                 next="; ".join(candidate_text(c) for c in m.get("top", [])[1:]), best_line=" ".join(m.get("line", [])),
-                 **({"class": "best (tied)"} if m.get("tied") else {})) for m in report["moves"]]
+    rows = [_analysis_row(m, players) for m in report["moves"]]
     # the bot's line after its best move: in a table as wide as its cells (--wide), and in CSV or TSV
-    columns = ANALYSIS_COLUMNS + ([("best_line", "best line")] if out.wide or not out.human else [])
+    columns = out.columns(ANALYSIS_COLUMNS, [("best_line", "best line")])
     out.rows(columns, rows, {k: report[k] for k in ("id", "bot", "seed", "game", "engine_version", "settings",
                                                               "thresholds", "moves", "summary")})
     if out.human:

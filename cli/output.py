@@ -153,6 +153,11 @@ class Output:
         """A table for people: the summary lines and notes go with it (on stdout)."""
         return self.mode == "table"
 
+    def columns(self, shown: list[tuple[str, str]], wide_only: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """A table's columns: ``shown`` at the terminal's width, ``wide_only`` added with
+        ``--wide`` (a table as wide as its cells); the other formats carry them all."""
+        return shown + (wide_only if self.wide or not self.human else [])
+
     def rows(self, columns: list[tuple[str, str]], rows: list[dict], document=None) -> None:
         """Print ``rows`` (dicts) by ``columns`` ((key, heading) pairs), or the JSON document."""
         if self.mode == "json":

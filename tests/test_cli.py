@@ -138,6 +138,19 @@ def test_tables_fit_the_terminal_and_never_cut_the_answer(run_cli, monkeypatch):
     assert "…" not in wide.stdout and max(len(line) for line in wide.stdout.splitlines()) > 40
 
 
+def test_the_record_list_fits_100_columns_uncut_and_wide_adds_the_rest(run_cli, monkeypatch):
+    """At a terminal's default 100 columns the list of every sample shows the id, game, date,
+    event, players and score, none cut; --wide and the other formats add the rule set, the
+    deck and the source."""
+    cli_json(run_cli("ingest", str(SAMPLES), "--json"))
+    monkeypatch.setenv("COLUMNS", "100")
+    table = run_cli("list", "--limit", "0").stdout.splitlines()
+    assert table[0].split() == ["id", "game", "date", "event", "players", "score"]
+    assert max(len(line) for line in table) <= 100 and "…" not in "\n".join(table)
+    assert run_cli("list", "--wide").stdout.split("\n")[0].split()[-3:] == ["rules", "deck", "source"]
+    assert run_cli("list", "--csv").stdout.split("\n")[0].endswith(",rules,deck,source")
+
+
 def test_list_takes_row_controls_and_events_are_listed(run_cli):
     cli_json(run_cli("ingest", str(SAMPLES / "tsuro"), str(SAMPLES / "iwoki"), "--json"))
     every = cli_json(run_cli("list", "--json"))["records"]
