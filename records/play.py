@@ -134,12 +134,7 @@ def play_task(task: tuple) -> dict:
     match, g, setup = task
     game = registry.get_game(match.game_id)
     engine, notation = game.engine, game.notation
-    key = (match.game_id, match.bots, repr(sorted(match.options.items())))
-    options = user_files.resolved(match.options)  # a user file (a network) loaded once a process
-    if key not in _WARM:  # load (or compile) the bots' code before any game is timed
-        cheapest = [BotSpec(b.name, game.info.bot(b.name).min) if b.number is not None else b for b in match.bots]
-        engine.play(engine.new_game(np.random.default_rng(0), options), cheapest, 0, options)
-        _WARM.add(key)
+    options = warm_bots(match)
     rng = np.random.default_rng([match.seed, g])
     if setup is None:
         setup = engine.new_game(rng, match.options)
@@ -149,6 +144,20 @@ def play_task(task: tuple) -> dict:
                                                         "Round": str(g + 1)},
                                  {"seed": match.seed, "game": g, "options": match.options})
     return {"text": text, "seconds": played.seconds, "info": played.info}
+
+
+def warm_bots(match: Match) -> dict:
+    """Load (or compile) the match's bots in this process before any game is timed: a game
+    of their cheapest settings, once a process. Returns the options with the user files read
+    (a network loaded once a process)."""
+    game = registry.get_game(match.game_id)
+    options = user_files.resolved(match.options)
+    key = (match.game_id, match.bots, repr(sorted(match.options.items())))
+    if key not in _WARM:
+        cheapest = [BotSpec(b.name, game.info.bot(b.name).min) if b.number is not None else b for b in match.bots]
+        game.engine.play(game.engine.new_game(np.random.default_rng(0), options), cheapest, 0, options)
+        _WARM.add(key)
+    return options
 
 
 def bot_files(game: registry.Game, bots: list[BotSpec], given: dict | None) -> dict:
@@ -188,6 +197,8 @@ def play(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: 
     label = notation.file_label(opts)
     tasks = ((match, g, setups[g] if setups is not None else None) for g in range(count))
     outcomes = []
+    if executor == "local" and min(jobs, count) > 1:
+        warm_bots(match)  # compiled here once (one notice), not in every worker: they fork from this process
     with batch.executor(executor, jobs=min(jobs, count), scheduler=scheduler) as pool:
         for (_, g, _), done in batch.run_tasks(pool, play_task, tasks):
             if isinstance(done, BaseException):

@@ -84,6 +84,29 @@ def test_a_command_announces_a_compile_though_numba_is_imported_after_it_starts(
     assert "scorebook: compiling the jitted code of Iwoki" in done.stderr and "warm-up" in done.stderr
 
 
+def test_play_with_jobs_compiles_once_and_says_so_once(tmp_path):
+    """``play --jobs 2``: the bots are compiled in the command's process before its workers
+    fork from it, so the notice comes once (it came from every worker, each compiling)."""
+    import sys
+    script = (
+        "import numba\n"
+        "from scorebook import registry\n"
+        "from scorebook.cli.main import main\n"
+        "def probe(x):\n    return x * 2\n"
+        "probe.__module__ = 'scorebook.engines.tsuro.probe'  # the notice names the game by its module\n"
+        "jitted = numba.njit(probe)  # no cache: a process that did not compile it compiles it\n"
+        "game = registry.register_game('tests.toy_game', engine='tests.toy_game.game',\n"
+        "                              records='tests.toy_game.records', analysis='tests.toy_game.analysis')\n"
+        "play = type(game.engine).play\n"
+        "type(game.engine).play = lambda self, *a: (jitted(1), play(self, *a))[1]\n"
+        f"main(['--db', {str(tmp_path / 'a.db')!r}, 'play', game.id, '--players', 'perfect,random',\n"
+        "      '--games', '4', '--jobs', '2'], standalone_mode=False)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                          cwd=str(SAMPLES.parent))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("compiling the jitted code of Tsuro") == 1, done.stderr
+
+
 def test_show_writes_a_hand_as_tiles_and_no_minus_zero(run_cli):
     cli_json(run_cli("ingest", str(SAMPLES / "tsuro" / "tsuro-handwritten.pgn"), "--json"))
     rid = cli_json(run_cli("list", "--json"))["records"][0]["id"]
