@@ -122,6 +122,9 @@ class TinyIslandsRecord:
     # where each token stood, for error reports: (kind, index) -> (line, column, token)
     positions: dict = field(default_factory=dict, repr=False, compare=False)
     score_position: tuple | None = field(default=None, repr=False, compare=False)
+    # the totals the record states besides ``recorded`` (a Result tag, a movetext result that
+    # differs from it), each with its position: checked against the replay as ``recorded`` is
+    also_stated: list = field(default_factory=list, repr=False, compare=False)
 
     @property
     def players(self) -> list[str]:
@@ -269,15 +272,17 @@ def _check_shape(record: TinyIslandsRecord) -> None:
 
 def score_mismatch(record: TinyIslandsRecord, result: TinyIslandsReplay) -> ScoreMismatch | None:
     """The error to report when the stated score differs from the replay, else None."""
-    if not record.recorded:
-        return None
     computed = result.score
-    diffs = [f"{k} {v} (replay {computed[k]})" for k, v in record.recorded.items() if computed.get(k) != v]
-    if not diffs:
-        return None
-    line, col, tok = record.score_position or (None, None, None)
-    return ScoreMismatch("score-mismatch", "stated score differs from the replay: " + ", ".join(diffs),
-                         line=line, column=col, token=tok)
+    diffs = [f"{k} {v} (replay {computed[k]})" for k, v in (record.recorded or {}).items() if computed.get(k) != v]
+    if diffs:
+        line, col, tok = record.score_position or (None, None, None)
+        return ScoreMismatch("score-mismatch", "stated score differs from the replay: " + ", ".join(diffs),
+                             line=line, column=col, token=tok)
+    for total, (line, col, tok) in record.also_stated:  # a second statement of the total, as the first
+        if total != computed["total"]:
+            return ScoreMismatch("score-mismatch", f"stated total {total} differs from the replay: total "
+                                 f"{computed['total']}", line=line, column=col, token=tok)
+    return None
 
 
 # ---------------------------------------------------------------- notation
@@ -463,10 +468,13 @@ class TinyIslandsVisitor(pgn.Visitor):
             raise ParseError("missing-result", "the movetext must end with the result: the total or *",
                              line=game.line, column=1)
         result = result_token.text
+        also_stated = []  # totals stated twice are each checked against the replay (score-mismatch)
         if self.result_tag is not None and self.result_tag != result:
             t = game.tag_tokens["Result"]
-            raise ParseError("bad-result", f"the Result tag says {self.result_tag}, the movetext {result}",
-                             line=t.line, column=t.column, token=self.result_tag)
+            if "*" in (self.result_tag, result):  # finished and not: the record contradicts itself
+                raise ParseError("bad-result", f"the Result tag says {self.result_tag}, the movetext {result}",
+                                 line=t.line, column=t.column, token=self.result_tag)
+            also_stated.append((int(self.result_tag), (t.line, t.column, self.result_tag)))
         recorded, score_pos = self.recorded, self.score_pos
         if result != "*":
             total = int(result)
@@ -474,14 +482,12 @@ class TinyIslandsVisitor(pgn.Visitor):
                 recorded = {"total": total}
                 score_pos = (result_token.line, result_token.column, result)
             elif recorded["total"] != total:
-                raise ParseError("bad-result", f"the result {total} differs from the Breakdown total "
-                                 f"{recorded['total']}", line=result_token.line, column=result_token.column,
-                                 token=result)
+                also_stated.append((total, (result_token.line, result_token.column, result)))
         self.record = TinyIslandsRecord(
             tags=self.tags, rules=self.rules, deck=self.deck, offers=self.offers, placements=self.placements,
             drawings=self.drawings, recorded=recorded, label=self.label, random_placements=self.random_placements,
             finished=result != "*", preamble=" ".join(self.preamble) or None, positions=self.positions,
-            score_position=score_pos)
+            score_position=score_pos, also_stated=also_stated)
         if result != "*" and n != TURNS:
             raise ParseError("unfinished-game", f"a game with a score has {TURNS} turns, this one "
                              f"{n}; write * as the result of an unfinished game",

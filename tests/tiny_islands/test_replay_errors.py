@@ -165,3 +165,27 @@ def test_one_deck_tag_is_checked_against_the_offers():
     with pytest.raises(IllegalMove) as info:
         tiny_islands.replay(tiny_islands.parse_pgn(text)[0])
     assert info.value.code == "deck-mismatch" and info.value.line is not None
+
+
+@pytest.mark.parametrize("changed", ["movetext", "Result tag", "both"])
+def test_a_stated_total_that_differs_from_the_replay_is_a_score_mismatch_wherever_it_is_stated(store, changed):
+    """A record states its total in the Breakdown, the Result tag and its movetext's result:
+    one of them changed is a stated score that differs from the replay (score-mismatch, at
+    the statement, kept with a warning under --lenient), as in every game and format, not a
+    record that contradicts itself; only finished against unfinished (``*``) is bad-result."""
+    text = tiny_islands.write_pgn(random_record(5))
+    lines = text.rstrip("\n").split("\n")
+    total = lines[-1]
+    tag = next(i for i, line in enumerate(lines) if line.startswith("[Result "))
+    if changed in ("movetext", "both"):
+        lines[-1] = str(int(total) + 3)
+    if changed in ("Result tag", "both"):
+        lines[tag] = f'[Result "{int(total) + 3}"]'
+    bad = "\n".join(lines) + "\n"
+    err = ingest_text(store, bad, "x.pgn")[0]["errors"][0]
+    at = (tag + 1, 1) if changed == "Result tag" else (len(lines), 1)
+    assert (err["code"], err["line"], err["column"]) == ("score-mismatch", *at), err
+    kept = ingest_text(store, bad, "x.pgn", lenient=True)[0]
+    assert kept["status"] == "ingested" and "score-mismatch" in kept["warnings"][0]
+    unfinished = text.replace(f'[Result "{total}"]', '[Result "*"]')
+    assert ingest_text(store, unfinished, "y.pgn", lenient=True)[0]["errors"][0]["code"] == "bad-result"
