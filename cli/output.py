@@ -56,6 +56,7 @@ def _wrap(text: str, width: int) -> list[str]:
 # the columns that carry a command's answer: wrapped onto more lines, never cut
 ANSWERS = ("players", "player", "score", "result", "played", "best", "won", "event")
 ANSWER_FLOOR = 12
+PATH_FLOOR = 24  # a path keeps its end, the file's name, to this width before an answer wraps
 
 
 def terminal_width() -> int:
@@ -78,7 +79,7 @@ def table(headers: list[str], rows: list[list], *, width: int | None = WIDTH, he
     the columns in ``answers``, wrapped onto more lines, so the answer is never cut; those in
     ``whole`` keep their width."""
     cells = [[str(h) for h in headers]] + [[_text(c) for c in r] for r in rows]
-    widths = _fitted(cells, width, whole, answers)
+    widths = _fitted(cells, width, whole, answers, keep_end)
     cut = [_cutter(h, keep_end, answers) for h in headers]
     lines = []
     for r in cells[1:]:
@@ -102,14 +103,14 @@ def _row_lines(parts: list[list[str]], widths: list[int]) -> list[str]:
             for k in range(max(len(p) for p in parts))]
 
 
-def _fitted(cells: list[list[str]], width: int | None, whole, answers) -> list[int]:
+def _fitted(cells: list[list[str]], width: int | None, whole, answers, keep_end=()) -> list[int]:
     """The columns' widths within ``width``: the other columns give way first, down to their
     floor; then the answer's, down to ANSWER_FLOOR characters; then the answer's as needed."""
     headers = cells[0]
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
     if width is None:
         return widths
-    floor, least = _floors(widths, headers, whole, answers)
+    floor, least = _floors(widths, headers, whole, answers, keep_end)
     for stage in (0, 1, 2):
         movers = [i for i in range(len(headers)) if (headers[i] in answers) == (stage > 0)]
         _give_way(widths, width, movers, floor, [limits[stage] for limits in least])
@@ -125,10 +126,12 @@ def _give_way(widths: list[int], width: int, movers: list[int], floor: list[int]
         widths[max(movable, key=lambda i: widths[i] - floor[i])] -= 1
 
 
-def _floors(widths: list[int], headers: list[str], whole, answers) -> tuple[list[int], list[tuple]]:
-    """Each column's floor (its width when whole, else its heading's up to 8) and the least
-    width it gives way to at each stage."""
-    floor = [widths[i] if h in whole else min(len(h), 8) for i, h in enumerate(headers)]
+def _floors(widths: list[int], headers: list[str], whole, answers, keep_end=()) -> tuple[list[int], list[tuple]]:
+    """Each column's floor (its width when whole; a path's, PATH_FLOOR characters, enough for
+    its file's name; else its heading's up to 8) and the least width it gives way to at each
+    stage."""
+    floor = [widths[i] if h in whole else min(widths[i], PATH_FLOOR) if h in keep_end else min(len(h), 8)
+             for i, h in enumerate(headers)]
     return floor, [(max(f, 4), max(f, ANSWER_FLOOR if h in answers else 4), max(f, 4)) for f, h in zip(floor, headers)]
 
 

@@ -151,6 +151,18 @@ def test_the_record_list_fits_100_columns_uncut_and_wide_adds_the_rest(run_cli, 
     assert run_cli("list", "--csv").stdout.split("\n")[0].endswith(",rules,deck,source")
 
 
+def test_ingests_table_keeps_the_end_of_each_source_path(run_cli, monkeypatch):
+    """At 100 columns, each record's source keeps its end, the file's name (up to 24
+    characters), and the score wraps first: '…001.pgn' named no file."""
+    monkeypatch.setenv("COLUMNS", "100")
+    table = run_cli("ingest", str(SAMPLES / "tsuro")).stdout.splitlines()
+    assert max(len(line) for line in table) <= 100
+    paths = [str(p) for p in (SAMPLES / "tsuro").glob("*.pgn")]
+    sources = [line.split()[0] for line in table[2:] if line[:1] in "…/"]
+    assert len(sources) == len(paths)
+    assert all(len(s) == 24 and any(p.endswith(s[1:]) for p in paths) for s in sources)
+
+
 def test_list_takes_row_controls_and_events_are_listed(run_cli):
     cli_json(run_cli("ingest", str(SAMPLES / "tsuro"), str(SAMPLES / "iwoki"), "--json"))
     every = cli_json(run_cli("list", "--json"))["records"]
