@@ -151,18 +151,22 @@ def list_(ctx, game, player, where_sql, order, limit, offset, out):
 @click.pass_context
 def events(ctx, limit, out):
     """The events of the stored records (their Event tag), with their games, records and players,
-    and whether a tournament file is kept for the event (what standings EVENT ranks).
+    and whether a tournament file is kept for the event (what standings EVENT ranks) and how many
+    matches it names (a tournament of bot games has no record of its own: each keeps its Event).
 
     Example: scorebook events --csv"""
-    rows = open_store(ctx, write=False).events()
+    every = open_store(ctx, write=False).events()
     shown = (TABLE_LIMIT if out.human else None) if limit is None else (limit or None)
-    out.rows([("event", "event"), ("game", "game"), ("records", "records"), ("players", "players"),
-              ("first", "first date"), ("last", "last date"), ("tournament", "tournament")],
-             rows[:shown] if shown else rows, {"events": rows[:shown] if shown else rows})
+    rows = every[:shown] if shown else every
+    columns = [("event", "event"), ("game", "game"), ("records", "records"), ("players", "players"),
+               ("first", "first date"), ("last", "last date"), ("tournament", "tournament")]
+    if out.human:  # one column for the tournament kept: how many matches it ranks
+        out.rows(columns, [dict(r, tournament=f"{r['matches']} matches" if r["tournament"] else "-") for r in rows])
+    else:
+        out.rows(columns + [("matches", "matches")], rows, {"events": rows})
     if out.human:
-        more = shown is not None and len(rows) > shown
-        click.echo(f"{len(rows)} events" + (f"; the first {shown} shown: --limit N for more, --limit 0 for all"
-                                            if more else ""))
+        click.echo(f"{len(every)} events" + (f"; the first {shown} shown: --limit N for more, --limit 0 for all"
+                                             if len(every) > len(rows) else ""))
 
 
 @main.command(short_help="Show a record with a text board after each move.")

@@ -136,6 +136,8 @@ def _floors(widths: list[int], headers: list[str], whole, answers, keep_end=()) 
 
 
 def _text(cell) -> str:
+    if isinstance(cell, bool):  # a flag reads as a word in a table (CSV and JSON keep true and false)
+        return "yes" if cell else "no"
     return "-" if cell is None else str(cell)
 
 

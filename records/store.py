@@ -704,8 +704,8 @@ class Store(ServiceTables):
 
     def events(self) -> list[dict]:
         """Every event: its game(s), records, players, first and last date, and whether a
-        tournament is kept for it; last, the records with no event (``event`` None). From the
-        events' kept summaries, not the records."""
+        tournament is kept for it (and how many matches it ranks); last, the records with no
+        event (``event`` None). From the events' kept summaries, not the records."""
         rows = self.db.execute(
             "SELECT e.name, s.games, s.records, s.first, s.last, (SELECT count(*) FROM event_players ep "
             "WHERE ep.event_id = s.event_id) FROM event_summaries s LEFT JOIN events e ON e.id = s.event_id "
@@ -713,17 +713,31 @@ class Store(ServiceTables):
         kept = {name for (name,) in self.db.execute("SELECT e.name FROM tournaments t JOIN events e ON "
                                                     "e.id = t.event_id")} if self.schema_version >= TOURNAMENTS else set()
         out = [{"event": e, "game": game, "records": n, "first": first, "last": last, "players": players,
-                "tournament": e in kept} for e, game, n, first, last, players in rows if e is not None]
+                "tournament": e in kept, "matches": self._matches(e) if e in kept else None}
+               for e, game, n, first, last, players in rows if e is not None]
         seen = {r[0] for r in rows}
-        out += [{"event": name, "game": None, "records": 0, "first": None, "last": None, "players": 0,
-                 "tournament": True} for name in sorted(kept - seen)]  # a tournament kept without its records
+        out += [self._tournament_only(name) for name in sorted(kept - seen)]
         out.sort(key=lambda r: r["event"])
         none = [r for r in rows if r[0] is None]
         if none:  # the records with no event, last
             _, game, n, first, last, players = none[0]
             out.append({"event": None, "game": game, "records": n, "first": first, "last": last,
-                        "players": players, "tournament": False})
+                        "players": players, "tournament": False, "matches": None})
         return out
+
+    def _matches(self, event: str) -> int:
+        """How many matches the tournament kept under ``event`` ranks."""
+        return len((self.tournament(event)[1].get("spec") or {}).get("matches") or [])
+
+    def _tournament_only(self, event: str) -> dict:
+        """An event kept as a tournament whose records are stored under their own events (bot
+        games with their own Event tags): no record of its own, its game, its file's players
+        and matches."""
+        game, snapshot = self.tournament(event)
+        spec = snapshot.get("spec") or {}
+        return {"event": event, "game": game, "records": 0, "first": None, "last": None,
+                "players": len(spec.get("players") or []), "tournament": True,
+                "matches": len(spec.get("matches") or [])}
 
     def finished_results(self, game: str | None = None, event: str | None = None,
                          after_key: int | None = None, from_date: str | None = None) -> list[tuple]:
