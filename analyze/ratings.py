@@ -332,7 +332,8 @@ def ladder(store, game_id: str, specs: list[str], *, games: int = 1, seed: int =
     for k, players in enumerate(matches):
         # progress over the whole ladder, not restarting at each match (every match plays as many games)
         counted = None if progress is None else (
-            lambda outcome, done, total, k=k: progress(outcome, k * total + done, len(matches) * total))
+            lambda outcome, done, total, k=k: progress(dict(outcome, round=k * total + outcome["round"]),
+                                                       k * total + done, len(matches) * total))
         done = play(store, game_id, players, games=games, seed=seed, progress=counted, event=event, **play_args)
         summaries.append(done["summary"])
         ids.update(g["id"] for g in done["games"] if g.get("id"))

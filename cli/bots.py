@@ -58,7 +58,8 @@ def play(ctx, game, players, ladder, n_games, seed, out_dir, jobs, executor, sch
 
 def _game_line(outcome: dict, done: int, total: int) -> None:
     """One line a game: long games are not silent."""
-    click.echo(f"game {done}/{total}: {' / '.join(outcome['players'])}, {outcome['status']}, score "
+    # the game's number, as the table's row (with --jobs, games end out of order)
+    click.echo(f"game {outcome['round']}/{total}: {' / '.join(outcome['players'])}, {outcome['status']}, score "
                f"{score_text(outcome.get('score'))}, {outcome['seconds']:.1f} s", err=True)
 
 
@@ -91,7 +92,7 @@ def _play_match(store, game: str, bots: list[str], run: dict, out) -> None:
     names = summary["players"]
     value = "total" if len(names) == 1 else f"margin ({names[0]})" if len(names) == 2 else f"share ({names[0]})"
     rows = [{"game": i + 1, "id": g.get("id"), "status": g["status"], "players": " / ".join(g["players"]),
-             "score": score_text(g.get("score")), "value": g.get("value"), "seconds": g["seconds"]}
+             "score": score_text(g.get("score")), "value": _rounded(g.get("value")), "seconds": g["seconds"]}
             for i, g in enumerate(games)]
     # a game of one seat: its score is its total, said once
     columns = [("game", "game"), ("id", "id"), ("status", "status"), ("players", "players"), ("score", "score")] \
@@ -101,6 +102,11 @@ def _play_match(store, game: str, bots: list[str], run: dict, out) -> None:
               "mean": summary["mean"], "stderr": summary["stderr"], "players": names, "summary": summary})
     if out.human and summary["mean"] is not None:
         click.echo(summary_line(summary))
+
+
+def _rounded(value):
+    """A value as the table shows it: a share of a win to three places (the JSON keeps it whole)."""
+    return round(value, 3) if isinstance(value, float) else value
 
 
 def summary_line(summary: dict) -> str:

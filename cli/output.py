@@ -67,7 +67,7 @@ def terminal_width() -> int:
 
 # the short columns no table cuts: a loss, a class, a ply, a date, a code keep their width
 WHOLE = ("id", "game", "status", "ply", "loss", "class", "value best", "value played", "date", "first date",
-         "last date", "code", "rank", "rating", "tournament")
+         "last date", "code", "rank", "rating", "tournament", "margin", "share", "seconds")
 
 
 def table(headers: list[str], rows: list[list], *, width: int | None = WIDTH, headers_shown: bool = True,
@@ -130,7 +130,8 @@ def _floors(widths: list[int], headers: list[str], whole, answers, keep_end=()) 
     """Each column's floor (its width when whole; a path's, PATH_FLOOR characters, enough for
     its file's name; else its heading's up to 8) and the least width it gives way to at each
     stage."""
-    floor = [widths[i] if h in whole else min(widths[i], PATH_FLOOR) if h in keep_end else min(len(h), 8)
+    floor = [widths[i] if h in whole or h.split(" (")[0] in whole  # "margin (ann)": a value, whose
+             else min(widths[i], PATH_FLOOR) if h in keep_end else min(len(h), 8)
              for i, h in enumerate(headers)]
     return floor, [(max(f, 4), max(f, ANSWER_FLOOR if h in answers else 4), max(f, 4)) for f, h in zip(floor, headers)]
 

@@ -1,6 +1,7 @@
 """What a user meets, round three (issue 71): each defect reproduced first, one test each."""
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 
@@ -204,3 +205,24 @@ def test_a_one_seat_match_says_its_total_once(run_cli):
     assert "mean" in table and "over 1 game" in table and "over 1 games" not in table
     two = run_cli("play", "tsuro", "--players", "random,random", "--games", "1", "--seed", "3").stdout
     assert "margin" in two.splitlines()[0]  # two seats: the first seat's margin, beside the score
+
+
+def test_with_jobs_each_progress_line_names_its_game_as_the_table_does(run_cli):
+    """``play --jobs 2``: games end out of order; each line says the game's own number, so the
+    line 'game 3/6' and the table's row 3 are one game (the count of games done named others)."""
+    result = run_cli("play", "tsuro", "--players", "random,simple,random", "--games", "6", "--jobs", "2", "--json")
+    games = json.loads(result.stdout)["games"]
+    lines = [line for line in result.stderr.splitlines() if line.startswith("game ")]
+    assert len(lines) == 6
+    for line in lines:
+        number = int(line.split("/")[0].split()[1])
+        players = line.split(": ", 1)[1].split(", ")[0]
+        assert players == " / ".join(games[number - 1]["players"]), (line, games[number - 1])
+    assert sorted(int(line.split("/")[0].split()[1]) for line in lines) == list(range(1, 7))
+
+
+def test_a_share_of_a_win_reads_to_three_places_and_its_heading_whole(run_cli, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")
+    table = run_cli("play", "tsuro", "--players", "mc:16,simple,random", "--games", "6").stdout
+    assert "share (mc:16)" in table.splitlines()[0]
+    assert " 0.333 " in table and "0.3333" not in table  # a win shared by three
