@@ -51,13 +51,9 @@ def option_index(s, opts, a: IW.Action) -> int:
 
 
 def option_text(s, o) -> str:
-    """An engine option of state ``s`` as Scorebook notation writes the action."""
-    p = int(s[IE.TO_MOVE])
-    if o[0] == IE.SMALL:
-        return f"st{s[HAND_SMALL + p * N_SMALL_TILES + o[1]] + 1}{'+-'[o[3] // 3]}{o[3] % 3}@{SMALL_GAP_NAMES[o[2]]}"
-    if o[0] == IE.HEX:
-        return f"ht{s[HAND_HEX + p * N_HEX_TILES + o[1]] + 1}{'AB'[o[3] // 6]}{o[3] % 6}@{HEX_GAP_NAMES[o[2]]}"
-    return "draw" if o[0] == IE.DRAW else "pass"
+    """An engine option of state ``s`` as Scorebook notation writes the action (the notation's
+    own ``action_text``: a draw names the tile it takes, as a record does)."""
+    return IW.NOTATION.action_text(s, tuple(int(v) for v in o))
 
 
 def gap_names(s) -> tuple[list[str], list[str]]:

@@ -16,7 +16,7 @@ from scorebook.engines.tiny_islands import bots, heuristic
 from scorebook.engines.tiny_islands.engine import legal_placements
 from scorebook.engines.tiny_islands.metadata import (CELLS, COLUMN_NAMES, DECK_MODELS, DRAWING_AFTER_TURN,
                                                      ROW_NAMES, SIZE, TILE_LETTERS, TILE_NAMES, TURNS, ZONE_MASK,
-                                                     cell_name, parse_cell)
+                                                     parse_cell)
 from scorebook.records import tiny_islands as ti
 
 from . import svg
@@ -88,7 +88,7 @@ def _judge_placement(c: _Context, tiles, land, t: int, d: int, played: tuple, se
 
 
 def _placement_name(move) -> str:
-    return TILE_LETTERS[move[0]] + cell_name(move[1])
+    return ti.NOTATION.action_text(None, ("place", int(move[0]), int(move[1])))
 
 
 def _line_after(c: _Context, tiles, land, placed: int, drawn: int) -> list[str]:
@@ -325,7 +325,7 @@ def _offers(record: ti.TinyIslandsRecord) -> np.ndarray:
 
 
 def _region_text(region: np.ndarray) -> str:
-    return "(" + " ".join(cell_name(int(z)) for z in np.flatnonzero(region)) + ")"
+    return ti.region_text(np.flatnonzero(region))
 
 
 class _NetJudge:
@@ -378,7 +378,7 @@ class _NetJudge:
             best = int(self.net_bots._ranked_moves(root, 0, logits)[0])
             played = int(position.action[1] * CELLS + position.action[2])
             moves = [best] if best == played else [best, played]
-            name = lambda move: TILE_LETTERS[move // CELLS] + cell_name(move % CELLS)  # noqa: E731
+            name = lambda move: _placement_name((move // CELLS, move % CELLS))  # noqa: E731
             self.judged.append((position.ply, [name(m) for m in moves], self._after(moves), t))
             NP.apply_move(0, played, *self.state, self.wave_rule, True)
             self.turns += 1

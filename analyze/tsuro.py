@@ -57,13 +57,12 @@ class TsuroAnalysis(Analysis):
               memo: dict) -> MoveRow:
         """Every tile and rotation in hand, played out ``samples`` times by the simple AI."""
         samples, ply, (before, _), (tile, rotation, _) = options["samples"], position.ply, position.before, position.action
-        square = R.square_name(int(before[R.POS + position.player]) // 8)
         options_, i_played = with_played(B.options_of(before), np.array([tile, rotation], np.int64))
         values = np.empty((options_.shape[0], samples))
         B.option_values(before, options_, options_.shape[0], samples, seed * 1009 + ply, values)
         values *= 100.0
         b, vb, vp, loss, se, place = verdict(values, i_played)
-        names = [f"{int(o[0])}r{int(o[1])}@{square}" for o in options_]
+        names = [TS.NOTATION.action_text(before, (int(o[0]), int(o[1]))) for o in options_]
         line = best_line(before, options_[b], samples, seed * 1009 + ply) if wants_line(loss, TS.GAME, se) else []
         return MoveRow(ply, position.player, position.move, names[b], vb, vp, loss, se, place, options_.shape[0],
                        top=sampled_top(names, values, b), line=line)
