@@ -146,7 +146,7 @@ def warm_up_command(game, out):
 
 ANALYSIS_COLUMNS = [("ply", "ply"), ("player", "player"), ("played", "played"), ("best", "best"),
                     ("value_best", "value best"), ("value_played", "value played"), ("loss", "loss"),
-                    ("stderr", "stderr"), ("class", "class"), ("next", "next best")]
+                    ("stderr", "stderr"), ("class", "class")]
 
 
 def candidate_text(candidate: dict) -> str:
@@ -267,8 +267,8 @@ def _show_analysis(report: dict, out, players: list[str]) -> None:
     if out.human:
         click.echo(f"{report['id']}  {report['game']}  bot {report['bot']}  seed {report['seed']}")
     rows = [_analysis_row(m, players) for m in report["moves"]]
-    # the bot's line after its best move: in a table as wide as its cells (--wide), and in CSV or TSV
-    columns = out.columns(ANALYSIS_COLUMNS, [("best_line", "best line")])
+    # the bot's next candidates and its line: as wide as their cells (--wide), and in CSV or TSV
+    columns = out.columns(ANALYSIS_COLUMNS, [("next", "next best"), ("best_line", "best line")])
     out.rows(columns, rows, {k: report[k] for k in ("id", "bot", "seed", "game", "engine_version", "settings",
                                                               "thresholds", "moves", "summary")})
     if out.human:

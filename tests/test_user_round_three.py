@@ -226,3 +226,16 @@ def test_a_share_of_a_win_reads_to_three_places_and_its_heading_whole(run_cli, m
     table = run_cli("play", "tsuro", "--players", "mc:16,simple,random", "--games", "6").stdout
     assert "share (mc:16)" in table.splitlines()[0]
     assert " 0.333 " in table and "0.3333" not in table  # a win shared by three
+
+
+def test_the_analysis_table_fits_100_columns_with_nothing_cut(run_cli, monkeypatch):
+    """At a terminal's 100 columns the analysis of a record with long moves (Iwoki's) cuts no
+    cell: the next candidates and the line come with --wide (the next best was cut to
+    'st45+0@…', naming no move)."""
+    cli_json(run_cli("ingest", str(IW_SAMPLE), "--json"))
+    rid = cli_json(run_cli("list", "--json"))["records"][0]["id"]
+    monkeypatch.setenv("COLUMNS", "100")
+    table = run_cli("analyze", rid, "--bot", "samples:2").stdout.splitlines()
+    rows = [line for line in table if line[:1].isdigit() or line.startswith(("ply", "---"))]
+    assert rows and max(len(line) for line in rows) <= 100 and not any("…" in line for line in rows)
+    assert "next best" not in rows[0] and "next best" in run_cli("analyze", rid, "--bot", "samples:2", "--wide").stdout
