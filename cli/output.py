@@ -54,7 +54,7 @@ def _wrap(text: str, width: int) -> list[str]:
 
 
 # the columns that carry a command's answer: wrapped onto more lines, never cut
-ANSWERS = ("players", "player", "score", "result", "played", "best", "won", "event")
+ANSWERS = ("players", "player", "score", "result", "played", "best", "won", "event", "bot")
 ANSWER_FLOOR = 12
 PATH_FLOOR = 24  # a path keeps its end, the file's name, to this width before an answer wraps
 
@@ -92,7 +92,7 @@ def table(headers: list[str], rows: list[list], *, width: int | None = WIDTH, he
 
 def _cutter(heading: str, keep_end, answers):
     """How a column's cell fits its width: wrapped (an answer), or shortened (keeping the end)."""
-    if heading in answers and heading not in keep_end:
+    if _named(heading, answers) and heading not in keep_end:
         return _wrap
     return lambda text, width: [_shorten(text, width, heading in keep_end)]
 
@@ -112,7 +112,7 @@ def _fitted(cells: list[list[str]], width: int | None, whole, answers, keep_end=
         return widths
     floor, least = _floors(widths, headers, whole, answers, keep_end)
     for stage in (0, 1, 2):
-        movers = [i for i in range(len(headers)) if (headers[i] in answers) == (stage > 0)]
+        movers = [i for i in range(len(headers)) if _named(headers[i], answers) == (stage > 0)]
         _give_way(widths, width, movers, floor, [limits[stage] for limits in least])
     return widths
 
@@ -130,10 +130,16 @@ def _floors(widths: list[int], headers: list[str], whole, answers, keep_end=()) 
     """Each column's floor (its width when whole; a path's, PATH_FLOOR characters, enough for
     its file's name; else its heading's up to 8) and the least width it gives way to at each
     stage."""
-    floor = [widths[i] if h in whole or h.split(" (")[0] in whole  # "margin (ann)": a value, whose
-             else min(widths[i], PATH_FLOOR) if h in keep_end else min(len(h), 8)
+    floor = [widths[i] if _named(h, whole) else min(widths[i], PATH_FLOOR) if h in keep_end else min(len(h), 8)
              for i, h in enumerate(headers)]
-    return floor, [(max(f, 4), max(f, ANSWER_FLOOR if h in answers else 4), max(f, 4)) for f, h in zip(floor, headers)]
+    return floor, [(max(f, 4), max(f, ANSWER_FLOOR if _named(h, answers) else 4), max(f, 4))
+                   for f, h in zip(floor, headers)]
+
+
+def _named(heading: str, names) -> bool:
+    """Is a column one of ``names``, by its heading or the heading's first part ("margin (ann)",
+    "players (mean loss, accuracy)")?"""
+    return heading in names or heading.split(" (")[0] in names
 
 
 def _text(cell) -> str:

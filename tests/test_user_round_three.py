@@ -239,3 +239,15 @@ def test_the_analysis_table_fits_100_columns_with_nothing_cut(run_cli, monkeypat
     rows = [line for line in table if line[:1].isdigit() or line.startswith(("ply", "---"))]
     assert rows and max(len(line) for line in rows) <= 100 and not any("…" in line for line in rows)
     assert "next best" not in rows[0] and "next best" in run_cli("analyze", rid, "--bot", "samples:2", "--wide").stdout
+
+
+def test_analyze_alls_table_wraps_the_bot_and_the_players_summaries_uncut(run_cli, monkeypatch):
+    """``analyze --all`` at 100 columns: each record's bot and its players' mean loss and
+    accuracy wrap rather than being cut ('random 7.…', 'mc …')."""
+    cli_json(run_cli("ingest", str(SAMPLES / "tsuro"), "--json"))
+    monkeypatch.setenv("COLUMNS", "100")
+    table = run_cli("analyze", "--all", "--bot", "samples:2").stdout.splitlines()
+    rows = [line for line in table if not line.endswith("failed")]
+    assert rows[0].split()[:3] == ["id", "game", "bot"]
+    assert max(len(line) for line in rows) <= 100 and not any("…" in line for line in rows)
+    assert sum("mc samples:2" in line for line in rows) == len(cli_json(run_cli("list", "--json"))["records"])
