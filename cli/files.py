@@ -24,9 +24,9 @@ def _fetch_command(game_id: str, name: str) -> click.Command:
     def fetch_command(url, dest, as_json):
         from scorebook.records.user_files import fetch
         game = registry.get_game(game_id)
-        if not as_json:
-            click.echo(f"scorebook: downloading {url or declared.fetch.url}", err=True)
-        done = fetch(game, name, url=url, dest=dest)
+        done = fetch(game, name, url=url, dest=dest,
+                     started=None if as_json else lambda source: click.echo(f"scorebook: downloading {source}",
+                                                                            err=True))
         if as_json:
             emit_json(done)
             return

@@ -103,11 +103,12 @@ LICENCE_MAX_BYTES = 64 * 1024
 
 
 def fetch(game: registry.Game, name: str, *, url: str | None = None, dest: str | None = None,
-          timeout: float = 60) -> dict:
+          timeout: float = 60, started=None) -> dict:
     """Download user file ``name`` from its publisher (or ``url``), check its SHA-256 against
     the one the game declares, and store it where ``--NAME`` finds it by default (or at
     ``dest``), with its licence beside it. A copy already there with the right bytes is kept.
-    Nothing is stored unless the whole file arrived with the right SHA-256."""
+    Nothing is stored unless the whole file arrived with the right SHA-256. ``started(url)``:
+    called as the download starts, once the place it goes is known to be writable."""
     declared = game.info.user_file(name)
     if declared is None or declared.fetch is None:
         raise UsageError(f"{game.id} has no {name} that Scorebook can fetch")
@@ -121,7 +122,7 @@ def fetch(game: registry.Game, name: str, *, url: str | None = None, dest: str |
     except OSError as exc:
         raise Unavailable(f"cannot write {target.parent}: {exc.strerror or exc}") from None
     source = url or spec.url
-    size = _download(source, target, spec.sha256, timeout)
+    size = _download(source, target, spec.sha256, timeout, started)
     licence = _licence_text(url.rsplit("/", 1)[0] + "/LICENSE" if url else spec.licence_url, timeout)
     if licence:
         (target.parent / f"{target.name}.LICENSE").write_text(licence)
@@ -129,13 +130,19 @@ def fetch(game: registry.Game, name: str, *, url: str | None = None, dest: str |
             "licence_text": licence}
 
 
-def _download(url: str, target: Path, sha256: str, timeout: float) -> int:
+def _download(url: str, target: Path, sha256: str, timeout: float, started=None) -> int:
     """Stream ``url`` into a file beside ``target``, at most MAX_USER_FILE_BYTES, and move it
     into place only when its SHA-256 is ``sha256``; returns its size."""
     part = target.with_name(target.name + ".part")
     digest, size = hashlib.sha256(), 0
+    try:  # where it goes is tried before the download: a folder it cannot write is said as such
+        out = open(part, "wb")
+    except OSError as exc:
+        raise Unavailable(f"cannot write {part}: {exc.strerror or exc}") from None
+    if started:
+        started(url)
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as response, open(part, "wb") as out:
+        with out, urllib.request.urlopen(url, timeout=timeout) as response:
             while chunk := response.read(1 << 20):
                 size += len(chunk)
                 if size > MAX_USER_FILE_BYTES:

@@ -76,3 +76,20 @@ def test_an_unreachable_source_is_one_line(tmp_path, server, where):
     lines = done.stderr.strip().splitlines()
     assert lines[-1].startswith("scorebook: cannot download") and "--net PATH" in lines[-1]
     assert "Traceback" not in done.stderr and not (tmp_path / "data" / "tiny-islands" / "tb10_1.onnx").exists()
+
+
+def test_a_folder_it_cannot_write_is_said_before_the_download(tmp_path):
+    """``--to`` a folder this process cannot write (immutable, for root too): the reason is the
+    folder, said before any download (it said 'cannot download')."""
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(folder)],
+                                                        capture_output=True).returncode:
+        pytest.skip("this file system does not take chattr +i")
+    try:
+        done = fetch_cli(tmp_path, "--from", "http://127.0.0.1:9/tb10_1.onnx", "--to", str(folder / "net.onnx"))
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], capture_output=True)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("scorebook: cannot write") and str(folder) in lines[0]
