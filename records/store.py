@@ -710,13 +710,21 @@ class Store(ServiceTables):
             "SELECT e.name, s.games, s.records, s.first, s.last, (SELECT count(*) FROM event_players ep "
             "WHERE ep.event_id = s.event_id) FROM event_summaries s LEFT JOIN events e ON e.id = s.event_id "
             "WHERE s.records > 0").fetchall()
-        kept = {name for (name,) in self.db.execute("SELECT e.name FROM tournaments t JOIN events e ON "
-                                                    "e.id = t.event_id")} if self.schema_version >= TOURNAMENTS else set()
+        # each kept tournament: its game, and the players and matches its file names (counted in
+        # SQL: the snapshot also holds every record's text)
+        kept = {name: (game, players, matches) for name, game, players, matches in self.db.execute(
+            "SELECT e.name, t.game, json_array_length(t.snapshot, '$.spec.players'), "
+            "json_array_length(t.snapshot, '$.spec.matches') FROM tournaments t JOIN events e ON e.id = t.event_id")
+        } if self.schema_version >= TOURNAMENTS else {}
         out = [{"event": e, "game": game, "records": n, "first": first, "last": last, "players": players,
-                "tournament": e in kept, "matches": self._matches(e) if e in kept else None}
+                "tournament": e in kept, "matches": (kept[e][2] or 0) if e in kept else None}
                for e, game, n, first, last, players in rows if e is not None]
         seen = {r[0] for r in rows}
-        out += [self._tournament_only(name) for name in sorted(kept - seen)]
+        # a tournament whose records are stored under their own events (bot games with their own
+        # Event tags): no record of its own, its game, its file's players and matches
+        out += [{"event": name, "game": kept[name][0], "records": 0, "first": None, "last": None,
+                 "players": kept[name][1] or 0, "tournament": True, "matches": kept[name][2] or 0}
+                for name in sorted(set(kept) - seen)]
         out.sort(key=lambda r: r["event"])
         none = [r for r in rows if r[0] is None]
         if none:  # the records with no event, last
@@ -724,20 +732,6 @@ class Store(ServiceTables):
             out.append({"event": None, "game": game, "records": n, "first": first, "last": last,
                         "players": players, "tournament": False, "matches": None})
         return out
-
-    def _matches(self, event: str) -> int:
-        """How many matches the tournament kept under ``event`` ranks."""
-        return len((self.tournament(event)[1].get("spec") or {}).get("matches") or [])
-
-    def _tournament_only(self, event: str) -> dict:
-        """An event kept as a tournament whose records are stored under their own events (bot
-        games with their own Event tags): no record of its own, its game, its file's players
-        and matches."""
-        game, snapshot = self.tournament(event)
-        spec = snapshot.get("spec") or {}
-        return {"event": event, "game": game, "records": 0, "first": None, "last": None,
-                "players": len(spec.get("players") or []), "tournament": True,
-                "matches": len(spec.get("matches") or [])}
 
     def finished_results(self, game: str | None = None, event: str | None = None,
                          after_key: int | None = None, from_date: str | None = None) -> list[tuple]:
