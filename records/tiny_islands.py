@@ -590,6 +590,11 @@ def write_pgn(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None
     return render(record, result)[0]
 
 
+def offers_of(rows) -> list[Offer]:
+    """The offers of an engine's array, a row (tile, zone, tile, zone) a turn."""
+    return [Offer(tile1=int(o[0]), zone1=int(o[1]), tile2=int(o[2]), zone2=int(o[3])) for o in rows]
+
+
 def from_arrays(offers, placements, traces, lens, *, tags: dict[str, str] | None = None,
                 rules: str = "published", deck: str | None = None, regions: bool = False) -> TinyIslandsRecord:
     """A record from engine arrays (a bot's game): drawings are TinyBot-style traces, or the
@@ -597,7 +602,7 @@ def from_arrays(offers, placements, traces, lens, *, tags: dict[str, str] | None
     n = int((np.asarray(placements)[:, 0] >= 0).sum())
     record = TinyIslandsRecord(
         tags=tags or {}, rules=rules, deck=deck,
-        offers=[Offer(tile1=int(o[0]), zone1=int(o[1]), tile2=int(o[2]), zone2=int(o[3])) for o in offers[:n]],
+        offers=offers_of(offers[:n]),
         placements=[Placement(tile=int(p[0]), cell=int(p[1])) for p in placements[:n]],
         drawings=[Drawing(region=[int(z) for z in traces[d, :lens[d]]]) if regions else
                   Drawing(trace=[int(z) for z in traces[d, :lens[d]]])
@@ -690,9 +695,8 @@ class TinyIslandsNotation(Notation):
     def write_game(self, setup, actions, players, tags) -> str:
         """Each shoreline written as its region; the offers the deck's, up to the last turn played."""
         placements = [Placement(tile=int(a[1]), cell=int(a[2])) for a in actions if a[0] == "place"]
-        offers = setup["offers"][:len(placements)]
         record = TinyIslandsRecord(
-            offers=[Offer(tile1=int(o[0]), zone1=int(o[1]), tile2=int(o[2]), zone2=int(o[3])) for o in offers],
+            offers=offers_of(setup["offers"][:len(placements)]),
             placements=placements, drawings=[Drawing(region=[int(z) for z in a[1]]) for a in actions if a[0] == "draw"],
             tags={**tags, "Player": players[0]}, rules=setup["rules"],
             deck=None if setup.get("given") else setup.get("deck"), finished=len(placements) == TURNS)
