@@ -1,5 +1,6 @@
-"""The positions of a stored record for ``show``: after each move, the move as written, its
-annotation, the board as text and the state as plain data, drawn by the game's analysis module."""
+"""The positions of a record for ``show`` (stored, or read from a file): after each move, the
+move as written, its annotation, the board as text and the state as plain data, drawn by the
+game's analysis module; a record refused midway, up to its first error, then the error."""
 from __future__ import annotations
 
 from scorebook import registry
@@ -7,8 +8,8 @@ from scorebook import registry
 
 
 def record_states(row: dict, trace) -> list[dict]:
-    """One entry per move of a stored record walked (``trace``): ply, move text, annotation,
-    board and state."""
+    """One entry per move of a record walked (``trace``): ply, move text, annotation, board and
+    state."""
     analysis = registry.get_game(row["game"]).analysis
     out = []
     for p in trace.positions:
@@ -20,17 +21,42 @@ def record_states(row: dict, trace) -> list[dict]:
     return out
 
 
-def show_lines(row: dict, states: list[dict], trace):
+def show_document(row: dict, trace) -> dict:
+    """``show --json``: the record's id (None for a record refused), game, tags, score and
+    moves with their states, and the first error (None for a record that replays)."""
+    return {"id": row["id"], "game": row["game"], "tags": row["tags"], "rules": row["rules"],
+            "deck": row["deck"], "score": row["score"], "recorded": row["recorded"],
+            "moves": [{k: s[k] for k in ("game", "ply", "move", "annotation", "state") if k in s}
+                      for s in (record_states(row, trace) if row["game"] else [])],
+            "error": None if trace.error is None else trace.error.as_dict()}
+
+
+def show_lines(row: dict, trace):
     """``show`` as lines of text: the record's id, game and tags (a triad: its players, then
-    each game's tags before its moves), each move's heading and board, then the score."""
+    each game's tags before its moves), each move's heading and board, then the score, or the
+    error that refused the record."""
+    if row["game"] is None:  # not a record of any game
+        yield f"refused: {trace.error.describe()}"
+        return
     notation = registry.get_game(row["game"]).notation
-    headers = notation.game_headers(trace.record)
+    headers = notation.game_headers(trace.record) if trace.record is not None else {}
     players = trace.players
-    yield "  ".join([row["id"], row["game"]] + [f"{k} {row[k]}" for k in ("rules", "deck") if row[k]])
+    yield "  ".join([row["id"] or "(not stored)", row["game"]] + [f"{k} {row[k]}" for k in ("rules", "deck") if row[k]])
     if headers:
         yield f"  players: {' / '.join(players)}"
     else:
         yield from (f"  {k}: {v}" for k, v in row["tags"].items())
+    yield from _move_lines(record_states(row, trace), headers)
+    yield ""
+    if trace.error is not None:
+        yield f"refused: {trace.error.describe()}"
+        return
+    for k, line in enumerate(notation.score_lines(row["score"], players)):
+        yield f"{'score:' if k == 0 else '      '} {line}"
+
+
+def _move_lines(states: list[dict], headers: dict[int, dict[str, str]]):
+    """Each move's heading and board; a triad's game's tags before its first move."""
     shown = None
     for s in states:
         if headers and s.get("game") != shown:
@@ -38,6 +64,3 @@ def show_lines(row: dict, states: list[dict], trace):
             yield f"\ngame {shown}: " + ", ".join(f"{k} {v}" for k, v in headers.get(shown, {}).items())
         yield f"\n{s['heading']}ply {s['ply']}: {s['move']}"
         yield s["board"]
-    yield ""
-    for k, line in enumerate(notation.score_lines(row["score"], players)):
-        yield f"{'score:' if k == 0 else '      '} {line}"

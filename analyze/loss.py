@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scorebook import registry
+from scorebook.errors import UsageError
 
 # 0.8.2: Iwoki's best move or line that draws names the tile it takes (draw=st35), as the record writes it.
 # 0.8.1: Tiny Islands' line with TinyBot's network too; no line after a move tied with the best within the error.
@@ -252,7 +253,10 @@ def analyze_record(game: str, trace, *, seed: int = 0, options: dict | None = No
                    players: list[str] | None = None) -> dict:
     """The full report of one walked record (a ``records.replay.Trace``): moves, summary,
     thresholds, bot and settings. ``options``: the game's analysis options (defaults from its
-    game.json); ``players``: the names the summary gives (default: the record's)."""
+    game.json); ``players``: the names the summary gives (default: the record's). A record
+    that does not replay (a trace with an error) is never judged."""
+    if trace.error is not None:
+        raise UsageError(f"a record that does not replay is not analysed: {trace.error.describe()}")
     players = players or trace.players or ["player"]
     analysis = registry.get_game(game).analysis
     declared = registry.get_game(game).info.analysis

@@ -12,7 +12,7 @@ import os
 
 from scorebook import batch, registry
 from scorebook.records import user_files
-from scorebook.errors import RecordRejected, UsageError
+from scorebook.errors import UsageError
 
 from .loss import ENGINE_VERSION, analyze_record, mark_ties
 
@@ -67,13 +67,15 @@ def served_cap(analysis, key: str) -> int:
     return analysis.served.get(key, 4 * default)
 
 
-def trace_of(row: dict):
+def trace_of(row: dict, *, partial: bool = False):
     """A stored row's record, read back from its canonical text and walked once: the
-    ``records.replay.Trace`` that ``show``, the analysis and the report take in turn."""
-    try:
-        return registry.get_game(row["game"]).notation.read_trace(row["text"])
-    except RecordRejected as err:
-        raise UsageError(f"stored record {row['id']} no longer reads: {err.describe()}") from None
+    ``records.replay.Trace`` that ``show``, the analysis and the report take in turn. A record
+    that no longer reads (the rules were mended since) is a UsageError, or with ``partial`` a
+    trace up to its first error (``show`` draws it)."""
+    trace = registry.get_game(row["game"]).notation.read_trace(row["text"])
+    if trace.error is not None and not partial:
+        raise UsageError(f"stored record {row['id']} no longer reads: {trace.error.describe()}")
+    return trace
 
 
 def compute(row: dict, spec: str | None, seed: int, progress=None, files: dict | None = None,

@@ -1,6 +1,8 @@
 """The archive's commands: ingest, list, events, show, export, standings, ratings."""
 from __future__ import annotations
 
+import os
+import re
 import shlex
 import sys
 
@@ -170,27 +172,42 @@ def events(ctx, limit, out):
 
 
 @main.command(short_help="Show a record with a text board after each move.")
-@click.argument("record_id")
+@click.argument("record")
 @db_option
 @json_option
 @click.pass_context
-def show(ctx, record_id, as_json):
-    """Show a record: its tags, a text board after each move, its score.
+def show(ctx, record, as_json):
+    """Show a record: its tags, a text board after each move, its score. RECORD is a stored
+    record's id (or its first digits), or a file of records (PATH, or PATH#N for its N-th),
+    read and walked as ingest would, nothing stored: a record the rules refuse is shown up to
+    its first error, then the error (exit 1). A file named by hexadecimal digits alone is
+    ./NAME; a RECORD that is neither a stored id nor a file is not found (exit 1).
 
-    Example: scorebook show 3f2a --json"""
-    from scorebook.analyze.boards import record_states, show_lines
-    from scorebook.analyze.run import trace_of
-    row = open_store(ctx, write=False).get(record_id)
-    trace = trace_of(row)
-    states = record_states(row, trace)
+    Example: scorebook show 3f2a --json; scorebook show games.pgn#2"""
+    from scorebook.analyze.boards import show_document, show_lines
+    row, trace, note = _shown(ctx, record)
     if as_json:
-        emit_json({"id": row["id"], "game": row["game"], "tags": row["tags"], "rules": row["rules"],
-                   "deck": row["deck"], "score": row["score"], "recorded": row["recorded"],
-                   "moves": [{k: s[k] for k in ("game", "ply", "move", "annotation", "state") if k in s}
-                             for s in states]})
-        return
-    for line in show_lines(row, states, trace):  # the boards are drawn from the state; the rest is text from the record
-        click.echo(safe(line))
+        emit_json(show_document(row, trace))
+    else:
+        if note:
+            click.echo(f"scorebook: {note}", err=True)
+        for line in show_lines(row, trace):  # the boards are drawn from the state; the rest is text from the record
+            click.echo(safe(line))
+    if trace.error is not None:
+        sys.exit(1)
+
+
+def _shown(ctx, record: str):
+    """(row, trace, a note on the file's other records) of a stored id or a file's record."""
+    from scorebook.analyze.run import trace_of
+    from scorebook.records.preview import file_record, parse_reference
+    path, number = parse_reference(record)
+    if re.fullmatch(r"[0-9a-f]+", record) or not os.path.lexists(path):  # an id, or its first digits
+        row = open_store(ctx, write=False).get(record)  # (it bounds what it says of a long one)
+        return row, trace_of(row, partial=True), None
+    found = file_record(path, number)
+    others = f"{found.path} holds {found.count} records; {found.path}#N shows the N-th" if found.count > 1 else None
+    return found.row, found.trace, others
 
 
 @main.command(short_help="Export a stored record in a format its game writes.")

@@ -181,6 +181,9 @@ class GameOfIslandsVisitor(pgn.Visitor):
     def ply(self) -> int:
         return self.grid.ply + 1
 
+    def seat_names(self) -> list[str]:
+        return list(self.players or (self.first, self.second))
+
     def _error(self, cls, code: str, message: str, part, ply: int | None = None):
         ply = self.ply() if ply is None else ply
         return cls(code, message, line=part.line, column=part.column, token=part.text, ply=ply, move=(ply + 1) // 2)

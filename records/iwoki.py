@@ -90,6 +90,11 @@ class Action:
         return "pass"
 
 
+def seat_names(header: dict) -> list[str]:
+    """The players' names a log's header gives, by seat."""
+    return [p.get("name", f"seat {p.get('seat')}") for p in sorted(header["players"], key=lambda p: p["seat"])]
+
+
 @dataclass
 class IwokiRecord:
     header: dict  # the log header, key order kept
@@ -104,7 +109,7 @@ class IwokiRecord:
 
     @property
     def players(self) -> list[str]:
-        return [p.get("name", f"seat {p.get('seat')}") for p in sorted(self.header["players"], key=lambda p: p["seat"])]
+        return seat_names(self.header)
 
     @property
     def recorded(self) -> dict | None:
@@ -548,6 +553,9 @@ class IwokiVisitor(pgn.Visitor):
 
     def ply(self) -> int:
         return len(self.actions) + 1
+
+    def seat_names(self) -> list[str]:
+        return seat_names(self.header)
 
     def expected_move_number(self) -> int:
         return len(self.actions) + 1

@@ -111,19 +111,51 @@ class Notation(ABC):
     def trace(self, record, walks: list | None = None) -> Trace:
         """The record walked (``Trace``): the players and the position after every move. The
         walks its reader kept (``read_trace``) give the positions where they are the record's
-        games, one each; otherwise the shared walk gives them."""
+        games, one each; otherwise the shared walk gives them, up to a step the rules refuse
+        (the trace's ``error``: a record read without a replay, whose replay fails)."""
         found = None if walks is None else replay.positions_passed(
             self.games(record), [w.kept for w in walks],
             lambda state, before, step: self.view(record, state, before, step))
+        error = None
         if found is None:
-            found = list(self.walk(record))
-        return Trace(record, self.players(record), self.finish_positions(record, found))
+            found, error = replay.positions_until_refused(
+                registry.get_game(self.game_id).engine, self.games(record),
+                lambda state, before, step: self.view(record, state, before, step))
+        return Trace(record, self.players(record), self.finish_positions(record, found), error)
 
     def read_trace(self, text: str) -> Trace:
-        """A stored record (its canonical text), read and walked once: the reader's own walk,
-        its states kept, gives the positions."""
+        """A stored record (its canonical text), read and walked once (``trace_games``)."""
+        return self.trace_games(pgn_groups(pgn.split_games(text), self.group_key)[0])
+
+    def trace_games(self, games: list[pgn.PgnGame], policy: ErrorPolicy = STRICT) -> Trace:
+        """One record's games of a PGN-style text, read and walked once: the reader's own walk,
+        its states kept, gives the positions. A record that does not read is a trace too: its
+        first rejection as ``error``, with the positions its walk reached before it (none when
+        the reading stopped before the walk began, or the game walks only at the end)."""
         walks: list = []
-        return self.trace(self.read_pgn(text, STRICT, walks)[0], walks)
+        visitor = self.visitor(policy)
+        visitor.walks = walks
+        try:
+            record = pgn.read_record(games, visitor)
+        except RecordRejected as err:
+            names = visitor.seat_names() if walks else []
+            seen = _Refused(names)
+            return Trace(None, names, replay.positions_kept(
+                walks, lambda state, before, step: self.view(seen, state, before, step)), err)
+        return self.trace(record, walks)
+
+    def trace_until_refused(self, record, error: RecordRejected) -> Trace:
+        """A record read but refused when replayed or checked (``canonical``: a TinyBot line, a
+        stated score that differs): the shared walk's positions up to the first step the rules
+        refuse, and ``error``, the refusal as reading it found it (with its place)."""
+        found, _ = replay.positions_until_refused(
+            registry.get_game(self.game_id).engine, self.games_as_read(record),
+            lambda state, before, step: self.view(record, state, before, step))
+        return Trace(record, self.players(record), found, error)
+
+    def games_as_read(self, record) -> list[tuple[object, list[Step]]]:
+        """``games``, of a record that may not replay (nothing of a replay is asked for)."""
+        return self.games(record)
 
     def walk(self, record) -> Iterator[Position]:
         """The shared walk (``replay.positions``) over the record's games and steps, through
@@ -143,7 +175,8 @@ class Notation(ABC):
 
     def view(self, record, state, before, step: Step | None):
         """What the boards draw of a record's state after ``step`` (None: before the first
-        move), given the view before it: by default a copy of the engine's state."""
+        move), given the view before it: by default a copy of the engine's state. Of a record
+        refused midway (``trace_games``), ``record`` holds only its ``players``."""
         return state.copy()
 
     def players(self, record) -> list[str]:
@@ -238,6 +271,11 @@ class Notation(ABC):
         if fmt not in formats:
             raise UsageError(f"{self.game_id} records cannot be written as {fmt}")
         return formats[fmt].write(self.read_pgn(text, policy)[0])
+
+
+class _Refused(NamedTuple):
+    """What the views see of a record refused midway: the names its tags gave the seats."""
+    players: list[str]
 
 
 def pgn_groups(games: list[pgn.PgnGame], key_of) -> list[list[pgn.PgnGame]]:

@@ -80,10 +80,7 @@ class PatchworkRecord:
 
     @property
     def players(self) -> list[str]:
-        if self.two_player:
-            names = [n.strip() for n in self.tags.get("Players", "").split(" / ")]
-            return names if len(names) == 2 and all(names) else ["player 1", "player 2"]
-        return [self.tags.get("Player") or "player"]
+        return players_of(self.tags, self.two_player)
 
 
 def place_code(code: int, row: int, col: int) -> int:
@@ -153,6 +150,14 @@ def parse_move(text: str, two_player: bool) -> tuple[int, int, int, int] | None:
     return seat, R.LEATHER_MOVE, P.CELLS if cell is None else cell, 0
 
 
+def players_of(tags: dict[str, str], two_player: bool) -> list[str]:
+    """The names a record's tags give its seats: ``[Players "a / b"]``, or ``[Player]`` alone."""
+    if two_player:
+        names = [n.strip() for n in tags.get("Players", "").split(" / ")]
+        return names if len(names) == 2 and all(names) else ["player 1", "player 2"]
+    return [tags.get("Player") or "player"]
+
+
 class PatchworkVisitor(pgn.Visitor):
     """Reads and replays one record through the jitted rules."""
     result_pattern = re.compile(r"\*|1-0|0-1")
@@ -201,6 +206,9 @@ class PatchworkVisitor(pgn.Visitor):
 
     def ply(self) -> int:
         return len(self.moves) + 1
+
+    def seat_names(self) -> list[str]:
+        return players_of(self.tags, self.variant == P.TWO_PLAYER)
 
     def visit_move_number(self, number: int, token: pgn.Token) -> None:
         """Move numbers are ignored (spec 4)."""

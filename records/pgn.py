@@ -289,6 +289,11 @@ class Visitor:
         """The 1-based ply the next move would be (errors carry it)."""
         return None
 
+    def seat_names(self) -> list[str]:
+        """The players' names as read so far (from the tags), by seat: what the boards of a
+        record refused midway name (``Notation.trace_games``); none by default."""
+        return []
+
     def token_error(self, token: Token, code: str, message: str) -> ParseError:
         return ParseError(code, message, line=token.line, column=token.column, ply=self.ply(), token=token.text)
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from scorebook.engines.protocol import OK, Engine
-from scorebook.errors import IllegalMove
+from scorebook.errors import IllegalMove, RecordRejected
 
 
 @dataclass(frozen=True)
@@ -61,11 +61,12 @@ class Step:
 class Trace:
     """A record walked: what ``show``, the analysis and the report take, carried from the one
     read to the last render (nothing walks the record again). ``positions``: after every move
-    of every game, in order. A record that does not replay raises its first rejection instead
-    (``IllegalMove``)."""
-    record: object
+    of every game, in order. A record that does not read or replay carries its first rejection
+    as ``error``, with the positions before it (``Notation.trace_games``, ``trace_until_refused``)."""
+    record: object  # None for a record that does not read: the positions are then those before its error
     players: list[str]
     positions: list[Position]
+    error: RecordRejected | None = None  # the first rejection (lichess's Replay gives it as a value too)
 
 
 class Replay:
@@ -80,6 +81,9 @@ class Replay:
         self.state = engine.initial_state(setup)
         self.ply = 0  # actions played
         self.kept = None if kept_in is None else [copy.deepcopy(self.state)]
+        #: the steps played, as written (their places' words): a record refused midway has no
+        #: steps of its own, and its positions before the refusal are these
+        self.steps: list[Step] | None = None if kept_in is None else []
         if kept_in is not None:
             kept_in.append(self)
 
@@ -87,20 +91,25 @@ class Replay:
         """Apply ``action``, or raise IllegalMove at ``place`` (the state is then unchanged).
         A move written in parts gives a place for each; the rejection points at the part the
         engine refuses (``Engine.refused_part``)."""
+        seat = None if self.kept is None else self.engine.to_move(self.state)
         code = self.engine.apply(self.state, action)
         if code != OK:
             raise self._refusal(action, code, place)
         self.ply += 1
         if self.kept is not None:
             self.kept.append(copy.deepcopy(self.state))
+            self.steps.append(Step(action, seat, _written(place)))
 
     def play_all(self, actions: list, places: Sequence[Place | Sequence[Place] | None] = ()) -> None:
         """Apply ``actions`` in order (``Engine.play_all``: at once where the engine can), or
         raise IllegalMove at the first one refused, at its place in ``places``; the state is
-        then as after the ones before it."""
+        then as after the ones before it. A walk that keeps its states plays them one by one."""
+        if self.kept is not None:
+            for index in range(len(actions)):
+                self.play(actions[index], places[index] if index < len(places) else None)
+            return
         code, index = self.engine.play_all(self.state, actions)
         self.ply += index
-        self.kept = None  # played at once: no state between the actions to keep
         if code != OK:
             raise self._refusal(actions[index], code, places[index] if index < len(places) else None)
 
@@ -113,6 +122,12 @@ class Replay:
                               line=place.line, column=place.column, ply=self.ply + 1, token=place.token)
         refusal.part = part
         return refusal
+
+
+def _written(place) -> str:
+    """A step's text as its record writes it: the words of its place (of each part's place)."""
+    parts = [place] if place is None or isinstance(place, Place) else place
+    return " ".join(p.token for p in parts if p is not None and p.token)
 
 
 def _positions_of(number: int, steps: Iterable[Step], states: Iterator,
@@ -137,6 +152,26 @@ def positions_passed(games: list[tuple[object, list[Step]]], kept: list[list],
         return None
     return [p for number, ((_, steps), states) in enumerate(zip(games, kept), 1)
             for p in _positions_of(number, steps, iter(states), view)]
+
+
+def positions_kept(walks: list, view: Callable[[object, object, Step | None], object]) -> list[Position]:
+    """The positions walks kept (``Replay(kept_in=)``) reached, each walk a game, up to where
+    each stopped: those of a record refused midway, before its refusal; each move is its words."""
+    return [p for number, walk in enumerate(walks, 1)
+            for p in _positions_of(number, walk.steps, iter(walk.kept), view)]
+
+
+def positions_until_refused(engine: Engine, games: Iterable[tuple[object, Iterable[Step]]],
+                            view: Callable[[object, object, Step | None], object]
+                            ) -> tuple[list[Position], IllegalMove | None]:
+    """``positions`` up to the first step the rules refuse, and that refusal (None: none)."""
+    out: list[Position] = []
+    try:
+        for p in positions(engine, games, view):
+            out.append(p)
+    except IllegalMove as refusal:
+        return out, refusal
+    return out, None
 
 
 def positions(engine: Engine, games: Iterable[tuple[object, Iterable[Step]]],

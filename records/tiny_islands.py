@@ -534,6 +534,13 @@ def _join_visits(visits: list[str | None]) -> str:
     return "|".join(["-" if v is None else v for v in visits])
 
 
+def _as_written(step: Step, drawing: Drawing) -> Step:
+    """A shoreline step as its drawing is written: its region, else its trace."""
+    if drawing.region is not None:
+        return step
+    return dataclasses.replace(step, action=("trace", tuple(drawing.trace)), move=region_text(drawing.trace))
+
+
 def render(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -> tuple[str, list[tuple]]:
     """Canonical Scorebook notation (the normalised text the store hashes) and the rows
     (game 1, ply, player 0, move, note) of the moves table, made in one pass. Visit lists stay in the text."""
@@ -650,6 +657,17 @@ class TinyIslandsNotation(Notation):
                                   None if visits is None else _join_visits(visits)))
                 d += 1
         return [({"offers": offers, "rules": record.rules}, steps)]
+
+    def games_as_read(self, record: TinyIslandsRecord):
+        """The steps as written, of a record that may not replay: a shoreline given by
+        TinyBot's trace is that trace (the engine draws its region), not the replay's region."""
+        if all(dr.region is not None for dr in record.drawings):
+            return self.games(record)
+        as_regions = dataclasses.replace(record, drawings=[
+            dataclasses.replace(dr, region=dr.trace if dr.region is None else dr.region) for dr in record.drawings])
+        setup, steps = self.games(as_regions)[0]
+        drawings = iter(record.drawings)
+        return [(setup, [_as_written(step, next(drawings)) if step.action[0] == "draw" else step for step in steps])]
 
     def view(self, record: TinyIslandsRecord, state, before, step):
         return state.tiles.copy(), state.land.copy()

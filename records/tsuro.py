@@ -222,6 +222,9 @@ class TsuroVisitor(pgn.Visitor):
     def ply(self) -> int:
         return len(self.turns) + 1
 
+    def seat_names(self) -> list[str]:
+        return list(self.names)
+
     def visit_move_number(self, number: int, token: pgn.Token) -> None:
         self._flush()
         self.pending, self.number, self.number_token = [], number, token

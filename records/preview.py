@@ -1,0 +1,89 @@
+"""A record read from a file and walked, nothing stored (``show FILE``): what ingest would make
+of it, and where it goes wrong when it does. A record that is refused is walked up to its first
+error, which the trace carries as a value (lichess's ``Replay``), so that the board before the
+refused move can be shown beside the rejection.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from scorebook import registry
+from scorebook.errors import RecordRejected, UsageError
+
+from . import pgn
+from .formats import decode, read_text
+from .ingest import prepare, read_source
+from .notation import Item, Trace
+
+_NUMBERED = re.compile(r"(.*)#([0-9]{1,9})")
+
+
+@dataclass
+class FileRecord:
+    """The ``number``-th record of ``path`` (of ``count``), walked: ``row`` has what a stored
+    row has for ``show`` (``id`` None and ``score`` None when the record is refused)."""
+    path: str
+    number: int
+    count: int
+    row: dict
+    trace: Trace
+
+
+def parse_reference(ref: str) -> tuple[str, int | None]:
+    """``games.pgn#3`` -> (``games.pgn``, 3); ``games.pgn`` -> (``games.pgn``, None)."""
+    m = _NUMBERED.fullmatch(ref)
+    if m and m.group(1):
+        return m.group(1), int(m.group(2))
+    return ref, None
+
+
+def file_record(path: str, number: int | None = None, fmt: str = "auto") -> FileRecord:
+    """Read ``path`` (a regular file, bounded as ingest reads one) and walk its ``number``-th
+    record (1-based, the first by default); UsageError when the file cannot be read or holds
+    no such record."""
+    shown = path if len(path) <= 120 else path[:119] + "…"
+    try:
+        text = decode(read_source(path))
+    except RecordRejected as err:
+        raise UsageError(f"cannot read {shown}: {err.message}") from None
+    items = read_text(text, path, fmt)
+    number = 1 if number is None else number
+    if number > len(items) or number < 1:
+        raise UsageError(f"{shown} holds {len(items)} record(s); {shown}#N shows the N-th")
+    item = items[number - 1]
+    return FileRecord(path, number, len(items), *_walked(item, text, path))
+
+
+def _walked(item: Item, text: str, path: str) -> tuple[dict, Trace]:
+    row = {"id": None, "game": item.game, "rules": None, "deck": None, "tags": {}, "score": None, "recorded": None}
+    if item.game is None:  # not a record of any game: nothing to walk
+        return row, Trace(None, [], [], item.error)
+    notation = registry.get_game(item.game).notation
+    if item.record is None:
+        games = _games_of(item, text, notation) if item.format == "pgn" else None
+        if not games:
+            return row, Trace(None, [], [], item.error)
+        row["tags"] = dict(games[0].tags)
+        trace = notation.trace_games(games)
+        return row, trace if trace.error is not None else Trace(None, [], trace.positions, item.error)
+    row["tags"] = dict(item.record.tags)
+    try:
+        prepared = prepare(item, path)
+    except RecordRejected as err:
+        return row, notation.trace_until_refused(item.record, err)
+    row.update({k: getattr(prepared, k) for k in ("id", "rules", "deck", "tags", "score", "recorded")})
+    return row, notation.trace(item.record)
+
+
+def _games_of(item: Item, text: str, notation) -> list[pgn.PgnGame]:
+    """The PGN-style games that make ``item`` (a triad's, wherever they are in the file)."""
+    games = pgn.split_games(text)
+    first = next((g for g in games if g.index == item.index), None)
+    if first is None or first.error is not None:
+        return []
+    key = notation.group_key(first)
+    if key is None:
+        return [first]
+    return [g for g in games if g.error is None and registry.game_for_tags(g.tags) == item.game
+            and notation.group_key(g) == key]

@@ -1,0 +1,113 @@
+"""``show FILE``: a record read from a file and walked, nothing stored; a record the rules refuse
+is shown up to its first error, the error carried by the trace as a value (lichess's Replay)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scorebook import registry
+from scorebook.analyze.run import trace_of
+from scorebook.errors import UsageError
+from scorebook.records.replay import Replay
+
+from .conftest import ROOT, cli_json
+
+SAMPLES = ROOT / "samples"
+
+# (sample, its text, the same with one move the rules refuse, the refusal's code and ply)
+BROKEN = [
+    ("tsuro/tsuro-handwritten.pgn", "3. simple 9r3", "3. simple 18r3", "tile-not-in-hand", 3),
+    ("patchwork/patchwork-best2-vbrz-two-player-s6-0001.pgn", "1:B32@c7r0", "1:B7@c7r0", "already-bought", 7),
+    ("iwoki/iwoki-minimax2-greedy-s5-0001.pgn", "4. st10+0@H4_H14_H5", "4. st18+0@H4_H14_H5", "tile-not-in-hand", 4),
+    ("tiny-islands/tiny-islands-random-s7-0001.pgn", "2. hE+w3 hg9", "2. hE+w3 hh3", "placement-outside-zone", 2),
+    ("game-of-islands/game-of-islands-greedy-random-10-s12-0001.pgn", "2. E1-E2, F1", "2. A2-B1, F1", "dot-used", 3),
+]
+
+
+def _broken(tmp_path: Path, sample: str, good: str, bad: str) -> Path:
+    text = (SAMPLES / sample).read_text()
+    assert text.count(good) == 1
+    path = tmp_path / Path(sample).name
+    path.write_text(text.replace(good, bad))
+    return path
+
+
+@pytest.mark.parametrize("sample,good,bad,code,ply", BROKEN, ids=[b[0].split("/")[0] for b in BROKEN])
+def test_a_refused_record_is_shown_up_to_its_error_with_the_boards_of_the_record(run_cli, tmp_path, sample, good, bad,
+                                                                                 code, ply):
+    """The positions before the refused move are the record's own: each state is the state of
+    the same ply of the record as it was written before the change."""
+    whole = cli_json(run_cli("show", str(SAMPLES / sample), "--json"))
+    result = run_cli("show", str(_broken(tmp_path, sample, good, bad)), "--json")
+    assert result.exit_code == 1
+    doc = cli_json(result)
+    assert doc["id"] is None and doc["score"] is None
+    assert (doc["error"]["code"], doc["error"]["ply"]) == (code, ply)
+    assert doc["error"]["token"] == bad.split()[-1].rstrip(",") or doc["error"]["token"] in bad
+    shown = [m for m in doc["moves"]]
+    before = [m for m in whole["moves"] if (m.get("game", 1), m["ply"]) < (1, ply)]
+    assert [m["ply"] for m in shown] == [m["ply"] for m in before]
+    assert [m["state"] for m in shown] == [m["state"] for m in before]
+    text = run_cli("show", str(tmp_path / Path(sample).name))
+    assert text.exit_code == 1
+    assert text.output.rstrip().splitlines()[-1].startswith("refused: line ") and code in text.output
+    assert f"ply {ply - 1}:" in text.output and f"ply {ply}:" not in text.output
+
+
+def test_a_files_record_shows_as_the_stored_one_does(run_cli):
+    """A record of a file is walked as ingest would: the id ingest gives it, and the same moves,
+    boards and score as ``show ID`` of the stored record."""
+    path = SAMPLES / "tiny-islands" / "random-games.tinybot.txt"
+    ingested = cli_json(run_cli("ingest", str(path), "--json"))
+    second = ingested["records"][1]["id"]
+    from_file = run_cli("show", f"{path}#2", "--json")
+    assert from_file.exit_code == 0
+    stored = cli_json(run_cli("show", second, "--json"))
+    assert cli_json(from_file) == stored
+    assert f"records; {path}#N shows the N-th" in run_cli("show", str(path)).stderr
+
+
+@pytest.mark.parametrize("ref,says,code", [
+    ("missing.pgn", "no record with id 'missing.pgn'", 1), ("x/" * 3000 + "y.pgn", "no record with id 'x/x/", 1),
+    ("folder", "cannot read folder: a folder", 2), ("one.pgn#2", "one.pgn holds 1 record(s)", 2),
+    ("one.pgn#0", "one.pgn holds 1 record(s)", 2)], ids=["missing", "long", "folder", "past-the-end", "zero"])
+def test_what_is_neither_a_stored_id_nor_a_record_of_a_file_is_one_line(run_cli, tmp_path, monkeypatch, ref, says,
+                                                                        code):
+    """Not found (exit 1) where no such file is there; a usage error (2) where the file is there
+    and holds no such record, or cannot be read as a file."""
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "one.pgn").write_text((SAMPLES / "tsuro" / "tsuro-handwritten.pgn").read_text())
+    monkeypatch.chdir(tmp_path)
+    assert run_cli("ingest", "one.pgn").exit_code == 0
+    result = run_cli("show", ref)
+    assert result.exit_code == code
+    assert says in result.output and len(result.output.strip().splitlines()) == 1 and len(result.output) < 400
+
+
+def test_a_stored_record_that_no_longer_reads_is_refused_by_analyses_and_shown_up_to_its_error():
+    text = (SAMPLES / "tsuro" / "tsuro-handwritten.pgn").read_text().replace("3. simple 9r3", "3. simple 18r3")
+    row = {"id": "0123", "game": "tsuro", "text": text}
+    with pytest.raises(UsageError, match="no longer reads: .*tile-not-in-hand"):
+        trace_of(row)
+    trace = trace_of(row, partial=True)
+    assert trace.record is None and trace.error.code == "tile-not-in-hand"
+    assert [p.move for p in trace.positions] == ["32r1", "18r1"]
+
+
+def test_a_walk_that_keeps_its_states_plays_a_whole_record_one_action_at_a_time():
+    """``play_all`` of a walk that keeps its states keeps each one: the same end as the engine's
+    jitted replay of the whole record, and a state and a step for every action."""
+    from scorebook.records import tiny_islands as ti
+    item = ti.NOTATION.read_pgn((SAMPLES / "tiny-islands" / "tiny-islands-random-s7-0001.pgn").read_text(), None)[0]
+    setup, steps = ti.NOTATION.games(item)[0]
+    engine = registry.get_game("tiny-islands").engine
+    at_once, kept = Replay(engine, setup), []
+    at_once.play_all([s.action for s in steps])
+    one_by_one = Replay(engine, setup, kept)
+    one_by_one.play_all([s.action for s in steps])
+    assert len(one_by_one.kept) == len(steps) + 1 == len(one_by_one.steps) + 1
+    assert [s.seat for s in one_by_one.steps] == [0] * len(steps)
+    assert np.array_equal(one_by_one.state.tiles, at_once.state.tiles)
+    assert engine.score(one_by_one.state) == engine.score(at_once.state)
