@@ -175,19 +175,31 @@ _KINDS = {"place-small": E.SMALL, "place-hex": E.HEX, "draw": E.DRAW, "pass": E.
 
 
 def replay(record: IwokiRecord, where: Where | None = None, stated: list[dict] | None = None,
-           policy: ErrorPolicy = STRICT, walks: list | None = None) -> None:
+           policy: ErrorPolicy = STRICT, walks: list | None = None, played: list | None = None) -> None:
     """Play every action through the shared walk; fill in what each action computed and the
     score. An action without a seat (Scorebook notation writes none) gets the seat the rules
     put to move. ``stated`` holds a log's own per-action numbers (points, scores, tokens,
     hex_drawn), checked one by one; a stated score that differs goes through ``policy``.
-    ``walks``: where the walk keeps its states (``Replay``'s ``kept_in``)."""
+    ``walks``: where the walk keeps its states (``Replay``'s ``kept_in``). ``played``: the
+    engine's actions of a game played through the protocol, each named in the state it is
+    played in (``action_of``) and added to the record's, in the same walk."""
     where = where or Where()
     walk = Replay(ENGINE, _initial_state(record.header, record.rules, where), walks)
-    for i, a in enumerate(record.actions):
+    for i, a in enumerate(_actions(record, walk, played)):
         _play_action(walk, record, a, i, where)
         if stated is not None:
             _check_stated(record, a, stated[i], where, i, policy)
     _check_end(record, walk.state, where, stated is not None, policy)
+
+
+def _actions(record: IwokiRecord, walk: Replay, played: list | None):
+    """The record's actions, or those of ``played``, each named once the walk reaches it."""
+    if played is None:
+        yield from record.actions
+        return
+    for action in played:
+        record.actions.append(action_of(walk.state, action))
+        yield record.actions[-1]
 
 
 def _play_action(walk: Replay, record: IwokiRecord, a: Action, i: int, where: Where) -> None:
@@ -692,12 +704,7 @@ class IwokiNotation(Notation):
     def write_game(self, setup, actions, players, tags) -> str:
         """The deal as the header (no agents named: the actions say nothing of who chose them)."""
         header = _played_header(setup, [{"seat": seat, "name": name} for seat, name in enumerate(players)], 0, False)
-        walk = Replay(ENGINE, setup)
-        written = []
-        for action in actions:
-            written.append(action_of(walk.state, action))
-            walk.play(action)
-        return self._written(setup, header, written, tags)
+        return self._written(setup, header, [], tags, played=actions)
 
     def write_played(self, setup, played, seats, tags, context) -> str:
         """A bot game: the deal as the header, each option played as an action."""
@@ -707,9 +714,11 @@ class IwokiNotation(Notation):
         return self._written(setup, header, actions, tags)
 
     @staticmethod
-    def _written(setup, header: dict, actions: list[Action], tags: dict[str, str]) -> str:
+    def _written(setup, header: dict, actions: list[Action], tags: dict[str, str], played: list | None = None) -> str:
+        """The record of a game walked once: its actions, or the engine's ``played`` named as
+        they are played."""
         record = IwokiRecord(header, actions, None, RULE_SETS[int(setup[E.RULES])], dict(tags), [])
-        replay(record)
+        replay(record, played=played)
         return write_pgn(record)[0]
 
     def seat_points(self, score: dict) -> list[float]:
