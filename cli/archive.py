@@ -178,7 +178,8 @@ def events(ctx, limit, out):
 @click.pass_context
 def show(ctx, record, as_json):
     """Show a record: its tags, a text board after each move, its score. RECORD is a stored
-    record's id (or its first digits), or a file of records (PATH, or PATH#N for its N-th),
+    record's id (or its first digits), or a file of records (PATH, or PATH#N for its N-th; - is
+    standard input),
     read and walked as ingest would, nothing stored: a record the rules refuse is shown up to
     its first error, then the error (exit 1). A file named by hexadecimal digits alone is
     ./NAME; a RECORD that is neither a stored id nor a file is not found (exit 1).
@@ -202,7 +203,7 @@ def _shown(ctx, record: str):
     from scorebook.analyze.run import trace_of
     from scorebook.records.preview import file_record, parse_reference
     path, number = parse_reference(record)
-    if re.fullmatch(r"[0-9a-f]+", record) or not os.path.lexists(path):  # an id, or its first digits
+    if re.fullmatch(r"[0-9a-f]+", record) or path != "-" and not os.path.lexists(path):  # an id, or its first digits
         row = open_store(ctx, write=False).get(record)  # (it bounds what it says of a long one)
         return row, trace_of(row, partial=True), None
     found = file_record(path, number)

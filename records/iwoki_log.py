@@ -10,10 +10,10 @@ from scorebook.engines.iwoki import engine as E
 from scorebook.engines.iwoki.metadata import RULE_SETS, WILD, parse_tile
 from scorebook.errors import STRICT, ErrorPolicy, ParseError, RecordRejected
 
-from .iwoki import (GAME, LOG_FORMAT, Action, IwokiRecord, check_header, check_tags, dump_json, Where, load_json,
+from .iwoki import (GAME, LOG_FORMAT, NOTATION, Action, IwokiRecord, check_header, check_tags, dump_json, Where, load_json,
                     replay)
 from .limits import MAX_COMMENT_CHARS, MAX_LINE_CHARS, too_large
-from .notation import Format, Item
+from .notation import Format, Item, Trace
 
 
 def _ints(value, n: int) -> bool:
@@ -57,8 +57,9 @@ def _check_end(obj: dict, line: int) -> None:
         raise bad("winner must be 0, 1 or null")
 
 
-def parse_log(text: str, policy: ErrorPolicy = STRICT) -> IwokiRecord:
-    """Read and replay one ``iwoki-log/1`` file (one game)."""
+def parse_log(text: str, policy: ErrorPolicy = STRICT, walks: list | None = None) -> IwokiRecord:
+    """Read and replay one ``iwoki-log/1`` file (one game); ``walks``: where the walk keeps its
+    states (``Replay(kept_in=)``)."""
     where = Where()
     objs = _json_lines(text)
     header, rules, tags = _log_header(objs, where)
@@ -80,7 +81,7 @@ def parse_log(text: str, policy: ErrorPolicy = STRICT) -> IwokiRecord:
         actions.append(_log_action(obj, n, len(actions) + 1))
         stated.append(obj)
     record = IwokiRecord(header, actions, end, rules, tags, [])
-    replay(record, where, stated, policy)
+    replay(record, where, stated, policy, walks)
     return record
 
 
@@ -201,22 +202,40 @@ def write_log(record: IwokiRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _games(text: str):
+    """(number, first line's index, text) of each game: from a header line to the next, the
+    text led by as many blank lines as come before it (the file's line numbers kept)."""
+    lines = text.split("\n")
+    starts = [i for i, line in enumerate(lines) if line.lstrip().startswith('{"kind":"header"')] or [0]
+    for k, start in enumerate(starts, 1):
+        end = starts[k] if k < len(starts) else len(lines)
+        yield k, start, "\n" * start + "\n".join(lines[start:end])
+
+
 class IwokiLogFormat(Format):
     """``iwoki-log/1`` JSON Lines: one game from each header line to the next."""
     name = "iwoki-log"
 
     def read(self, text: str, policy: ErrorPolicy) -> list[Item]:
-        lines = text.split("\n")
-        starts = [i for i, line in enumerate(lines) if line.lstrip().startswith('{"kind":"header"')] or [0]
         items = []
-        for k, start in enumerate(starts, 1):
-            end = starts[k] if k < len(starts) else len(lines)
-            chunk = "\n" * start + "\n".join(lines[start:end])  # keep file line numbers
+        for k, start, chunk in _games(text):
             try:
                 items.append(Item(k, self.name, GAME, record=parse_log(chunk, policy), line=start + 1))
             except RecordRejected as err:
                 items.append(Item(k, self.name, GAME, error=err, line=start + 1))
         return items
+
+    def read_trace(self, text: str, index: int) -> Trace | None:
+        """Game ``index`` of the text walked as it is read: a game refused midway, up to its error."""
+        walks: list = []
+        chunk = next((chunk for k, _, chunk in _games(text) if k == index), None)
+        if chunk is None:
+            return None
+        try:
+            record = parse_log(chunk, STRICT, walks)
+        except RecordRejected as err:
+            return NOTATION.refused_trace(walks, [], err)
+        return NOTATION.trace(record, walks)
 
     def write(self, record: IwokiRecord) -> tuple[str, list[str]]:
         return write_log(record), []  # Scorebook's log header carries the rules and tags, actions their notes

@@ -91,6 +91,12 @@ class Format(ABC):
     def write(self, record) -> tuple[str, list[str]]:
         """The record in this format, and what the format cannot carry and was dropped."""
 
+    def read_trace(self, text: str, index: int) -> Trace | None:
+        """Record ``index`` (``Item.index``) of a text, walked as it is read: one its reader
+        refuses, up to its first error (``show FILE``). None where the reader does not walk (its
+        records are replayed from the record read, and walked from it)."""
+        return None
+
 
 class Notation(ABC):
     """A game's records: read, replay (through its engine), write, show."""
@@ -138,11 +144,15 @@ class Notation(ABC):
         try:
             record = pgn.read_record(games, visitor)
         except RecordRejected as err:
-            names = visitor.seat_names() if walks else []
-            seen = _Refused(names)
-            return Trace(None, names, replay.positions_kept(
-                walks, lambda state, before, step: self.view(seen, state, before, step)), err)
+            return self.refused_trace(walks, visitor.seat_names() if walks else [], err)
         return self.trace(record, walks)
+
+    def refused_trace(self, walks: list, names: list[str], error: RecordRejected) -> Trace:
+        """A record its reader refused: ``error``, and the positions its kept walks reached
+        before it, the seats named ``names`` (read from its tags)."""
+        seen = _Refused(names)
+        return Trace(None, names, replay.positions_kept(
+            walks, lambda state, before, step: self.view(seen, state, before, step)), error)
 
     def trace_until_refused(self, record, error: RecordRejected) -> Trace:
         """A record read but refused when replayed or checked (``canonical``: a TinyBot line, a

@@ -61,12 +61,8 @@ def _walked(item: Item, text: str, path: str) -> tuple[dict, Trace]:
         return row, Trace(None, [], [], item.error)
     notation = registry.get_game(item.game).notation
     if item.record is None:
-        games = _games_of(item, text, notation) if item.format == "pgn" else None
-        if not games:
-            return row, Trace(None, [], [], item.error)
-        row["tags"] = dict(games[0].tags)
-        trace = notation.trace_games(games)
-        return row, trace if trace.error is not None else Trace(None, [], trace.positions, item.error)
+        trace = _refused(item, text, notation, row)
+        return row, trace if trace is not None and trace.error is not None else Trace(None, [], [], item.error)
     row["tags"] = dict(item.record.tags)
     try:
         prepared = prepare(item, path)
@@ -74,6 +70,17 @@ def _walked(item: Item, text: str, path: str) -> tuple[dict, Trace]:
         return row, notation.trace_until_refused(item.record, err)
     row.update({k: getattr(prepared, k) for k in ("id", "rules", "deck", "tags", "score", "recorded")})
     return row, notation.trace(item.record)
+
+
+def _refused(item: Item, text: str, notation, row: dict) -> Trace | None:
+    """A record its reader refused, read again with its walk kept (its tags into ``row``)."""
+    if item.format != "pgn":
+        return registry.get_game(item.game).formats[item.format].read_trace(text, item.index)
+    games = _games_of(item, text, notation)
+    if not games:
+        return None
+    row["tags"] = dict(games[0].tags)
+    return notation.trace_games(games)
 
 
 def _games_of(item: Item, text: str, notation) -> list[pgn.PgnGame]:

@@ -2,6 +2,7 @@
 is shown up to its first error, the error carried by the trace as a value (lichess's Replay)."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -54,6 +55,24 @@ def test_a_refused_record_is_shown_up_to_its_error_with_the_boards_of_the_record
     assert text.exit_code == 1
     assert text.output.rstrip().splitlines()[-1].startswith("refused: line ") and code in text.output
     assert f"ply {ply - 1}:" in text.output and f"ply {ply}:" not in text.output
+
+
+def test_an_iwoki_log_refused_midway_is_shown_up_to_its_error(run_cli, tmp_path):
+    """A foreign format whose reader walks (an Iwoki log) keeps its walk for ``show`` too."""
+    sample = SAMPLES / "iwoki" / "iwoki-sampler-vs-random-s6.jsonl"
+    lines = sample.read_text().split("\n")
+    fifth = json.loads(lines[5])
+    first = json.loads(lines[1])
+    assert fifth["n"] == 5 and first["gap"] != fifth["gap"]
+    lines[5] = json.dumps(dict(fifth, gap=first["gap"]), separators=(",", ":"))  # a gap taken on move 1
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("\n".join(lines))
+    result = run_cli("show", str(broken), "--json")
+    assert result.exit_code == 1
+    doc = cli_json(result)
+    assert (doc["error"]["code"], doc["error"]["ply"], doc["error"]["line"]) == ("gap-not-open", 5, 6)
+    whole = cli_json(run_cli("show", str(sample), "--json"))
+    assert [m["state"] for m in doc["moves"]] == [m["state"] for m in whole["moves"][:4]]
 
 
 def test_a_files_record_shows_as_the_stored_one_does(run_cli):
