@@ -43,11 +43,14 @@ def _shorten(text: str, width: int, keep_end: bool) -> str:
 
 
 def _wrap(text: str, width: int) -> list[str]:
-    """A cell broken into lines of at most ``width`` characters, at spaces where it can."""
+    """A cell broken into lines of at most ``width`` characters: after a list's `` / `` where it
+    can (a line of players ends with its slash), else at a space, else anywhere."""
     lines = []
     while len(text) > width:
-        cut = text.rfind(" ", 1, width + 1)
-        cut = cut if cut > 0 else width
+        cut = text.rfind(" / ", 1, width + 1) + 2  # the slash ends the line
+        if cut < 2:
+            cut = text.rfind(" ", 1, width + 1)
+            cut = cut if cut > 0 else width
         lines.append(text[:cut].rstrip())
         text = text[cut:].lstrip()
     return lines + [text]
@@ -56,6 +59,7 @@ def _wrap(text: str, width: int) -> list[str]:
 # the columns that carry a command's answer: wrapped onto more lines, never cut
 ANSWERS = ("players", "player", "score", "result", "played", "best", "won", "event", "bot")
 ANSWER_FLOOR = 12
+SHORT_ANSWER = 24  # an answer no longer than this (an event's name) stays whole while a longer one wraps
 PATH_FLOOR = 24  # a path keeps its end, the file's name, to this width before an answer wraps
 
 
@@ -105,7 +109,8 @@ def _row_lines(parts: list[list[str]], widths: list[int]) -> list[str]:
 
 def _fitted(cells: list[list[str]], width: int | None, whole, answers, keep_end=()) -> list[int]:
     """The columns' widths within ``width``: the other columns give way first, down to their
-    floor; then the answer's, down to ANSWER_FLOOR characters; then the answer's as needed."""
+    floor; then the answers longer than SHORT_ANSWER, down to ANSWER_FLOOR characters; then
+    every answer as needed."""
     headers = cells[0]
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
     if width is None:
@@ -132,8 +137,15 @@ def _floors(widths: list[int], headers: list[str], whole, answers, keep_end=()) 
     stage."""
     floor = [widths[i] if _named(h, whole) else min(widths[i], PATH_FLOOR) if h in keep_end else min(len(h), 8)
              for i, h in enumerate(headers)]
-    return floor, [(max(f, 4), max(f, ANSWER_FLOOR if _named(h, answers) else 4), max(f, 4))
-                   for f, h in zip(floor, headers)]
+    return floor, [(max(f, 4), _first_wrap(w, f, _named(h, answers)), max(f, 4))
+                   for w, f, h in zip(widths, floor, headers)]
+
+
+def _first_wrap(width: int, floor: int, answer: bool) -> int:
+    """How far a column gives way while the answers wrap: a short answer not at all."""
+    if not answer:
+        return max(floor, 4)
+    return width if width <= SHORT_ANSWER else max(floor, ANSWER_FLOOR)
 
 
 def _named(heading: str, names) -> bool:
