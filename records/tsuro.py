@@ -93,7 +93,7 @@ def replay_events(events: np.ndarray, n: int) -> tuple[list, dict]:
     """A turn's engine events as (moves, events by kind; ``deck`` the new order or None)."""
     moves, by_kind = [], {k: [] for k in KEYWORDS}
     by_kind["deck"] = None
-    for kind, seat, value in (tuple(int(v) for v in row) for row in events[:n]):
+    for kind, seat, value in events[:n].tolist():  # Python ints at once
         if kind == R.MOVE:
             start, end = divmod(value, 1000)
             moves.append((seat, start, R.OFF if end == 901 else R.MET if end == 902 else end))
