@@ -178,11 +178,10 @@ def events(ctx, limit, out):
 @click.pass_context
 def show(ctx, record, as_json):
     """Show a record: its tags, a text board after each move, its score. RECORD is a stored
-    record's id (or its first digits), or a file of records (PATH, or PATH#N for its N-th; - is
-    standard input),
-    read and walked as ingest would, nothing stored: a record the rules refuse is shown up to
-    its first error, then the error (exit 1). A file named by hexadecimal digits alone is
-    ./NAME; a RECORD that is neither a stored id nor a file is not found (exit 1).
+    record's id (or its first digits), or a file of records (PATH, PATH#N for its N-th, - for
+    standard input) read and walked as ingest would, nothing stored: a record the rules refuse
+    is shown up to its first error, then the error (exit 1). A file named by hexadecimal digits
+    alone is ./NAME; a RECORD that is neither a stored id nor a file is not found (exit 1).
 
     Example: scorebook show 3f2a --json; scorebook show games.pgn#2"""
     from scorebook.analyze.boards import show_document, show_lines

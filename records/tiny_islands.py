@@ -664,7 +664,7 @@ class TinyIslandsNotation(Notation):
         if all(dr.region is not None for dr in record.drawings):
             return self.games(record)
         as_regions = dataclasses.replace(record, drawings=[
-            dataclasses.replace(dr, region=dr.trace if dr.region is None else dr.region) for dr in record.drawings])
+            dataclasses.replace(dr, region=(dr.trace or []) if dr.region is None else dr.region) for dr in record.drawings])
         setup, steps = self.games(as_regions)[0]
         drawings = iter(record.drawings)
         return [(setup, [_as_written(step, next(drawings)) if step.action[0] == "draw" else step for step in steps])]

@@ -23,6 +23,8 @@ BROKEN = [
     ("patchwork/patchwork-best2-vbrz-two-player-s6-0001.pgn", "1:B32@c7r0", "1:B7@c7r0", "already-bought", 7),
     ("iwoki/iwoki-minimax2-greedy-s5-0001.pgn", "4. st10+0@H4_H14_H5", "4. st18+0@H4_H14_H5", "tile-not-in-hand", 4),
     ("tiny-islands/tiny-islands-random-s7-0001.pgn", "2. hE+w3 hg9", "2. hE+w3 hh3", "placement-outside-zone", 2),
+    # a TinyBot line: its shorelines traced, walked as traced, before the placement refused
+    ("tiny-islands/random-games.tinybot.txt", " MAw3 Ma5 ", " MAw3 Mf1 ", "placement-outside-zone", 22),
     ("game-of-islands/game-of-islands-greedy-random-10-s12-0001.pgn", "2. E1-E2, F1", "2. A2-B1, F1", "dot-used", 3),
 ]
 
@@ -35,7 +37,7 @@ def _broken(tmp_path: Path, sample: str, good: str, bad: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("sample,good,bad,code,ply", BROKEN, ids=[b[0].split("/")[0] for b in BROKEN])
+@pytest.mark.parametrize("sample,good,bad,code,ply", BROKEN, ids=[Path(b[0]).stem for b in BROKEN])
 def test_a_refused_record_is_shown_up_to_its_error_with_the_boards_of_the_record(run_cli, tmp_path, sample, good, bad,
                                                                                  code, ply):
     """The positions before the refused move are the record's own: each state is the state of
