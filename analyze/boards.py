@@ -14,11 +14,18 @@ def record_states(row: dict, trace) -> list[dict]:
     out = []
     for p in trace.positions:
         entry = analysis.show_extra(p)
-        entry.update({"ply": p.ply, "move": p.move, "annotation": p.annotation,
+        line, column = _where(p.place)
+        entry.update({"ply": p.ply, "move": p.move, "annotation": p.annotation, "line": line, "column": column,
                       "board": analysis.text_board(p.state), "state": analysis.state_json(p.state),
                       "heading": analysis.heading(p)})
         out.append(entry)
     return out
+
+
+def _where(place) -> tuple[int | None, int | None]:
+    """The line and column a move is written at (its first part's), or None, None."""
+    first = place if place is None or hasattr(place, "line") else (place[0] if len(place) else None)
+    return (None, None) if first is None else (first.line, first.column)
 
 
 def show_document(row: dict, trace) -> dict:
@@ -26,7 +33,7 @@ def show_document(row: dict, trace) -> dict:
     moves with their states, and the first error (None for a record that replays)."""
     return {"id": row["id"], "game": row["game"], "tags": row["tags"], "rules": row["rules"],
             "deck": row["deck"], "score": row["score"], "recorded": row["recorded"],
-            "moves": [{k: s[k] for k in ("game", "ply", "move", "annotation", "state") if k in s}
+            "moves": [{k: s[k] for k in ("game", "ply", "move", "line", "column", "annotation", "state") if k in s}
                       for s in (record_states(row, trace) if row["game"] else [])],
             "error": None if trace.error is None else trace.error.as_dict()}
 

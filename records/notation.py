@@ -120,7 +120,7 @@ class Notation(ABC):
         games, one each; otherwise the shared walk gives them, up to a step the rules refuse
         (the trace's ``error``: a record read without a replay, whose replay fails)."""
         found = None if walks is None else replay.positions_passed(
-            self.games(record), [w.kept for w in walks],
+            self.games(record), walks,
             lambda state, before, step: self.view(record, state, before, step))
         error = None
         if found is None:

@@ -56,24 +56,27 @@ def file_record(path: str, number: int | None = None, fmt: str = "auto") -> File
 
 
 def _walked(item: Item, text: str, path: str) -> tuple[dict, Trace]:
+    """The row and the trace of one item read: the record read again, its reader's walk kept
+    (the positions with the places of the moves, up to an error), where its reader walks."""
     row = {"id": None, "game": item.game, "rules": None, "deck": None, "tags": {}, "score": None, "recorded": None}
     if item.game is None:  # not a record of any game: nothing to walk
         return row, Trace(None, [], [], item.error)
     notation = registry.get_game(item.game).notation
+    again = _read_again(item, text, notation, row)
     if item.record is None:
-        trace = _refused(item, text, notation, row)
-        return row, trace if trace is not None and trace.error is not None else Trace(None, [], [], item.error)
+        return row, again if again is not None and again.error is not None else Trace(None, [], [], item.error)
     row["tags"] = dict(item.record.tags)
     try:
         prepared = prepare(item, path)
     except RecordRejected as err:
         return row, notation.trace_until_refused(item.record, err)
     row.update({k: getattr(prepared, k) for k in ("id", "rules", "deck", "tags", "score", "recorded")})
-    return row, notation.trace(item.record)
+    return row, again if again is not None and again.error is None else notation.trace(item.record)
 
 
-def _refused(item: Item, text: str, notation, row: dict) -> Trace | None:
-    """A record its reader refused, read again with its walk kept (its tags into ``row``)."""
+def _read_again(item: Item, text: str, notation, row: dict) -> Trace | None:
+    """An item's record read again with its walk kept (its tags into ``row``); None where its
+    format's reader does not walk."""
     if item.format != "pgn":
         return registry.get_game(item.game).formats[item.format].read_trace(text, item.index)
     games = _games_of(item, text, notation)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from scorebook.engines.protocol import OK, Engine
@@ -38,6 +38,7 @@ class Position:
     before: object  # the same of the state before the move
     game: int = 1  # the game of a multi-game record (a triad)
     action: object = None  # the engine's action that led here
+    place: object = None  # where the record writes the move (a Place, or one for each part), when known
 
 
 class Place(NamedTuple):
@@ -55,6 +56,7 @@ class Step:
     seat: int
     move: str
     annotation: str | None = None
+    place: object = None  # where the record writes it (a Place, or one for each part), when read
 
 
 @dataclass(frozen=True)
@@ -98,7 +100,7 @@ class Replay:
         self.ply += 1
         if self.kept is not None:
             self.kept.append(copy.deepcopy(self.state))
-            self.steps.append(Step(action, seat, _written(place)))
+            self.steps.append(Step(action, seat, _written(place), None, place))
 
     def play_all(self, actions: list, places: Sequence[Place | Sequence[Place] | None] = ()) -> None:
         """Apply ``actions`` in order (``Engine.play_all``: at once where the engine can), or
@@ -138,20 +140,21 @@ def _positions_of(number: int, steps: Iterable[Step], states: Iterator,
     for ply, step in enumerate(steps, 1):
         after = view(next(states), before, step)
         yield Position(ply=ply, player=step.seat, move=step.move, annotation=step.annotation,
-                       state=after, before=before, game=number, action=step.action)
+                       state=after, before=before, game=number, action=step.action, place=step.place)
         before = after
 
 
-def positions_passed(games: list[tuple[object, list[Step]]], kept: list[list],
+def positions_passed(games: list[tuple[object, list[Step]]], walks: list,
                      view: Callable[[object, object, Step | None], object]) -> list[Position] | None:
     """The positions of walks that kept their states (``Replay(kept_in=)``), one walk a game
-    and a state a step: the same as ``positions`` gives, without walking again; None where the
-    walks kept are not the record's games."""
-    if len(kept) != len(games) or any(states is None or len(states) != len(steps) + 1
-                                      for (_, steps), states in zip(games, kept)):
+    and a state a step: the same as ``positions`` gives, without walking again, each step
+    at the place the walk played it from; None where the walks kept are not the record's games."""
+    if len(walks) != len(games) or any(walk.kept is None or len(walk.kept) != len(steps) + 1
+                                       for (_, steps), walk in zip(games, walks)):
         return None
-    return [p for number, ((_, steps), states) in enumerate(zip(games, kept), 1)
-            for p in _positions_of(number, steps, iter(states), view)]
+    return [p for number, ((_, steps), walk) in enumerate(zip(games, walks), 1)
+            for p in _positions_of(number, [step if step.place is not None else replace(step, place=played.place)
+                                            for step, played in zip(steps, walk.steps)], iter(walk.kept), view)]
 
 
 def positions_kept(walks: list, view: Callable[[object, object, Step | None], object]) -> list[Position]:

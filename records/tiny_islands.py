@@ -250,11 +250,19 @@ class _Places(Sequence):
         return len(self.actions)
 
     def __getitem__(self, index: int):
-        where, nowhere = self.record.positions.get, (None, None, None)
         kind, k = self.actions.where(index)
-        if kind == "shoreline":
-            return Place(*where(("drawing", k), nowhere))
-        return Place(*where(("offer", k), nowhere)), Place(*where(("placement", k), nowhere))
+        return drawing_place(self.record, k) if kind == "shoreline" else turn_places(self.record, k)
+
+
+def turn_places(record: TinyIslandsRecord, turn: int) -> tuple[Place, Place]:
+    """Where turn ``turn`` (from 0) writes its offer and its placement."""
+    where, nowhere = record.positions.get, (None, None, None)
+    return Place(*where(("offer", turn), nowhere)), Place(*where(("placement", turn), nowhere))
+
+
+def drawing_place(record: TinyIslandsRecord, drawing: int) -> Place:
+    """Where shoreline ``drawing`` (from 0) is written."""
+    return Place(*record.positions.get(("drawing", drawing), (None, None, None)))
 
 
 def _check_shape(record: TinyIslandsRecord) -> None:
@@ -648,13 +656,13 @@ class TinyIslandsNotation(Notation):
         steps, d = [], 0
         for t, p in enumerate(record.placements):
             steps.append(Step(("place", p.tile, p.cell), 0, f"{t + 1}. {record.offers[t].text()} {p.text()}",
-                              p.visits))
+                              p.visits, turn_places(record, t)))
             if d < len(record.drawings) and t + 1 == DRAWING_AFTER_TURN[d]:
                 cells = tuple(sorted(set(record.drawings[d].region))) if written else \
                     tuple(int(z) for z in np.flatnonzero(regions[d]))
                 visits = record.drawings[d].visits
                 steps.append(Step(("draw", cells), 0, region_text(cells),
-                                  None if visits is None else _join_visits(visits)))
+                                  None if visits is None else _join_visits(visits), drawing_place(record, d)))
                 d += 1
         return [({"offers": offers, "rules": record.rules}, steps)]
 

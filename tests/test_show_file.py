@@ -86,7 +86,11 @@ def test_a_files_record_shows_as_the_stored_one_does(run_cli):
     from_file = run_cli("show", f"{path}#2", "--json")
     assert from_file.exit_code == 0
     stored = cli_json(run_cli("show", second, "--json"))
-    assert cli_json(from_file) == stored
+
+    def unplaced(doc):  # a move's line and column are in its own text: the file's, the stored one's
+        return dict(doc, moves=[{k: v for k, v in m.items() if k not in ("line", "column")} for m in doc["moves"]])
+    assert unplaced(cli_json(from_file)) == unplaced(stored)
+    assert [m["line"] for m in cli_json(from_file)["moves"]] == [2] * len(stored["moves"])  # the file's second line
     assert f"records; {path}#N shows the N-th" in run_cli("show", str(path)).stderr
 
 
@@ -132,3 +136,21 @@ def test_a_walk_that_keeps_its_states_plays_a_whole_record_one_action_at_a_time(
     assert [s.seat for s in one_by_one.steps] == [0] * len(steps)
     assert np.array_equal(one_by_one.state.tiles, at_once.state.tiles)
     assert engine.score(one_by_one.state) == engine.score(at_once.state)
+
+
+def test_each_move_shown_points_at_its_words_in_the_text(run_cli):
+    """``show --json`` gives each move's line and column: in a stored record's text (its
+    export) the word there is a word of the move as shown, and the places follow the text."""
+    ingested = cli_json(run_cli("ingest", str(SAMPLES), "--json"))
+    firsts = {}
+    for o in ingested["records"]:
+        firsts.setdefault(o["game"], o["id"])
+    assert set(firsts) == set(registry.game_ids())
+    for record_id in firsts.values():
+        lines = run_cli("export", record_id).stdout.split("\n")
+        moves = cli_json(run_cli("show", record_id, "--json"))["moves"]
+        places = [(m["line"], m["column"]) for m in moves]
+        assert places == sorted(places) and len(set(places)) == len(places)
+        for m in moves:
+            word = lines[m["line"] - 1][m["column"] - 1:].split()[0]
+            assert word in m["move"].split(), (record_id, m)
