@@ -32,7 +32,7 @@ def show_document(row: dict, trace) -> dict:
     """``show --json``: the record's id (None for a record refused), game, tags, score and
     moves with their states, and the first error (None for a record that replays)."""
     return {"id": row["id"], "game": row["game"], "tags": row["tags"], "rules": row["rules"],
-            "deck": row["deck"], "score": row["score"], "recorded": row["recorded"],
+            "deck": row["deck"], "score": trace.score, "recorded": row["recorded"],
             "moves": [{k: s[k] for k in ("game", "ply", "move", "line", "column", "annotation", "state") if k in s}
                       for s in (record_states(row, trace) if row["game"] else [])],
             "error": None if trace.error is None else trace.error.as_dict()}
@@ -55,11 +55,10 @@ def show_lines(row: dict, trace):
         yield from (f"  {k}: {v}" for k, v in row["tags"].items())
     yield from _move_lines(record_states(row, trace), headers)
     yield ""
+    for k, line in enumerate(notation.score_lines(trace.score, players) if trace.score else []):
+        yield f"{'score:' if k == 0 else '      '} {line}"
     if trace.error is not None:
         yield f"refused: {trace.error.describe()}"
-        return
-    for k, line in enumerate(notation.score_lines(row["score"], players)):
-        yield f"{'score:' if k == 0 else '      '} {line}"
 
 
 def _move_lines(states: list[dict], headers: dict[int, dict[str, str]]):

@@ -115,7 +115,8 @@ class Notation(ABC):
         """Replay (where reading did not) and the canonical form; raises RecordRejected."""
 
     def trace(self, record, walks: list | None = None) -> Trace:
-        """The record walked (``Trace``): the players and the position after every move. The
+        """The record walked (``Trace``): the players, the position after every move and the
+        replay's score. The
         walks its reader kept (``read_trace``) give the positions where they are the record's
         games, one each; otherwise the shared walk gives them, up to a step the rules refuse
         (the trace's ``error``: a record read without a replay, whose replay fails)."""
@@ -127,7 +128,8 @@ class Notation(ABC):
             found, error = replay.positions_until_refused(
                 registry.get_game(self.game_id).engine, self.games(record),
                 lambda state, before, step: self.view(record, state, before, step))
-        return Trace(record, self.players(record), self.finish_positions(record, found), error)
+        return Trace(record, self.players(record), self.finish_positions(record, found), error,
+                     None if error is not None else self.replayed_score(record, found))
 
     def read_trace(self, text: str) -> Trace:
         """A stored record (its canonical text), read and walked once (``trace_games``)."""
@@ -158,10 +160,16 @@ class Notation(ABC):
         """A record read but refused when replayed or checked (``canonical``: a TinyBot line, a
         stated score that differs): the shared walk's positions up to the first step the rules
         refuse, and ``error``, the refusal as reading it found it (with its place)."""
-        found, _ = replay.positions_until_refused(
+        found, refusal = replay.positions_until_refused(
             registry.get_game(self.game_id).engine, self.games_as_read(record),
             lambda state, before, step: self.view(record, state, before, step))
-        return Trace(record, self.players(record), found, error)
+        return Trace(record, self.players(record), found, error, None if refusal is not None else
+                     self.replayed_score(record, found))
+
+    def replayed_score(self, record, positions: list[Position]) -> dict:
+        """The score the replay gives a record that replays (``Trace.score``), in the game's
+        shape, from the positions walked: by default the one its reader's walk left on it."""
+        return record.score
 
     def games_as_read(self, record) -> list[tuple[object, list[Step]]]:
         """``games``, of a record that may not replay (nothing of a replay is asked for)."""

@@ -22,7 +22,7 @@ _NUMBERED = re.compile(r"(.*)#([0-9]{1,9})")
 @dataclass
 class FileRecord:
     """The ``number``-th record of ``path`` (of ``count``), walked: ``row`` has what a stored
-    row has for ``show`` (``id`` None and ``score`` None when the record is refused)."""
+    row has for ``show`` beside the trace (``id`` None when the record is refused)."""
     path: str
     number: int
     count: int
@@ -58,7 +58,7 @@ def file_record(path: str, number: int | None = None, fmt: str = "auto") -> File
 def _walked(item: Item, text: str, path: str) -> tuple[dict, Trace]:
     """The row and the trace of one item read: the record read again, its reader's walk kept
     (the positions with the places of the moves, up to an error), where its reader walks."""
-    row = {"id": None, "game": item.game, "rules": None, "deck": None, "tags": {}, "score": None, "recorded": None}
+    row = {"id": None, "game": item.game, "rules": None, "deck": None, "tags": {}, "recorded": None}
     if item.game is None:  # not a record of any game: nothing to walk
         return row, Trace(None, [], [], item.error)
     notation = registry.get_game(item.game).notation
@@ -70,7 +70,7 @@ def _walked(item: Item, text: str, path: str) -> tuple[dict, Trace]:
         prepared = prepare(item, path)
     except RecordRejected as err:
         return row, notation.trace_until_refused(item.record, err)
-    row.update({k: getattr(prepared, k) for k in ("id", "rules", "deck", "tags", "score", "recorded")})
+    row.update({k: getattr(prepared, k) for k in ("id", "rules", "deck", "tags", "recorded")})
     return row, again if again is not None and again.error is None else notation.trace(item.record)
 
 

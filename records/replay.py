@@ -69,6 +69,7 @@ class Trace:
     players: list[str]
     positions: list[Position]
     error: RecordRejected | None = None  # the first rejection (lichess's Replay gives it as a value too)
+    score: dict | None = None  # the replay's score, in the game's shape; None where the walk stopped short
 
 
 class Replay:

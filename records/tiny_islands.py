@@ -666,6 +666,13 @@ class TinyIslandsNotation(Notation):
                 d += 1
         return [({"offers": offers, "rules": record.rules}, steps)]
 
+    def replayed_score(self, record: TinyIslandsRecord, positions) -> dict:
+        """A reader here only parses: the engine scores the last board walked."""
+        if not positions:
+            return replay(record).score
+        tiles, land = positions[-1].state
+        return {k: int(v) for k, v in zip(CATEGORIES, E.score_board(tiles, land, RULE_SETS.index(record.rules)))}
+
     def games_as_read(self, record: TinyIslandsRecord):
         """The steps as written, of a record that may not replay: a shoreline given by
         TinyBot's trace is that trace (the engine draws its region), not the replay's region."""

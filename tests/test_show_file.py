@@ -46,7 +46,7 @@ def test_a_refused_record_is_shown_up_to_its_error_with_the_boards_of_the_record
     result = run_cli("show", str(_broken(tmp_path, sample, good, bad)), "--json")
     assert result.exit_code == 1
     doc = cli_json(result)
-    assert doc["id"] is None and doc["score"] is None
+    assert doc["id"] is None and doc["score"] is None  # refused before its end: no score
     assert (doc["error"]["code"], doc["error"]["ply"]) == (code, ply)
     assert doc["error"]["token"] == bad.split()[-1].rstrip(",") or doc["error"]["token"] in bad
     shown = [m for m in doc["moves"]]
@@ -138,14 +138,18 @@ def test_a_walk_that_keeps_its_states_plays_a_whole_record_one_action_at_a_time(
     assert engine.score(one_by_one.state) == engine.score(at_once.state)
 
 
-def test_each_move_shown_points_at_its_words_in_the_text(run_cli):
+def test_each_move_shown_points_at_its_words_in_the_text_and_the_score_is_the_replays(run_cli):
     """``show --json`` gives each move's line and column: in a stored record's text (its
-    export) the word there is a word of the move as shown, and the places follow the text."""
+    export) the word there is a word of the move as shown, and the places follow the text. Its
+    score is the trace's, the one ingest computed."""
     ingested = cli_json(run_cli("ingest", str(SAMPLES), "--json"))
     firsts = {}
     for o in ingested["records"]:
         firsts.setdefault(o["game"], o["id"])
     assert set(firsts) == set(registry.game_ids())
+    scores = {o["id"]: o["score"] for o in ingested["records"] if o["status"] == "ingested"}
+    for record_id in scores:  # the trace's score is the replay's, as ingest computed it
+        assert cli_json(run_cli("show", record_id, "--json"))["score"] == scores[record_id]
     for record_id in firsts.values():
         lines = run_cli("export", record_id).stdout.split("\n")
         moves = cli_json(run_cli("show", record_id, "--json"))["moves"]
@@ -154,3 +158,20 @@ def test_each_move_shown_points_at_its_words_in_the_text(run_cli):
         for m in moves:
             word = lines[m["line"] - 1][m["column"] - 1:].split()[0]
             assert word in m["move"].split(), (record_id, m)
+
+
+def test_a_record_whose_stated_score_differs_shows_the_replays_score_and_the_mismatch(run_cli, tmp_path):
+    line = (SAMPLES / "tiny-islands" / "random-games.tinybot.txt").read_text().split("\n")[0]
+    stated, comment = line.rsplit(" #", 1)
+    words = stated.split()
+    penalties, total = len(words) - 9, len(words) - 1  # the breakdown: penalties, seven categories, total
+    words[penalties], words[total] = str(int(words[penalties]) + 1), str(int(words[total]) - 1)
+    wrong = " ".join(words) + " #" + comment  # a penalty more stated, and the total one less
+    path = tmp_path / "wrong-total.txt"
+    path.write_text(wrong + "\n")
+    replayed = cli_json(run_cli("show", str(SAMPLES / "tiny-islands" / "random-games.tinybot.txt"), "--json"))
+    result = run_cli("show", str(path), "--json")
+    assert result.exit_code == 1
+    doc = cli_json(result)
+    assert doc["error"]["code"] == "score-mismatch" and doc["score"] == replayed["score"]
+    assert len(doc["moves"]) == len(replayed["moves"])
