@@ -116,10 +116,9 @@ class Notation(ABC):
 
     def trace(self, record, walks: list | None = None) -> Trace:
         """The record walked (``Trace``): the players, the position after every move and the
-        replay's score. The
-        walks its reader kept (``read_trace``) give the positions where they are the record's
-        games, one each; otherwise the shared walk gives them, up to a step the rules refuse
-        (the trace's ``error``: a record read without a replay, whose replay fails)."""
+        replay's score. The walks its reader kept (``read_trace``) give the positions where they
+        are the record's games, one each; otherwise the shared walk gives them, up to a step the
+        rules refuse (the trace's ``error``: a record read without a replay, whose replay fails)."""
         found = None if walks is None else replay.positions_passed(
             self.games(record), walks,
             lambda state, before, step: self.view(record, state, before, step))
