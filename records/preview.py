@@ -63,8 +63,8 @@ def _walked(item: Item, text: str, path: str) -> tuple[dict, Trace]:
         return row, Trace(None, [], [], item.error)
     notation = registry.get_game(item.game).notation
     again = _read_again(item, text, notation, row)
-    if item.record is None:
-        return row, again if again is not None and again.error is not None else Trace(None, [], [], item.error)
+    if item.record is None:  # the walk read again, where it stops where reading the file did
+        return row, again if again is not None and _same(again.error, item.error) else Trace(None, [], [], item.error)
     row["tags"] = dict(item.record.tags)
     try:
         prepared = prepare(item, path)
@@ -72,6 +72,10 @@ def _walked(item: Item, text: str, path: str) -> tuple[dict, Trace]:
         return row, notation.trace_until_refused(item.record, err)
     row.update({k: getattr(prepared, k) for k in ("id", "rules", "deck", "tags", "recorded")})
     return row, again if again is not None and again.error is None else notation.trace(item.record)
+
+
+def _same(error: RecordRejected | None, first: RecordRejected) -> bool:
+    return error is not None and (error.code, error.line, error.column) == (first.code, first.line, first.column)
 
 
 def _read_again(item: Item, text: str, notation, row: dict) -> Trace | None:
@@ -90,10 +94,9 @@ def _games_of(item: Item, text: str, notation) -> list[pgn.PgnGame]:
     """The PGN-style games that make ``item`` (a triad's, wherever they are in the file)."""
     games = pgn.split_games(text)
     first = next((g for g in games if g.index == item.index), None)
-    if first is None or first.error is not None:
+    if first is None:
         return []
-    key = notation.group_key(first)
+    key = notation.group_key(first)  # grouped as ingest groups them (formats.iter_pgn), container errors and all
     if key is None:
         return [first]
-    return [g for g in games if g.error is None and registry.game_for_tags(g.tags) == item.game
-            and notation.group_key(g) == key]
+    return [g for g in games if registry.game_for_tags(g.tags) == item.game and notation.group_key(g) == key]

@@ -3,17 +3,25 @@ is shown up to its first error, the error carried by the trace as a value (liche
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scorebook import registry
+from scorebook.analyze.boards import show_document, show_lines
 from scorebook.analyze.run import trace_of
 from scorebook.errors import UsageError
+from scorebook.records.ingest import ingest_bytes
+from scorebook.records.preview import file_record
 from scorebook.records.replay import Replay
+from scorebook.records.store import Store
 
 from .conftest import ROOT, cli_json
+from .fuzzing import mutate, seeds
 
 SAMPLES = ROOT / "samples"
 
@@ -175,3 +183,31 @@ def test_a_record_whose_stated_score_differs_shows_the_replays_score_and_the_mis
     doc = cli_json(result)
     assert doc["error"]["code"] == "score-mismatch" and doc["score"] == replayed["score"]
     assert len(doc["moves"]) == len(replayed["moves"])
+
+
+FUZZ_SEEDS = seeds()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fmt", sorted(FUZZ_SEEDS))
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_show_of_a_mutated_file_never_crashes_and_says_what_ingest_says(fmt, data, tmp_path_factory):
+    """A file's first record, mutated as the fuzzers do: ``show`` walks it without an exception
+    escaping, and finds what ingest finds: the same first error's code, or the same id."""
+    text = data.draw(st.sampled_from(FUZZ_SEEDS[fmt]), label="seed record")
+    mutated = mutate(text, random.Random(data.draw(st.integers(0, 2**32 - 1), label="mutation seed")))
+    path = tmp_path_factory.mktemp("show") / "mutated.txt"
+    path.write_bytes(mutated.encode("utf-8", "surrogatepass"))
+    outcome = ingest_bytes(Store(":memory:"), path.read_bytes(), str(path))[0]
+    try:
+        found = file_record(str(path))
+    except UsageError as err:  # the file as a whole cannot be read: so ingest says too
+        assert outcome["status"] == "rejected" and outcome["index"] == 1, (err, outcome)
+        return
+    list(show_lines(found.row, found.trace))
+    document = show_document(found.row, found.trace)
+    if outcome["status"] == "rejected":
+        assert document["error"]["code"] == outcome["errors"][0]["code"], (document["error"], outcome)
+    else:
+        assert document["error"] is None and document["id"] == outcome["id"]
