@@ -4,6 +4,7 @@ notation (``records/iwoki.py``, whose header checks both formats share) and repl
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from scorebook.engines.iwoki import engine as E
@@ -234,7 +235,10 @@ class IwokiLogFormat(Format):
         try:
             record = parse_log(chunk, STRICT, walks)
         except RecordRejected as err:
-            return NOTATION.refused_trace(walks, [], err)
+            refused = NOTATION.refused_trace(walks, [], err)
+            # a log's line is JSON: each move as the notation writes it, from the state before it
+            return dataclasses.replace(refused, positions=[
+                dataclasses.replace(p, move=NOTATION.action_text(p.before[0], p.action)) for p in refused.positions])
         return NOTATION.trace(record, walks)
 
     def write(self, record: IwokiRecord) -> tuple[str, list[str]]:

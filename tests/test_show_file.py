@@ -83,6 +83,7 @@ def test_an_iwoki_log_refused_midway_is_shown_up_to_its_error(run_cli, tmp_path)
     assert (doc["error"]["code"], doc["error"]["ply"], doc["error"]["line"]) == ("gap-not-open", 5, 6)
     whole = cli_json(run_cli("show", str(sample), "--json"))
     assert [m["state"] for m in doc["moves"]] == [m["state"] for m in whole["moves"][:4]]
+    assert [m["move"] for m in doc["moves"]] == [m["move"].split()[-1] for m in whole["moves"][:4]]
 
 
 def test_a_files_record_shows_as_the_stored_one_does(run_cli):
