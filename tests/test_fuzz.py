@@ -24,7 +24,7 @@ SEEDS = seeds()
 
 @pytest.mark.slow
 @pytest.mark.parametrize("fmt", sorted(SEEDS))
-@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_mutated_records_never_crash_and_round_trip(fmt, data):
     text = data.draw(st.sampled_from(SEEDS[fmt]), label="seed record")

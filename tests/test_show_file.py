@@ -191,7 +191,7 @@ FUZZ_SEEDS = seeds()
 
 @pytest.mark.slow
 @pytest.mark.parametrize("fmt", sorted(FUZZ_SEEDS))
-@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_show_of_a_mutated_file_never_crashes_and_says_what_ingest_says(fmt, data, tmp_path_factory):
     """A file's first record, mutated as the fuzzers do: ``show`` walks it without an exception
