@@ -10,12 +10,11 @@ positions after every move for ``show``, the reports and the analysis.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from scorebook import registry
-from scorebook.errors import STRICT, ErrorPolicy, RecordRejected, UsageError
+from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, RecordRejected, UsageError
 
 from . import pgn, replay
 from .replay import Position, Step, Trace  # noqa: F401 - the records' protocol names them
@@ -124,9 +123,7 @@ class Notation(ABC):
             lambda state, before, step: self.view(record, state, before, step))
         error = None
         if found is None:
-            found, error = replay.positions_until_refused(
-                registry.get_game(self.game_id).engine, self.games(record),
-                lambda state, before, step: self.view(record, state, before, step))
+            found, error = self.walk(record, self.games(record))
         return Trace(record, self.players(record), self.finish_positions(record, found), error,
                      None if error is not None else self.replayed_score(record, found))
 
@@ -159,9 +156,7 @@ class Notation(ABC):
         """A record read but refused when replayed or checked (``canonical``: a TinyBot line, a
         stated score that differs): the shared walk's positions up to the first step the rules
         refuse, and ``error``, the refusal as reading it found it (with its place)."""
-        found, refusal = replay.positions_until_refused(
-            registry.get_game(self.game_id).engine, self.games_as_read(record),
-            lambda state, before, step: self.view(record, state, before, step))
+        found, refusal = self.walk(record, self.games_as_read(record))
         return Trace(record, self.players(record), found, error, None if refusal is not None else
                      self.replayed_score(record, found))
 
@@ -174,11 +169,11 @@ class Notation(ABC):
         """``games``, of a record that may not replay (nothing of a replay is asked for)."""
         return self.games(record)
 
-    def walk(self, record) -> Iterator[Position]:
-        """The shared walk (``replay.positions``) over the record's games and steps, through
-        the game's engine."""
-        return replay.positions(registry.get_game(self.game_id).engine, self.games(record),
-                                lambda state, before, step: self.view(record, state, before, step))
+    def walk(self, record, games: list[tuple[object, list[Step]]]) -> tuple[list[Position], IllegalMove | None]:
+        """The shared walk (``replay.positions_until_refused``) over a record's ``games`` (its
+        setups and steps), through the game's engine: the positions, and the first step refused."""
+        return replay.positions_until_refused(registry.get_game(self.game_id).engine, games,
+                                              lambda state, before, step: self.view(record, state, before, step))
 
     def finish_positions(self, record, positions: list[Position]) -> list[Position]:
         """What the boards draw beside the states, added once the walk is done (Tiny Islands:
