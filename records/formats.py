@@ -157,18 +157,22 @@ def read_pgn(text: str, policy: ErrorPolicy = STRICT) -> list[Item]:
     return list(iter_pgn(text, policy))
 
 
+def record_key(g: pgn.PgnGame):
+    """What a game shares with the other games of its record (its game and that game's group
+    key: a triad's Match tag), or None for a record of one game."""
+    gid = registry.game_for_tags(g.tags)
+    if gid is None or _game_error(g, gid) is not None:
+        return None
+    k = registry.get_game(gid).notation.group_key(g)
+    return None if k is None else (gid, k)
+
+
 def iter_pgn(text: str, policy: ErrorPolicy = STRICT):
     """The records of a PGN-style text, one at a time, each read by its game's visitor. Games
     of one game sharing that game's group key (a Game of Islands triad's Match tag) are one
     record, at the place of its first game: a record is yielded once every record before it is,
     and a group once the text ends (its games may be anywhere in the file), so memory holds a
     game at a time, and a file of groups its groups."""
-    def key(g, gid):
-        if gid is None or _game_error(g, gid) is not None:
-            return None
-        k = registry.get_game(gid).notation.group_key(g)
-        return None if k is None else (gid, k)
-
     def item_of(group) -> Item:
         first = group[0]
         gid = registry.game_for_tags(first.tags)
@@ -185,7 +189,7 @@ def iter_pgn(text: str, policy: ErrorPolicy = STRICT):
     queue: list[tuple[list, bool]] = []  # (games, whole) in file order; a group is whole at the end
     groups: dict = {}
     for g in pgn.iter_games(text):
-        k = key(g, registry.game_for_tags(g.tags))
+        k = record_key(g)
         if k is None:
             queue.append(([g], True))
         elif k in groups:

@@ -12,9 +12,9 @@ from scorebook import registry
 from scorebook.errors import RecordRejected, UsageError
 
 from . import pgn
-from .formats import decode, read_text
+from .formats import decode, read_text, record_key
 from .ingest import prepare, read_source
-from .notation import Item, Trace
+from .notation import Item, Trace, pgn_groups
 
 _NUMBERED = re.compile(r"(.*)#([0-9]{1,9})")
 
@@ -62,8 +62,8 @@ def _walked(item: Item, text: str, path: str) -> tuple[dict, Trace]:
     if item.game is None:  # not a record of any game: nothing to walk
         return row, Trace(None, [], [], item.error)
     notation = registry.get_game(item.game).notation
-    again = _read_again(item, text, notation, row)
     if item.record is None:  # the walk read again, where it stops where reading the file did
+        again = _read_again(item, text, notation, row)
         return row, again if again is not None and _same(again.error, item.error) else Trace(None, [], [], item.error)
     row["tags"] = dict(item.record.tags)
     try:
@@ -71,6 +71,7 @@ def _walked(item: Item, text: str, path: str) -> tuple[dict, Trace]:
     except RecordRejected as err:
         return row, notation.trace_until_refused(item.record, err)
     row.update({k: getattr(prepared, k) for k in ("id", "rules", "deck", "tags", "recorded")})
+    again = _read_again(item, text, notation, {})
     return row, again if again is not None and again.error is None else notation.trace(item.record)
 
 
@@ -83,20 +84,15 @@ def _read_again(item: Item, text: str, notation, row: dict) -> Trace | None:
     format's reader does not walk."""
     if item.format != "pgn":
         return registry.get_game(item.game).formats[item.format].read_trace(text, item.index)
-    games = _games_of(item, text, notation)
+    games = _games_of(item, text)
     if not games:
         return None
     row["tags"] = dict(games[0].tags)
     return notation.trace_games(games)
 
 
-def _games_of(item: Item, text: str, notation) -> list[pgn.PgnGame]:
-    """The PGN-style games that make ``item`` (a triad's, wherever they are in the file)."""
-    games = pgn.split_games(text)
-    first = next((g for g in games if g.index == item.index), None)
-    if first is None:
-        return []
-    key = notation.group_key(first)  # grouped as ingest groups them (formats.iter_pgn), container errors and all
-    if key is None:
-        return [first]
-    return [g for g in games if registry.game_for_tags(g.tags) == item.game and notation.group_key(g) == key]
+def _games_of(item: Item, text: str) -> list[pgn.PgnGame]:
+    """The PGN-style games that make ``item`` (a triad's, wherever they are in the file), grouped
+    as ingest groups them."""
+    groups = pgn_groups(pgn.split_games(text), record_key)
+    return next((group for group in groups if group[0].index == item.index), [])

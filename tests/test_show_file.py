@@ -212,3 +212,15 @@ def test_show_of_a_mutated_file_never_crashes_and_says_what_ingest_says(fmt, dat
         assert document["error"]["code"] == outcome["errors"][0]["code"], (document["error"], outcome)
     else:
         assert document["error"] is None and document["id"] == outcome["id"]
+
+
+def test_a_triad_whose_second_game_has_a_bad_tag_is_refused_for_it_as_ingest_refuses_it(run_cli, tmp_path):
+    """``show`` says what ingest says of a triad whose second game's tags do not read: that
+    tag's error, not a later move's (the fuzzers found a move's)."""
+    text = (SAMPLES / "game-of-islands" / "game-of-islands-search-greedy-triad-s11-0001.pgn").read_text()
+    head, tail = text.split('[Grid "12"]')
+    path = tmp_path / "triad.pgn"
+    path.write_text(head + '[Grid "12"]\n[Bad tag here]' + tail)
+    ingested = cli_json(run_cli("ingest", str(path), "--json"))["records"][0]["errors"][0]
+    shown = cli_json(run_cli("show", str(path), "--json"))["error"]
+    assert shown == ingested and shown["code"] == "bad-tag"
