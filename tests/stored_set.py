@@ -18,7 +18,8 @@ def cheap(options) -> str:
     return ",".join(f"{name}:1" for name in options)
 
 
-def outputs() -> dict:
+def outputs(folder: str = "") -> dict:
+    """The outputs of every sample, or of those under ``samples/folder`` (a game's)."""
     from scorebook import registry
     from scorebook.analyze.run import analyze_one
     from scorebook.records.export import export_record
@@ -27,7 +28,7 @@ def outputs() -> dict:
     from scorebook.errors import UsageError
     store = Store(tempfile.mkdtemp() + "/set.db")
     out = {}
-    for path in sorted(p for p in SAMPLES.rglob("*") if p.is_file() and p.suffix != ".json"):
+    for path in sorted(p for p in (SAMPLES / folder).rglob("*") if p.is_file() and p.suffix != ".json"):
         for outcome in ingest_file(store, str(path)):
             if outcome["status"] != "ingested":
                 continue
