@@ -122,19 +122,21 @@ def notice(game_ids) -> str | None:
 
 def warm_up(game_id: str) -> dict:
     """Compile a game's code: a game of each bot (the smallest settings), stored and analysed,
-    in a database in memory. Returns the game, its bots and the seconds it took."""
+    in a database in memory. A bot or an analysis that needs the user's file (a network) is
+    compiled too where that file is configured (its environment variable, or ``fetch``), else
+    at its first use. Returns the game, its bots, the analyses and the seconds it took."""
+    from scorebook.records import user_files
     from scorebook.records.play import play
     from scorebook.records.store import Store
 
-    from .run import analyze_one
     game = registry.get_game(game_id)
     start = time.perf_counter()
     store = Store(":memory:")
     seats = max(game.info.players.min, 1)
-    played = []
+    played, analysed = [], []
     for bot in game.info.bots:
-        if bot.needs:
-            continue  # a bot that needs the user's file (a network) compiles at its first use
+        if bot.needs and user_files.configured(game, bot.needs, None) is None:
+            continue
         spec = bot.name + (f":{bot.min}" if bot.argument else "")
         try:
             done = play(store, game.id, [spec] * seats, games=1, seed=0)
@@ -142,7 +144,25 @@ def warm_up(game_id: str) -> dict:
             continue
         played.append(spec)
         rid = done["games"][0].get("id")
-        if rid and game.info.analysis and len(played) == 1:
-            cheap = ",".join(f"{k}:1" for k in game.info.analysis.options)
-            analyze_one(store, rid, cheap, 0)
-    return {"game": game.id, "bots": played, "seconds": round(time.perf_counter() - start, 1)}
+        if rid and game.info.analysis and not analysed:
+            analysed = _analyse_cheaply(store, game, rid)
+    return {"game": game.id, "bots": played, "analyses": analysed,
+            "seconds": round(time.perf_counter() - start, 1)}
+
+
+def _analyse_cheaply(store, game: registry.Game, rid: str) -> list[str]:
+    """The record analysed at every option's least, by the game's own bot and, where the user's
+    file the analysis can use is configured, with it (each its own compiled code): the
+    analyses' names."""
+    from .run import analysis_files, analyze_one
+    analysis = game.info.analysis
+    names = [analyze_one(store, rid, ",".join(f"{k}:1" for k in analysis.options), 0)["bot"]]
+    try:
+        files = analysis_files(None, [game.id])[0].get(game.id)
+        if files:
+            options = analysis.options_with_file or analysis.options
+            names.append(analyze_one(store, rid, ",".join(f"{k}:1" for k in options), 0, force=True,
+                                     files={game.id: files})["bot"])
+    except Exception:  # noqa: BLE001 - a file this machine cannot use (its runtime not installed): its first use says why
+        pass
+    return names

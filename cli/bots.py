@@ -131,6 +131,7 @@ def _many(n: int, word: str) -> str:
 def warm_up_command(game, out):
     """Compile every game's engine (or GAME's) ahead of its first use: a game of each bot,
     stored and analysed in a database in memory; numba caches the code for every later start.
+    The bots that need a file of yours (TinyBot's network) are compiled where it is configured.
 
     Example: scorebook warm-up tiny-islands"""
     from scorebook.analyze.warm import warm_up
@@ -138,8 +139,10 @@ def warm_up_command(game, out):
     for g in [game] if game else registry.game_ids():
         click.echo(f"scorebook: compiling {g}…", err=True)
         done = warm_up(g)
-        rows.append({"game": done["game"], "bots": " ".join(done["bots"]), "seconds": done["seconds"]})
-    out.rows([("game", "game"), ("bots", "bots"), ("seconds", "seconds")], rows, {"games": rows})
+        rows.append({"game": done["game"], "bots": " ".join(done["bots"]), "analyses": " / ".join(done["analyses"]),
+                     "seconds": done["seconds"]})
+    out.rows([("game", "game"), ("bots", "bots"), ("analyses", "analyses"), ("seconds", "seconds")], rows,
+             {"games": rows})
 
 
 # ------------------------------------------------------------------ analyze

@@ -15,6 +15,7 @@ from scorebook.records.store import Store
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 SHARED = ROOT.parent / "shared"
+TINYBOT_NET = SHARED / "data" / "tinyislands" / "tinybot-net" / "tb10_1.onnx"
 
 
 def shared_file(path: Path) -> Path:
@@ -60,6 +61,7 @@ def pytest_sessionstart(session):
     itself, and a cold run would take twice the compiling. One process compiles as it goes,
     once, and skips this; so does a warm checkout (a function edited since is compiled again
     where it is used)."""
+    import os
     import subprocess
     import time
     from concurrent.futures import ThreadPoolExecutor
@@ -74,11 +76,16 @@ def pytest_sessionstart(session):
     if not games:
         return
     say = config.pluginmanager.get_plugin("terminalreporter").write_line
+    # TinyBot's network, where ../shared has it: warm-up compiles the bots and the analysis that
+    # use it too (about a minute), which every worker running their tests would compile again
+    env = dict(os.environ)
+    if TINYBOT_NET.is_file():
+        env.setdefault("SCOREBOOK_TINYBOT_NET", str(TINYBOT_NET))
     start = time.perf_counter()
 
     def warm(game: str) -> str:
         done = subprocess.run([sys.executable, "-m", "scorebook", "warm-up", game, "--json"], capture_output=True,
-                              text=True, timeout=1200)
+                              text=True, timeout=1200, env=env)
         return f"{game} {'compiled' if done.returncode == 0 else 'failed: ' + done.stderr.strip()[-200:]}"
     say(f"compiling {', '.join(games)} before {workers} workers start (scorebook warm-up)...")
     with ThreadPoolExecutor(workers) as pool:

@@ -349,3 +349,17 @@ def test_with_a_network_a_mistake_shows_the_nets_line_legal_on_the_records_offer
                                    "futures:2,max-futures:2", "--json").stdout)
         rows = {row["ply"]: row for row in again["moves"]}
         assert all(rows[ply]["best"] == rows[ply]["played"] for ply in range(m["ply"], m["ply"] + LINE_MOVES + 1)), m
+
+
+def test_warm_up_compiles_the_net_bots_and_analysis_where_a_network_is_configured(run_cli, tiny_net_file,
+                                                                                   monkeypatch):
+    """warm-up plays the bots that need the network and analyses with it only where one is
+    configured: a user without one is not asked for it."""
+    monkeypatch.delenv("SCOREBOOK_TINYBOT_NET", raising=False)
+    without = json.loads(run_cli("warm-up", "tiny-islands", "--json").stdout)["games"][0]
+    assert "heuristic" in without["bots"].split() and "net" not in without["bots"].split()
+    assert "net" not in without["analyses"]
+    monkeypatch.setenv("SCOREBOOK_TINYBOT_NET", str(tiny_net_file))
+    configured = json.loads(run_cli("warm-up", "tiny-islands", "--json").stdout)["games"][0]
+    assert {"net", "netsearch:1"} <= set(configured["bots"].split())
+    assert without["analyses"] in configured["analyses"] and "net" in configured["analyses"].split(" / ")[1]
