@@ -77,8 +77,12 @@ def pytest_sessionstart(session):
         return
     say = config.pluginmanager.get_plugin("terminalreporter").write_line
     # TinyBot's network, where ../shared has it: warm-up compiles the bots and the analysis that
-    # use it too (about a minute), which every worker running their tests would compile again
+    # use it too (about a minute), which every worker running their tests would compile again.
+    # LLVM's -O1 (NUMBA_OPT, 3 by default): a fifth less compiling, the same machine results
+    # (no fast-math anywhere: the stored set's analysis numbers are byte-identical) and no
+    # slower on the tests' small games (benchmarks/history/ci-time-2026-11-28.md)
     env = dict(os.environ)
+    env.setdefault("NUMBA_OPT", "1")
     if TINYBOT_NET.is_file():
         env.setdefault("SCOREBOOK_TINYBOT_NET", str(TINYBOT_NET))
     start = time.perf_counter()

@@ -55,10 +55,14 @@ def _raw(server, request: bytes, timeout: float = 10) -> tuple[int, bytes]:
     return int(data.split(b" ", 2)[1]), data.partition(b"\r\n\r\n")[2]
 
 
-def _get_ms(server, path: str = "/") -> float:
+def _timed_ms(work) -> float:
     start = time.perf_counter()
-    urllib.request.urlopen(server.base + path, timeout=60).read()
+    work()
     return (time.perf_counter() - start) * 1000
+
+
+def _get_ms(server, path: str = "/") -> float:
+    return _timed_ms(lambda: urllib.request.urlopen(server.base + path, timeout=60).read())
 
 
 @pytest.fixture
@@ -160,7 +164,12 @@ def test_basic_is_refused_and_sign_ins_are_limited(served):
 
 def test_a_page_stays_fast_while_four_clients_guess_passwords(run_cli, tmp_path):
     """Guessing is allowed here (a high limit), so every guess costs a full PBKDF2 check: the
-    checks run on their own thread and a page's median stays within 0.2 s."""
+    checks run on their own thread, and a page's median stays under two checks' time. Were they
+    on the server's loop, a page would wait behind the four queued checks, about two and a half.
+    (A check timed here: a fixed bound failed on a busy machine at 0.2 s with the checks off
+    the loop.)"""
+    from scorebook.service.accounts import hash_password
+    check_ms = min(_timed_ms(lambda: hash_password("a guess")) for _ in range(3))
     cli_json(run_cli("ingest", str(TSURO), "--json"))
     accounts = tmp_path / "accounts"
     run_cli("account", "set", "alice", "--file", str(accounts), "--password-stdin", input="correct horse\n")
@@ -180,7 +189,7 @@ def test_a_page_stays_fast_while_four_clients_guess_passwords(run_cli, tmp_path)
         stop.set()
         for t in guessers:
             t.join(timeout=30)
-        assert statistics.median(latencies) < 200, latencies
+        assert statistics.median(latencies) < 2 * check_ms, (check_ms, latencies)
     finally:
         stop.set()
         server.stop()
