@@ -15,7 +15,6 @@ from scorebook.records.store import Store
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 SHARED = ROOT.parent / "shared"
-TINYBOT_NET = SHARED / "data" / "tinyislands" / "tinybot-net" / "tb10_1.onnx"
 
 
 def shared_file(path: Path) -> Path:
@@ -76,15 +75,11 @@ def pytest_sessionstart(session):
     if not games:
         return
     say = config.pluginmanager.get_plugin("terminalreporter").write_line
-    # TinyBot's network, where ../shared has it: warm-up compiles the bots and the analysis that
-    # use it too (about a minute), which every worker running their tests would compile again.
-    # LLVM's -O1 (NUMBA_OPT, 3 by default): a fifth less compiling, the same machine results
-    # (no fast-math anywhere: the stored set's analysis numbers are byte-identical) and no
-    # slower on the tests' small games (benchmarks/history/ci-time-2026-11-28.md)
+    # LLVM's -O1 (NUMBA_OPT, 3 by default): 14% less compiling, the same results (no fast-math
+    # anywhere: the stored set's numbers are byte-identical), the tests' games as fast within
+    # this machine's noise (benchmarks/history/ci-time-2026-11-28.md)
     env = dict(os.environ)
     env.setdefault("NUMBA_OPT", "1")
-    if TINYBOT_NET.is_file():
-        env.setdefault("SCOREBOOK_TINYBOT_NET", str(TINYBOT_NET))
     start = time.perf_counter()
 
     def warm(game: str) -> str:

@@ -9,7 +9,7 @@ from scorebook.engines.tiny_islands.deck import two_deck_offers
 from scorebook.engines.tiny_islands.players import random_game
 from scorebook.records import tiny_islands, tinybot
 
-from ..conftest import SHARED, TINYBOT_NET, shared_file
+from ..conftest import SHARED, shared_file
 
 TINYBOT_SAMPLES = SHARED / "data" / "tinyislands" / "tinybot-samples.txt"
 
@@ -39,6 +39,7 @@ def bot_record(seed=4):
                                             regions=True)
 
 
+TINYBOT_NET = SHARED / "data" / "tinyislands" / "tinybot-net" / "tb10_1.onnx"
 DRAW_PRIORITY = SHARED / "data" / "tinyislands" / "tinybot-net" / "draw-priority.json"
 
 
