@@ -163,6 +163,6 @@ def _analyse_cheaply(store, game: registry.Game, rid: str) -> list[str]:
             options = analysis.options_with_file or analysis.options
             names.append(analyze_one(store, rid, ",".join(f"{k}:1" for k in options), 0, force=True,
                                      files={game.id: files})["bot"])
-    except Exception:  # noqa: BLE001 - a file this machine cannot use (its runtime not installed): its first use says why
+    except Exception:  # noqa: BLE001 - a file this machine cannot use (no runtime): its first use says why
         pass
     return names

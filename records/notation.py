@@ -276,9 +276,8 @@ class Notation(ABC):
         return out
 
     def export(self, text: str, fmt: str, policy: ErrorPolicy) -> tuple[str, list[str]]:
-        """A stored record (its canonical text) in ``fmt``; what the format dropped."""
-        if fmt == "pgn":
-            return text, []
+        """A stored record (its canonical text) in a foreign format ``fmt``; what the format
+        dropped. (In Scorebook notation, ``pgn``, it is the canonical text: ``export_record``.)"""
         formats = registry.get_game(self.game_id).formats
         if fmt not in formats:
             raise UsageError(f"{self.game_id} records cannot be written as {fmt}")

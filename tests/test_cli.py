@@ -82,6 +82,31 @@ def test_list_show_export(run_cli, tmp_path):
     assert exported["format"] == "pgn" and exported["text"] == pgn
 
 
+def test_an_export_in_scorebook_notation_loads_none_of_the_games_code(run_cli):
+    """Scorebook notation is the stored canonical text: exporting it imports no game's reader,
+    rules or numba (0.7 s of what the command cost); another format reads the record."""
+    import subprocess
+    import sys
+    line = random_tinybot_line(6)
+    rid = cli_json(run_cli("ingest", "-", "--json", input=line + "\n"))["records"][0]["id"]
+    probe = ("import sys\nfrom scorebook.cli.main import main\n"
+             "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+             "print(sorted({m.split('.')[0] if m.startswith('numba') else m for m in sys.modules\n"
+             "              if m.startswith(('numba', 'scorebook.engines.tiny_islands.engine',\n"
+             "                               'scorebook.records.tiny_islands'))}),"
+             " file=sys.stderr)")
+
+    def loaded(*args):
+        done = subprocess.run([sys.executable, "-c", probe, "--db", run_cli.db, *args], capture_output=True,
+                              text=True, timeout=120)
+        return done.stdout, done.stderr.strip().splitlines()[-1]
+    text, modules = loaded("export", rid)
+    assert text == run_cli("export", rid).output and modules == "[]"
+    text, modules = loaded("export", rid, "--format", "tinybot")
+    assert text == line + "\n"
+    assert all(m in modules for m in ("numba", "engines.tiny_islands.engine", "records.tiny_islands"))
+
+
 def test_play_random_stores_games(run_cli, tmp_path):
     result = run_cli("play", "tiny-islands", "--players", "random", "--games", "3", "--seed", "9",
                      "--json", "--out", str(tmp_path / "out"))
