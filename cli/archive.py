@@ -303,10 +303,12 @@ SOLO_COLUMNS = [("game", "game"), ("rank", "rank"), ("player", "player"), ("mean
 @click.option("--rebuild", is_flag=True, help="Rate every stored game again from the first and keep the result "
                                             "(the kept ratings are updated as games arrive; this is never needed "
                                             "for correct numbers, only to store them after an upgrade).")
+@click.option("--limit", type=click.IntRange(0), help=f"The first this many places of each game (0: all; the table "
+              f"shows {TABLE_LIMIT} unless told, the other formats all).")
 @db_option
 @output_options
 @click.pass_context
-def ratings(ctx, game, event, since, rebuild, out):
+def ratings(ctx, game, event, since, rebuild, limit, out):
     """Ratings of every player (bots too, by their spec) from the stored games, in the order
     they were played: rating = mu - 3 sigma (openskill's Plackett-Luce), ± sigma; solo games
     get a summary of each player's totals instead. The database keeps them, updated as games
@@ -322,10 +324,11 @@ def ratings(ctx, game, event, since, rebuild, out):
         click.echo(f"scorebook: rated {rebuild_ratings(store):,} games again from the first", err=True)
     else:
         store = open_store(ctx, write=False)
-    print_ratings(rate_archive(store, game, event, since), out)
+    shown = (TABLE_LIMIT if out.human else None) if limit is None else (limit or None)
+    print_ratings(rate_archive(store, game, event, since), out, shown)
 
 
-def _ratings_tables(doc: dict, out) -> None:
+def _ratings_tables(doc: dict, out, cut: int) -> None:
     """The ratings' table, the solo summaries' table (when there are any), the games rated."""
     if doc["ratings"] or not doc["solo"]:
         out.rows(RATING_COLUMNS, doc["ratings"])
@@ -333,15 +336,22 @@ def _ratings_tables(doc: dict, out) -> None:
         if doc["ratings"]:
             click.echo("")
         out.rows(SOLO_COLUMNS, doc["solo"])
-    click.echo(f"{doc['games']} games rated")
+    click.echo(f"{doc['games']} games rated" + (f"; {cut} players below the first {doc['shown']} places of their "
+                                                 "game not shown: --limit N for more, --limit 0 for all" if cut else ""))
 
 
-def print_ratings(doc: dict, out) -> None:
-    """Ratings and solo summaries: two tables, or one list with each row's kind."""
+def print_ratings(doc: dict, out, shown: int | None = None) -> None:
+    """Ratings and solo summaries: two tables, or one list with each row's kind; ``shown``:
+    the first places of each game only."""
+    cut = 0
+    if shown:
+        kept = {k: [r for r in doc[k] if r["rank"] <= shown] for k in ("ratings", "solo")}
+        cut = len(doc["ratings"]) + len(doc["solo"]) - len(kept["ratings"]) - len(kept["solo"])
+        doc = dict(doc, **kept, shown=shown)
     if out.json:
         out.rows([], [], doc)
     elif out.human:
-        _ratings_tables(doc, out)
+        _ratings_tables(doc, out, cut)
     else:  # one list: each row with its kind
         out.rows([("kind", "kind")] + RATING_COLUMNS + [c for c in SOLO_COLUMNS if c not in RATING_COLUMNS],
                  [dict(r, kind="rating") for r in doc["ratings"]] + [dict(r, kind="solo") for r in doc["solo"]])

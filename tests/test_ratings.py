@@ -128,6 +128,25 @@ def test_ratings_command_in_every_format(run_cli):
     assert run_cli("ratings", "--since", "last week").exit_code == 2
 
 
+def test_the_ratings_table_shows_the_first_places_of_each_game_unless_told(run_cli):
+    """A table of every player of a big archive is not read: the table shows the first places
+    of each game (100) and says how many players it left out; --limit N and --limit 0 choose,
+    and the other formats give every row unless told."""
+    cli_json(run_cli("ingest", str(SAMPLES), "--json"))
+    every = cli_json(run_cli("ratings", "--json"))
+    rows = every["ratings"] + every["solo"]
+    top = [(r["game"], r["player"]) for r in rows if r["rank"] <= 2]
+    assert 0 < len(top) < len(rows)
+    limited = cli_json(run_cli("ratings", "--json", "--limit", "2"))
+    assert [(r["game"], r["player"]) for r in limited["ratings"] + limited["solo"]] == top
+    assert len(run_cli("ratings", "--nl", "--limit", "2").stdout.splitlines()) == len(top)
+    table = run_cli("ratings", "--limit", "2").stdout
+    assert table.splitlines()[-1].endswith(f"; {len(rows) - len(top)} players below the first 2 places of their "
+                                           "game not shown: --limit N for more, --limit 0 for all")
+    assert run_cli("ratings").stdout.splitlines()[-1] == run_cli("ratings", "--limit", "0").stdout.splitlines()[-1] \
+        == f"{every['games']} games rated"  # no game of the samples has 100 players
+
+
 def test_a_ladder_plays_every_pair_with_seats_rotating_and_rates_them(run_cli):
     doc = cli_json(run_cli("play", "iwoki", "--ladder", "random,greedy,minimax:1", "--games", "2", "--json"))
     assert len(doc["matches"]) == 3 and doc["games"] == 6  # three pairs, two games each
