@@ -61,10 +61,10 @@ def tournament_game(name: str | None = None):
     """The game whose tournament a file or an event is (``name``, or the one game that has tournaments)."""
     if name is not None:
         game = registry.get_game(name)
-        if getattr(game.analysis, "tournament", None) is None:
+        if not (game.info.analysis and game.info.analysis.tournaments):
             raise UsageError(f"{name} has no tournament standings")
         return game
-    with_tournaments = [g for g in registry.games() if getattr(g.analysis, "tournament", None) is not None]
+    with_tournaments = [g for g in registry.games() if g.info.analysis and g.info.analysis.tournaments]
     if len(with_tournaments) != 1:
         raise UsageError("name the game of the tournament (\"game\" in the tournament file)")
     return with_tournaments[0]

@@ -127,6 +127,9 @@ class Analysis:
     # what a value is, for reading it from another seat's side (the report's one perspective):
     # "margin" (the other seat's is its negation), "share" (of a win, in %: 100 less it), "score"
     scale: str = "margin"
+    # the analysis ranks the game's events (``standings``; its module's ``tournament``): told
+    # here so that finding the game of an event loads no game's code
+    tournaments: bool = False
 
 
 @_STRICT

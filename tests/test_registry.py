@@ -28,6 +28,8 @@ def test_every_game_declares_itself_once(game):
     assert {f: fmt.name for f, fmt in g.formats.items()} == {f: f for f in g.info.formats.read if f != "pgn"}
     # every analysis option and threshold is data, and the bot name covers them
     assert g.analysis.bot_name(dict(g.info.analysis.options))
+    # a game's standings are declared where they are found without loading its code
+    assert g.info.analysis.tournaments == (getattr(g.analysis, "tournament", None) is not None)
 
 
 @pytest.mark.parametrize("change, complaint", [
