@@ -340,14 +340,20 @@ def _ratings_tables(doc: dict, out, cut: int) -> None:
                                                  "game not shown: --limit N for more, --limit 0 for all" if cut else ""))
 
 
+def _first_places(doc: dict, shown: int | None) -> tuple[dict, int]:
+    """The ratings document cut to the first ``shown`` places of each game (None: all), and
+    how many players it left out."""
+    if not shown:
+        return doc, 0
+    kept = {k: [r for r in doc[k] if r["rank"] <= shown] for k in ("ratings", "solo")}
+    cut = len(doc["ratings"]) + len(doc["solo"]) - len(kept["ratings"]) - len(kept["solo"])
+    return dict(doc, **kept, shown=shown), cut
+
+
 def print_ratings(doc: dict, out, shown: int | None = None) -> None:
     """Ratings and solo summaries: two tables, or one list with each row's kind; ``shown``:
     the first places of each game only."""
-    cut = 0
-    if shown:
-        kept = {k: [r for r in doc[k] if r["rank"] <= shown] for k in ("ratings", "solo")}
-        cut = len(doc["ratings"]) + len(doc["solo"]) - len(kept["ratings"]) - len(kept["solo"])
-        doc = dict(doc, **kept, shown=shown)
+    doc, cut = _first_places(doc, shown)
     if out.json:
         out.rows([], [], doc)
     elif out.human:
