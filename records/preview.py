@@ -63,7 +63,7 @@ def _walked(item: Item, text: str, path: str) -> tuple[dict, Trace]:
         return row, Trace(None, [], [], item.error)
     notation = registry.get_game(item.game).notation
     if item.record is None:  # the walk read again, where it stops where reading the file did
-        again = _read_again(item, text, notation, row)
+        again, row["tags"] = _read_again(item, text, notation)
         return row, again if again is not None and _same(again.error, item.error) else Trace(None, [], [], item.error)
     row["tags"] = dict(item.record.tags)
     try:
@@ -71,7 +71,7 @@ def _walked(item: Item, text: str, path: str) -> tuple[dict, Trace]:
     except RecordRejected as err:
         return row, notation.trace_until_refused(item.record, err)
     row.update({k: getattr(prepared, k) for k in ("id", "rules", "deck", "tags", "recorded")})
-    again = _read_again(item, text, notation, {})
+    again, _ = _read_again(item, text, notation)
     return row, again if again is not None and again.error is None else notation.trace(item.record)
 
 
@@ -79,16 +79,15 @@ def _same(error: RecordRejected | None, first: RecordRejected) -> bool:
     return error is not None and (error.code, error.line, error.column) == (first.code, first.line, first.column)
 
 
-def _read_again(item: Item, text: str, notation, row: dict) -> Trace | None:
-    """An item's record read again with its walk kept (its tags into ``row``); None where its
-    format's reader does not walk."""
+def _read_again(item: Item, text: str, notation) -> tuple[Trace | None, dict]:
+    """An item's record read again with its walk kept (None where its format's reader does not
+    walk), and the tags of its first game ({} for a foreign format's)."""
     if item.format != "pgn":
-        return registry.get_game(item.game).formats[item.format].read_trace(text, item.index)
+        return registry.get_game(item.game).formats[item.format].read_trace(text, item.index), {}
     games = _games_of(item, text)
     if not games:
-        return None
-    row["tags"] = dict(games[0].tags)
-    return notation.trace_games(games)
+        return None, {}
+    return notation.trace_games(games), dict(games[0].tags)
 
 
 def _games_of(item: Item, text: str) -> list[pgn.PgnGame]:
