@@ -94,7 +94,15 @@ def rate_new(store, games) -> None:
 
 # ------------------------------------------------------------------ list, show, export
 
-TABLE_LIMIT = 100  # records the table shows unless --limit says otherwise
+TABLE_LIMIT = 100  # rows the table shows unless --limit says otherwise
+
+
+def shown_rows(limit: int | None, out) -> int | None:
+    """How many rows to show (None: all): ``--limit`` as given (0: all), else a table's
+    ``TABLE_LIMIT`` and every row of the other formats."""
+    if limit is None:
+        return TABLE_LIMIT if out.human else None
+    return limit or None
 
 @main.command("list", short_help="List stored records.")
 @click.option("--game", type=GAME, help="Only records of this game.")
@@ -116,7 +124,7 @@ def list_(ctx, game, player, where_sql, order, limit, offset, out):
     the deck and the source file (the other formats carry them all).
 
     Example: scorebook list --game tsuro --where "date >= '2026.01.01'" --order "date desc" --limit 20"""
-    shown = (TABLE_LIMIT if out.human else None) if limit is None else (limit or None)
+    shown = shown_rows(limit, out)
     # one more than shown: whether there are more to say so
     stored = open_store(ctx, write=False).list(game, player, where_sql=where_sql, order=order,
                                            limit=None if shown is None else shown + 1, offset=offset)
@@ -158,7 +166,7 @@ def events(ctx, limit, out):
 
     Example: scorebook events --csv"""
     every = open_store(ctx, write=False).events()
-    shown = (TABLE_LIMIT if out.human else None) if limit is None else (limit or None)
+    shown = shown_rows(limit, out)
     rows = every[:shown] if shown else every
     columns = [("event", "event"), ("game", "game"), ("records", "records"), ("players", "players"),
                ("first", "first date"), ("last", "last date"), ("tournament", "tournament")]
@@ -324,7 +332,7 @@ def ratings(ctx, game, event, since, rebuild, limit, out):
         click.echo(f"scorebook: rated {rebuild_ratings(store):,} games again from the first", err=True)
     else:
         store = open_store(ctx, write=False)
-    shown = (TABLE_LIMIT if out.human else None) if limit is None else (limit or None)
+    shown = shown_rows(limit, out)
     print_ratings(rate_archive(store, game, event, since), out, shown)
 
 
