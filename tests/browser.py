@@ -7,8 +7,13 @@ from __future__ import annotations
 import json
 import os
 import select
+import shutil
 import subprocess
 import time
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 class Browser:
@@ -27,8 +32,13 @@ class Browser:
         os.close(to_browser)
         os.close(from_browser)
         self._next, self._buffer = 0, b""
+        #: what the pages wrote to the console as errors, and the exceptions they left uncaught,
+        #: since the browser started (``console_errors`` reads and clears them)
+        self._errors: list[str] = []
         target = self.send("Target.createTarget", url="about:blank")["targetId"]
         self.session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        self.page("Runtime.enable")
+        self.page("Log.enable")
 
     def send(self, method: str, session: str | None = None, **params) -> dict:
         """One command; its result (an error answer raises)."""
@@ -48,10 +58,27 @@ class Browser:
                 self._buffer += chunk
             raw, self._buffer = self._buffer.split(b"\0", 1)
             answer = json.loads(raw)
+            self._keep_error(answer)
             if answer.get("id") == self._next:  # events and other answers pass by
                 if "error" in answer:
                     raise RuntimeError(f"{method}: {answer['error']}")
                 return answer.get("result", {})
+
+    def _keep_error(self, event: dict) -> None:
+        params = event.get("params", {})
+        if event.get("method") == "Runtime.exceptionThrown":
+            details = params.get("exceptionDetails", {})
+            self._errors.append("Uncaught " + str(details.get("exception", {}).get("description") or details.get("text")))
+        elif event.get("method") == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
+            self._errors.append("console: " + " ".join(str(a.get("value", a.get("description"))) for a in params["args"]))
+        elif event.get("method") == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
+            self._errors.append("log: " + params["entry"].get("text", ""))
+
+    def console_errors(self) -> list[str]:
+        """The console errors and uncaught exceptions of the pages since the last call."""
+        self.evaluate("0")  # a round trip: the page's events before it have arrived
+        errors, self._errors = self._errors, []
+        return errors
 
     def page(self, method: str, **params) -> dict:
         return self.send(method, self.session, **params)
@@ -98,6 +125,12 @@ class Browser:
     def status(self) -> int:
         """The HTTP status of the page shown."""
         return self.evaluate("performance.getEntriesByType('navigation')[0].responseStatus")
+
+    def screenshot(self, width: int, height: int) -> bytes:
+        """The page drawn to pixels (PNG) in a window of ``width`` by ``height``."""
+        import base64
+        self.page("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=False)
+        return base64.b64decode(self.page("Page.captureScreenshot", format="png")["data"])
 
     def html(self) -> str:
         return self.evaluate("document.documentElement.outerHTML")

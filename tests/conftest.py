@@ -106,6 +106,18 @@ def _own_data_dir(tmp_path_factory):
         os.environ["SCOREBOOK_DATA"] = before
 
 
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory):
+    """One headless Chromium for the worker's pages (a launch costs a second or more), driven
+    over its DevTools pipe; the test skipped where Chromium is not installed."""
+    from .browser import CHROMIUM, FLAGS, Browser
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (bash .ci/run installs it)")
+    shared = Browser(CHROMIUM, FLAGS, str(tmp_path_factory.mktemp("chromium-profile")))
+    yield shared
+    shared.close()
+
+
 @pytest.fixture
 def store(tmp_path) -> Store:
     return Store(str(tmp_path / "test.db"))

@@ -5,16 +5,11 @@ error. Skips with a reason where Chromium is not installed (.ci/run installs it)
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 
 import pytest
 
 from .conftest import SAMPLES, cli_json
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 REPORTS = {  # a sample of each game, analysed cheaply: the page, not the numbers, is under test
     "tiny-islands": ("tiny-islands/tiny-islands-random-s7-0001.pgn", "rollouts:2,candidates:2,max-rollouts:2"),
     "game-of-islands": ("game-of-islands/bot-round-robin/game-of-islands-search-greedy-triad-s21-0001.pgn",
@@ -28,9 +23,8 @@ UNMARKED = re.compile(r"pass|--|time|draw.*|(\d:)?(S\d+|A|B\d+|L-)")  # moves th
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (bash .ci/run installs it)")
 @pytest.mark.parametrize("game", sorted(REPORTS))
-def test_the_report_of_every_game_renders_in_chromium(game, run_cli, tmp_path):
+def test_the_report_of_every_game_renders_in_chromium(game, run_cli, tmp_path, browser):
     path, bot = REPORTS[game]
     rid = cli_json(run_cli("ingest", str(SAMPLES / path), "--json"))["records"][0]["id"]
     page = tmp_path / "report.html"
@@ -40,14 +34,11 @@ def test_the_report_of_every_game_renders_in_chromium(game, run_cli, tmp_path):
     # self-contained: one inline script (the viewer), nothing fetched
     assert html.count("<script") == 1 and "<script>" in html and "src=" not in html.split("<script>")[1]
     assert "http://" not in html.replace("http://www.w3.org/2000/svg", "") and "https://" not in html
-    profile = ["--user-data-dir=" + str(tmp_path / "profile")]
-    shot = tmp_path / "shot.png"
-    run = subprocess.run([CHROMIUM, *FLAGS, *profile, "--enable-logging=stderr", "--v=0", f"--screenshot={shot}",
-                          "--window-size=1200,1600", page.as_uri()], capture_output=True, text=True, timeout=120)
-    assert shot.exists() and shot.stat().st_size > 10_000 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert not re.search(r"CONSOLE.*(Error|error)|Uncaught", run.stderr), run.stderr[-2000:]
-    dom = subprocess.run([CHROMIUM, *FLAGS, *profile, "--dump-dom", page.as_uri()], capture_output=True,
-                         text=True, timeout=120).stdout
+    browser.open(page.as_uri())
+    shot = browser.screenshot(1200, 1600)
+    assert len(shot) > 10_000 and shot[:8] == b"\x89PNG\r\n\x1a\n"
+    assert browser.console_errors() == []
+    dom = browser.html()
     finals = dom.count('class="move final"')  # the final position of each game of the record
     # and one before every analysed move, and the interactive board's copy of the one it shows
     assert finals >= 1 and dom.count('class="board"') == len(moves) + finals + 1
@@ -78,9 +69,8 @@ document.body.setAttribute("data-keys", seen.join(",") + "|" + document.getEleme
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (bash .ci/run installs it)")
 @pytest.mark.parametrize("game", ["tsuro", "game-of-islands"])
-def test_the_interactive_board_steps_with_the_arrow_keys(game, run_cli, tmp_path):
+def test_the_interactive_board_steps_with_the_arrow_keys(game, run_cli, tmp_path, browser):
     """Key presses dispatched in Chromium (a script added to a copy of the page): right three
     times, left, End, right at the end, Home then left at the start."""
     path, bot = REPORTS[game]
@@ -88,8 +78,8 @@ def test_the_interactive_board_steps_with_the_arrow_keys(game, run_cli, tmp_path
     page = tmp_path / "report.html"
     moves = cli_json(run_cli("analyze", rid, "--bot", bot, "--json", "--html", str(page)))["moves"]
     page.write_text(page.read_text().replace("</body>", KEYS + "</body>"))
-    dom = subprocess.run([CHROMIUM, *FLAGS, "--user-data-dir=" + str(tmp_path / "profile"), "--dump-dom",
-                          page.as_uri()], capture_output=True, text=True, timeout=120).stdout
+    browser.open(page.as_uri())
+    dom = browser.html()
     seen, where = re.search(r'data-keys="([^"|]*)\|([^"]*)"', dom).groups()
     last = len(moves) - 1
     assert seen.split(",") == [str(min(3, last)), str(min(3, last) - 1), str(last), str(last), "0"]
@@ -100,16 +90,15 @@ def test_the_interactive_board_steps_with_the_arrow_keys(game, run_cli, tmp_path
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (bash .ci/run installs it)")
-def test_the_standings_page_equals_the_json_rank_by_rank(run_cli, tmp_path):
+def test_the_standings_page_equals_the_json_rank_by_rank(run_cli, tmp_path, browser):
     from .conftest import SHARED, shared_file
     tournament = shared_file(SHARED / "data" / "goi" / "tournament-small" / "tournament.json")
     page = tmp_path / "standings.html"
     doc = cli_json(run_cli("standings", str(tournament), "--json", "--html", str(page)))
     html = page.read_text()
     assert "<script" not in html and "http://" not in html
-    dom = subprocess.run([CHROMIUM, *FLAGS, "--user-data-dir=" + str(tmp_path / "profile"), "--dump-dom",
-                          page.as_uri()], capture_output=True, text=True, timeout=120).stdout
+    browser.open(page.as_uri())
+    dom = browser.html()
     rows = re.findall(r"<tr data-rank=\"(\d+)\"><td>\d+</td><td class=\"player\">([^<]+)</td>(.*?)</tr>", dom)
     assert [(int(rank), player) for rank, player, _ in rows] == [(r["rank"], r["player"]) for r in doc["standings"]]
     for (_, _, cells), row in zip(rows, doc["standings"]):
@@ -119,3 +108,15 @@ def test_the_standings_page_equals_the_json_rank_by_rank(run_cli, tmp_path):
     crosstable = dom.split('id="crosstable"')[1]
     for m in doc["matches"]:  # every match's margin, from both sides
         assert f"{m['margin']:+d} (" in crosstable and f"{-m['margin']:+d} (" in crosstable
+
+
+@pytest.mark.browser
+def test_the_shared_browser_sees_a_pages_console_errors(browser, tmp_path):
+    """What the pages above are held to: a console error and an uncaught exception are seen."""
+    page = tmp_path / "broken.html"
+    page.write_text('<p>x</p><script>console.error("drawn wrong"); null.board;</script>')
+    browser.open(page.as_uri())
+    errors = browser.console_errors()
+    assert len(errors) == 2 and "drawn wrong" in errors[0] and errors[1].startswith("Uncaught TypeError")
+    browser.open(SAMPLES.as_uri())
+    assert browser.console_errors() == []

@@ -15,7 +15,7 @@ import urllib.request
 import pytest
 
 from .conftest import SAMPLES, cli_json
-from .test_html_report import CHROMIUM, FLAGS
+from .browser import CHROMIUM
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(importlib.util.find_spec("datasette") is None,
                                  reason="Datasette is not installed (pip install -e '.[test]' installs it)"),
@@ -28,7 +28,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_serve_shows_records_boards_and_search(run_cli, tmp_path):
+def test_serve_shows_records_boards_and_search(run_cli, browser):
     cli_json(run_cli("ingest", str(SAMPLES), "--json"))
     listed = cli_json(run_cli("list", "--json"))["records"]
     one_of_each = {}
@@ -50,16 +50,11 @@ def test_serve_shows_records_boards_and_search(run_cli, tmp_path):
         pages = {"home": "/", "search": "/cli/records?_search=TinyBot",
                  **{game: f"/-/scorebook/record/{rid}" for game, rid in one_of_each.items()}}
         for name, path in pages.items():
-            profile = ["--user-data-dir=" + str(tmp_path / f"profile-{name}")]
+            browser.open(base + path)
             if name in ("home", "iwoki"):  # drawn to pixels: the home page and a page with a chart
-                shot = tmp_path / f"{name}.png"
-                subprocess.run([CHROMIUM, *FLAGS, *profile, f"--screenshot={shot}", "--window-size=1200,1400",
-                                base + path], capture_output=True, text=True, timeout=120)
-                assert shot.exists() and shot.stat().st_size > 5_000, name
-            run = subprocess.run([CHROMIUM, *FLAGS, *profile, "--enable-logging=stderr", "--v=0", "--dump-dom",
-                                  base + path], capture_output=True, text=True, timeout=120)
-            assert not re.search(r"CONSOLE.*(Error|error)|Uncaught", run.stderr), (name, run.stderr[-2000:])
-            dom = run.stdout
+                assert len(browser.screenshot(1200, 1400)) > 5_000, name
+            assert browser.console_errors() == [], name
+            dom = browser.html()
             if name == "home":
                 assert "Scorebook" in dom and "records" in dom
             elif name == "search":

@@ -291,7 +291,7 @@ def test_the_record_page_asks_for_an_analysis_and_follows_it(accounts, run_cli):
 def test_hostile_text_is_inert_in_every_page(accounts, run_cli, tmp_path):
     """A record whose player names, event and comment carry markup: its page, the record
     list and the submit form's answer show it as text, and no script of it runs (Chromium)."""
-    from .test_html_report import CHROMIUM, FLAGS
+    from .browser import CHROMIUM, FLAGS
     if CHROMIUM is None:
         pytest.skip("Debian's chromium is not installed (bash .ci/run installs it)")
     server = accounts
@@ -321,7 +321,7 @@ def test_a_browser_submits_good_bad_and_duplicate_records(accounts, run_cli, tmp
     column, stores a good record and links its page, calls a resubmission a duplicate; a form
     on another site posting to the server is refused and writes nothing."""
     from .browser import Browser
-    from .test_html_report import CHROMIUM, FLAGS
+    from .browser import CHROMIUM, FLAGS
     if CHROMIUM is None:
         pytest.skip("Debian's chromium is not installed (bash .ci/run installs it)")
     server = accounts
