@@ -120,6 +120,8 @@ class TinyIslandsEngine(Engine):
             s.tile_drawn, s.zone_drawn = E.offer_counts(s.offers, s.turn)
 
     def _take_offer(self, s: TinyIslandsState) -> int:
+        if s.turn >= len(s.offers):  # past an unfinished record's offers: nothing was offered
+            return E.TILE_NOT_OFFERED
         self._counts(s)
         if not s.offer_checked:
             code = E.offer_code(s.offers[s.turn], s.tile_drawn, s.zone_drawn)
@@ -142,6 +144,8 @@ class TinyIslandsEngine(Engine):
                 if E.check_region(s.land, region) == E.OK:
                     out.append(("draw", cells))
             return out
+        if s.turn >= len(s.offers):  # an unfinished record's setup: no offer, no placement
+            return []
         seen = set()
         out = []
         for tile, cell in E.legal_placements(s.tiles, s.offers[s.turn]):
@@ -173,7 +177,7 @@ class TinyIslandsEngine(Engine):
         self._counts(s)
         counts = (s.tile_drawn.copy(), s.zone_drawn.copy(), s.offer_checked)  # a refusal changes nothing
         code = self._take_offer(s)
-        offer = s.offers[s.turn]
+        offer = s.offers[s.turn] if code == E.OK else None
         if code == E.OK and E.legal_placements(s.tiles, offer).shape[0] == 0:
             code = E.NO_LEGAL_PLACEMENT
         if code == E.OK:
@@ -223,6 +227,8 @@ class TinyIslandsEngine(Engine):
     def is_terminal(self, s: TinyIslandsState) -> bool:
         if s.turn >= TURNS and not s.drawing_due:
             return True
+        if not s.drawing_due and s.turn >= len(s.offers):  # an unfinished record's setup: the offer is not known
+            return False
         return (not s.drawing_due and self._take_offer(s) == E.OK
                 and E.legal_placements(s.tiles, s.offers[s.turn]).shape[0] == 0)
 

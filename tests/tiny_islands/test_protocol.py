@@ -55,3 +55,16 @@ def test_illegal_actions_are_refused_and_change_nothing():
     assert ENGINE.code_name(ENGINE.apply(s, ("place", 1, 0))) == "missing-drawing"
     assert ENGINE.code_name(ENGINE.apply(s, ("draw", (0, 2)))) == "drawing-disconnected"
     assert not s.land.any()
+
+
+def test_an_unfinished_records_setup_offers_nothing_past_its_last_offer():
+    """A record that stops early gives its engine only the offers it shows: past them the game
+    is not over, nothing is legal, and a placement is refused (the trace of such a record is
+    walked from that setup)."""
+    setup = ENGINE.new_game(np.random.default_rng(4), {})
+    setup["offers"] = setup["offers"][:2]
+    s = ENGINE.initial_state(setup)
+    for _ in range(2):
+        assert ENGINE.apply(s, ENGINE.legal_actions(s)[0]) == OK
+    assert not ENGINE.is_terminal(s) and ENGINE.legal_actions(s) == []
+    assert ENGINE.code_name(ENGINE.apply(s, ("place", 1, 40))) == "tile-not-offered" and s.turn == 2
