@@ -25,10 +25,11 @@ class Analysis(ABC):
         ``progress()`` is called once a move.
 
         The shared evaluate walk: every position of the trace judged by the game's ``judge``;
-        ``memo`` is the walk's own dict, for what a judgement carries to the next move (a plan)."""
+        ``memo`` is the walk's own dict, for what a judgement carries to the next move (a plan);
+        it starts with ``setups``, the trace's (each game's chance outcomes: a deck, the offers)."""
         record = trace.record
         rows = []
-        memo: dict = {}
+        memo: dict = {"setups": trace.setups}
         batched = self.batched(options)
         for position in trace.positions:
             row = self.judge(record, position, seed=seed, options=options, memo=memo)

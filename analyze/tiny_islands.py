@@ -42,18 +42,12 @@ class _Context:
     """What every move of a record's analysis shares: the deck model, the offers (an
     unfinished game padded), the wave rule and the play-out weights."""
 
-    def __init__(self, record: ti.TinyIslandsRecord):
+    def __init__(self, record: ti.TinyIslandsRecord, setups: tuple):
         self.wave_rule = 1 if record.rules == "tinybot" else 0
         # futures are drawn under the record's deck model
         deck = ti.resolve_deck(record)
         self.deck_model = DECK_MODELS.index(deck) if deck in DECK_MODELS else 0
-        offers = np.array([(o.tile1, o.zone1, o.tile2, o.zone2) for o in record.offers], np.int64)
-        if len(offers) < TURNS:  # an unfinished game: pad with a sampled future, never read before its turn
-            pad = np.zeros((TURNS, 4), np.int64)
-            pad[:len(offers)] = offers
-            offers = pad
-        self.offers = offers
-        self.known = len(record.offers)  # offers the record shows: a line reads no further
+        self.offers, self.known = _offers(setups)
         self.play_out = bots.search_weights()  # halving:N's play-outs; candidates ranked with WEIGHTS, as its root
 
 
@@ -172,8 +166,8 @@ class TinyIslandsAnalysis(Analysis):
 
     def settings(self, record: ti.TinyIslandsRecord, options: dict, memo: dict) -> dict:
         if "net" in options:
-            return memo.setdefault("net", _NetJudge(record, options)).settings()
-        deck = DECK_MODELS[memo.setdefault("context", _Context(record)).deck_model]
+            return memo.setdefault("net", _NetJudge(record, memo["setups"], options)).settings()
+        deck = DECK_MODELS[memo.setdefault("context", _Context(record, memo["setups"])).deck_model]
         return {"rollouts": options["rollouts"], "candidates": options["candidates"],
                 "max_rollouts": options["max-rollouts"], "target_stderr": TARGET_STDERR, "deck": deck}
 
@@ -183,10 +177,10 @@ class TinyIslandsAnalysis(Analysis):
         shoreline: the bot's planned region against the one drawn. With the net, the move's
         candidates are gathered and valued after the walk (``_NetJudge``)."""
         if "net" in options:
-            memo.setdefault("net", _NetJudge(record, options)).see(position)
+            memo.setdefault("net", _NetJudge(record, memo["setups"], options)).see(position)
             return None
         if "context" not in memo:  # what every move of the record shares
-            memo["context"] = _Context(record)
+            memo["context"] = _Context(record, memo["setups"])
         c = memo["context"]
         tiles, land = position.before[0].copy(), position.before[1]
         t = int(np.count_nonzero(tiles))  # placements made before this move
@@ -315,13 +309,14 @@ def _sha(net) -> str:
     return net.sha256
 
 
-def _offers(record: ti.TinyIslandsRecord) -> np.ndarray:
-    offers = np.array([(o.tile1, o.zone1, o.tile2, o.zone2) for o in record.offers], np.int64).reshape(-1, 4)
-    if len(offers) < TURNS:  # an unfinished game: padded, never read before its turn
-        pad = np.zeros((TURNS, 4), np.int64)
-        pad[:len(offers)] = offers
-        offers = pad
-    return offers
+def _offers(setups: tuple) -> tuple[np.ndarray, int]:
+    """The offers of a walked record (its setup's: tile, zone, tile, zone a turn), padded with
+    zeros to the game's turns where it is unfinished (never read before their turn), and how
+    many the record shows (a line reads no further)."""
+    shown = setups[0]["offers"]
+    offers = np.zeros((TURNS, 4), np.int64)
+    offers[:len(shown)] = shown
+    return offers, len(shown)
 
 
 def _region_text(region: np.ndarray) -> str:
@@ -341,7 +336,7 @@ class _NetJudge:
     ``TARGET_STDERR``, both get more, up to ``max-futures``. The play-outs of every move run
     together, in two rounds (the net runs large batches fast)."""
 
-    def __init__(self, record: ti.TinyIslandsRecord, options: dict):
+    def __init__(self, record: ti.TinyIslandsRecord, setups: tuple, options: dict):
         from scorebook.engines.tiny_islands import net_bots, net_play as NP
         self.NP, self.net_bots = NP, net_bots
         self.net, self.futures, self.cap = options["net"], options["futures"], options["max-futures"]
@@ -350,12 +345,11 @@ class _NetJudge:
         self.deck_model = DECK_MODELS.index(deck) if deck in DECK_MODELS else 0
         # the record's own last shoreline is applied, not the planner's
         self.root = NP.Games(1, self.wave_rule, third_by_net=True)
-        self.root.offers[0] = _offers(record)
+        self.root.offers[0], self.known = _offers(setups)
         self.state = self.root.arrays()
         self.judged = []  # per move: ply, labels of the candidates (best first, played last), their rows, offers seen
         self.exact = []  # the last shoreline's row, valued at once
         self.turns = self.drawings = 0
-        self.known = len(record.offers)  # offers the record shows: a line reads no further
 
     def _after(self, moves: list):
         """One row per candidate: the root with that candidate played (a move, or a region)."""

@@ -118,14 +118,15 @@ class Notation(ABC):
         replay's score. The walks its reader kept (``read_trace``) give the positions where they
         are the record's games, one each; otherwise the shared walk gives them, up to a step the
         rules refuse (the trace's ``error``: a record read without a replay, whose replay fails)."""
+        games = self.games(record)
         found = None if walks is None else replay.positions_passed(
-            self.games(record), walks,
-            lambda state, before, step: self.view(record, state, before, step))
+            games, walks, lambda state, before, step: self.view(record, state, before, step))
         error = None
         if found is None:
-            found, error = self.walk(record, self.games(record))
+            found, error = self.walk(record, games)
         return Trace(record, self.players(record), self.finish_positions(record, found), error,
-                     None if error is not None else self.replayed_score(record, found))
+                     None if error is not None else self.replayed_score(record, found),
+                     tuple(setup for setup, _ in games))
 
     def read_trace(self, text: str) -> Trace:
         """A stored record (its canonical text), read and walked once (``trace_games``)."""
@@ -150,15 +151,17 @@ class Notation(ABC):
         before it, the seats named ``names`` (read from its tags)."""
         seen = _Refused(names)
         return Trace(None, names, replay.positions_kept(
-            walks, lambda state, before, step: self.view(seen, state, before, step)), error)
+            walks, lambda state, before, step: self.view(seen, state, before, step)), error,
+                     setups=tuple(walk.setup for walk in walks))
 
     def trace_until_refused(self, record, error: RecordRejected) -> Trace:
         """A record read but refused when replayed or checked (``canonical``: a TinyBot line, a
         stated score that differs): the shared walk's positions up to the first step the rules
         refuse, and ``error``, the refusal as reading it found it (with its place)."""
-        found, refusal = self.walk(record, self.games_as_read(record))
+        games = self.games_as_read(record)
+        found, refusal = self.walk(record, games)
         return Trace(record, self.players(record), found, error, None if refusal is not None else
-                     self.replayed_score(record, found))
+                     self.replayed_score(record, found), tuple(setup for setup, _ in games))
 
     def replayed_score(self, record, positions: list[Position]) -> dict:
         """The score the replay gives a record that replays (``Trace.score``), in the game's

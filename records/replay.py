@@ -70,6 +70,10 @@ class Trace:
     positions: list[Position]
     error: RecordRejected | None = None  # the first rejection (lichess's Replay gives it as a value too)
     score: dict | None = None  # the replay's score, in the game's shape; None where the walk stopped short
+    #: each game's setup, as its engine starts from it (``Engine.initial_state``): the chance
+    #: outcomes the record fixes (a deal, a shuffle, the offers); of a record refused midway,
+    #: those of the games its walk began
+    setups: tuple = ()
 
 
 class Replay:
@@ -80,7 +84,7 @@ class Replay:
         first action and after each one (``kept``), so that a reader's walk gives the positions
         it passed through (``Notation.trace``) instead of a second walk; None for a walk that
         only checks (ingest)."""
-        self.engine = engine
+        self.engine, self.setup = engine, setup
         self.state = engine.initial_state(setup)
         self.ply = 0  # actions played
         self.kept = None if kept_in is None else [copy.deepcopy(self.state)]

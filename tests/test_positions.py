@@ -97,3 +97,27 @@ def test_analyze_with_its_report_reads_and_walks_the_record_once(tmp_path, monke
                                   "--html", str(tmp_path / "r.html")])
     assert result.exit_code == 0, result.output
     assert len(reads) == 1
+
+
+@pytest.mark.parametrize("game", registry.game_ids())
+def test_a_trace_carries_each_games_setup_its_moves_replay_from(game, store):
+    """The trace's setups are where its engine starts each game: its moves, played from them,
+    end where the record's own games, walked from the setups it reads, end."""
+    from scorebook.records.ingest import ingest_text
+    from scorebook.records.replay import Replay
+    path = _first_sample(game)
+    if path is None:
+        pytest.skip(f"no sample of {game} in samples/")
+    row = store.get(ingest_text(store, path.read_text(), path.name)[0]["id"])
+    game_of = registry.get_game(game)
+    trace = trace_of(row)
+    read = game_of.notation.games(trace.record)
+    assert len(trace.setups) == len(read)
+    for number, (setup, (own_setup, steps)) in enumerate(zip(trace.setups, read), 1):
+        walk, own = Replay(game_of.engine, setup), Replay(game_of.engine, own_setup)
+        for position in (p for p in trace.positions if p.game == number):
+            walk.play(position.action)
+        for step in steps:
+            own.play(step.action)
+        assert game_of.engine.is_terminal(walk.state) == game_of.engine.is_terminal(own.state)
+        assert game_of.engine.score(walk.state) == game_of.engine.score(own.state)
