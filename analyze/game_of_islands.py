@@ -17,14 +17,9 @@ from scorebook import registry
 from scorebook.engines.game_of_islands import bots, engine as G
 from scorebook.records import game_of_islands as goi
 
-from scorebook.errors import STRICT, UsageError
-from scorebook.records.formats import read_pgn
-from scorebook.records.ingest import content_hash
-
 from . import svg
 from .loss import LINE_MOVES, MoveRow, top_moves, wants_line
 from .protocol import Analysis
-from .standings import Match
 
 FIRST, SECOND, LINE = "#222", "#fff", "#8a8a8a"
 DEEP_BELOW = 400  # legal lines left under which the search goes ``depth`` deep (above: one line, the gain)
@@ -58,45 +53,6 @@ def position_values(n, used, diag, owner, played, depth: int, budget: int):
     # solved: every line's value to the end of the grid (a depth no line sequence outlasts)
     lines, values, exact = bots.line_values(n, used, diag, owner, n * n * 4 if complete else depth, budget)
     return lines, values, bool(exact or complete)
-
-
-class Triads:
-    """Tournaments of The Game of Islands: a match is a triad (10, 12, 14; one Match tag),
-    its result the margin rule (spec §6)."""
-    default_tiebreaks = tuple(G.DEFAULT_TIEBREAKS)
-
-    def match_records(self, text: str, where: str) -> list[goi.GoiRecord]:
-        """The triads of a PGN-style text; a rejected record stops the standings."""
-        out = []
-        for item in read_pgn(text, STRICT):
-            if item.error is not None:
-                raise UsageError(f"{where}: record {item.index} is rejected: {item.error.describe()}")
-            if item.game == goi.GAME and item.record.match is not None:
-                out.append(item.record)
-        return out
-
-    def match_id(self, record: goi.GoiRecord) -> str:
-        return record.match
-
-    def finished(self, record: goi.GoiRecord) -> bool:
-        return record.finished
-
-    def match_of(self, record: goi.GoiRecord, where: str, players: list[str] | None = None) -> Match:
-        """The match of a triad, oriented as ``players`` (a tournament file's) when given."""
-        if record.match is None:
-            raise UsageError(f"{where}: a game without a Match tag is no triad")
-        if not record.finished:
-            raise UsageError(f"{where}: match {record.match} is unfinished")
-        totals = record.totals()
-        names = tuple(record.players)
-        if players is not None:
-            if sorted(players) != sorted(names):
-                raise UsageError(f"{where}: match {record.match} is played by {names[0]} and {names[1]}, "
-                                 f"the tournament file says {players[0]} and {players[1]}")
-            if players[0] != names[0]:
-                names, totals = (names[1], names[0]), [totals[1], totals[0]]
-        record_id = content_hash(goi.NOTATION.canonical(record, STRICT).text)[:16]  # its id once ingested
-        return Match(record.match, names, tuple(totals), G.match_result(totals[0] - totals[1]), record_id)
 
 
 def _line_name(n: int, line) -> str:
@@ -135,7 +91,6 @@ def _in_hand(record: goi.GoiRecord, number: int, owner: np.ndarray, mover: int, 
 
 class GameOfIslandsAnalysis(Analysis):
     game_id = goi.GAME
-    tournament = Triads()
 
     def bot_name(self, options: dict[str, int]) -> str:
         # the budget is named when it is not the default: it changes the endgame values

@@ -157,13 +157,13 @@ def read_tournament(path: str, text: str | None = None) -> dict:
     return {"event": spec.get("event", Path(path).stem), "spec": spec, "texts": texts}
 
 
-def tournament_of(snapshot: dict, where: str) -> dict:
+def tournament_of(snapshot: dict, where: str, identify: bool = False) -> dict:
     """The tournament of a snapshot (``read_tournament``'s): {game, event, players,
     seniority, tiebreaks, matches}; a rejected record or a match that does not fit is a
-    UsageError naming ``where``."""
+    UsageError naming ``where``. ``identify``: each match with its record's id once ingested."""
     spec = snapshot["spec"]
     game = tournament_game(spec.get("game"))
-    tournament = game.analysis.tournament
+    tournament = game.tournament
     players = spec.get("players") or []
     names = [p["name"] if isinstance(p, dict) else str(p) for p in players]
     seniority = {p["name"]: p.get("seniority") for p in players if isinstance(p, dict)}
@@ -171,18 +171,19 @@ def tournament_of(snapshot: dict, where: str) -> dict:
     unknown = [t for t in chain if t not in TIEBREAKS]
     if unknown or not chain or chain[0] != "points":
         raise UsageError(f"{where}: tiebreaks start with points and use {', '.join(TIEBREAKS)}")
-    matches = _spec_matches(spec, snapshot["texts"], tournament, where)
+    matches = _spec_matches(spec, snapshot["texts"], tournament, where, identify)
     names += [p for p in dict.fromkeys(p for m in matches for p in m.players) if p not in names]
     return {"game": game, "event": snapshot["event"], "players": names, "seniority": seniority,
             "tiebreaks": list(chain), "matches": matches}
 
 
-def _spec_matches(spec: dict, texts: dict, tournament, where: str) -> list:
+def _spec_matches(spec: dict, texts: dict, tournament, where: str, identify: bool) -> list:
     """The matches a tournament file names: every match of its ``records``, then each of its
     ``matches`` (a file, or a PGN text; ``match`` picks one of several)."""
     matches: list[Match] = []
     for name in spec.get("records", []):
-        matches += [tournament.match_of(rec, name) for rec in tournament.match_records(texts[name], name)]
+        matches += [tournament.match_of(rec, name, identify=identify)
+                    for rec in tournament.match_records(texts[name], name)]
     for k, entry in enumerate(spec.get("matches", []), 1):
         place = entry.get("file", f"matches[{k}]")
         found = tournament.match_records(entry["pgn"] if "pgn" in entry else texts[entry["file"]], place)
@@ -190,7 +191,7 @@ def _spec_matches(spec: dict, texts: dict, tournament, where: str) -> list:
             found = [t for t in found if tournament.match_id(t) == entry["match"]]
         if len(found) != 1:
             raise UsageError(f"{where}: {place} holds {len(found)} matches; name one with \"match\"")
-        matches.append(tournament.match_of(found[0], place, entry.get("players")))
+        matches.append(tournament.match_of(found[0], place, entry.get("players"), identify=identify))
     return matches
 
 
@@ -300,24 +301,24 @@ def standings_from_file(path: str, text: str | None = None) -> dict:
 def standings_from_store(store, event: str, links: dict | None = None) -> dict:
     """Standings of a stored event: the tournament ingested under its name (its players,
     seniority, tiebreaks and matches, as the file ranks them), and every other finished
-    match stored under its Event tag (by Match tag); without a tournament, the stored
-    matches alone, with the default tiebreak chain. ``links``, where given, gets each match
-    whose record is stored: {match: record id} (the document keeps the contract's shape)."""
+    match stored under its Event tag (by Match tag), from what its replay stored; without a
+    tournament, the stored matches alone, with the default tiebreak chain. ``links``, where
+    given, gets each match whose record is stored: {match: record id} (the document keeps
+    the contract's shape)."""
     kept = store.tournament(event)
     if kept is not None:
-        t = tournament_of(kept[1], f"the tournament kept for {event!r}")
+        t = tournament_of(kept[1], f"the tournament kept for {event!r}", identify=links is not None)
         game, matches, players = t["game"], list(t["matches"]), list(t["players"])
         chain, seniority = t["tiebreaks"], t["seniority"]
     else:
         game, matches, players, chain, seniority = tournament_game(), [], [], None, {}
-    tournament = game.analysis.tournament
+    tournament = game.tournament
     known = {m.match for m in matches}
-    for text, source in store.event_texts(event, game.id):
-        for rec in tournament.match_records(text, source or event):
-            if tournament.finished(rec) and tournament.match_id(rec) not in known:
-                m = tournament.match_of(rec, source or event)
-                matches.append(m)
-                players += [p for p in m.players if p not in players]
+    for row in store.event_rows(event, game.id):
+        m = tournament.stored_match(row)
+        if m is not None and m.match not in known:
+            matches.append(m)
+            players += [p for p in m.players if p not in players]
     if not matches:
         raise NotFound(f"no tournament file and no finished stored matches of event {event!r} "
                        "(scorebook events lists the stored events)")

@@ -812,10 +812,20 @@ class Store(ServiceTables):
                 f"SELECT id FROM records WHERE id IN ({', '.join('?' * len(chunk))})", chunk).fetchall())
         return found
 
-    def event_texts(self, event: str, game: str) -> list[tuple[str, str | None]]:
-        """(text, source) of every record of an event and a game, in the order they were stored."""
-        return self.db.execute("SELECT text, source FROM records WHERE event = ? AND game = ? ORDER BY key",
-                               [event, game]).fetchall()
+    def event_rows(self, event: str, game: str) -> list[dict]:
+        """Every record of an event and a game, in the order they were stored, as standings read
+        them without their texts: id, source, tags, the replayed score, finished, and the
+        players by seat."""
+        rows: dict[int, dict] = {}
+        for key, rid, source, tags, score, finished, name in self.db.execute(
+                "SELECT r.key, r.id, r.source, r.tags, r.score, r.finished, p.name FROM records r "
+                "JOIN record_players rp ON rp.record_key = r.key JOIN players p ON p.id = rp.player_id "
+                "WHERE r.event = ? AND r.game = ? ORDER BY r.key, rp.seat", [event, game]):
+            if key not in rows:
+                rows[key] = {"id": rid, "source": source, "tags": json.loads(tags), "score": json.loads(score),
+                             "finished": bool(finished), "players": []}
+            rows[key]["players"].append(name)
+        return list(rows.values())
 
     def moves(self, record_id: str) -> list[dict]:
         return list(self.db.query("SELECT m.game, ply, player, m.text, annotation FROM moves m JOIN records r "

@@ -127,8 +127,8 @@ class Analysis:
     # what a value is, for reading it from another seat's side (the report's one perspective):
     # "margin" (the other seat's is its negation), "share" (of a win, in %: 100 less it), "score"
     scale: str = "margin"
-    # the analysis ranks the game's events (``standings``; its module's ``tournament``): told
-    # here so that finding the game of an event loads no game's code
+    # the analysis ranks the game's events (``standings``; ``Game.tournament``, a module of
+    # its own): told here so that finding the game of an event loads no game's code
     tournaments: bool = False
 
 
@@ -267,6 +267,15 @@ class Game:
     def analysis(self):
         """Evaluator and boards (``analyze.protocol.Analysis``)."""
         return importlib.import_module(self.analysis_module).ANALYSIS
+
+    @cached_property
+    def tournament(self):
+        """How its events are ranked (``standings``), where its analysis declares tournaments:
+        the ``TOURNAMENT`` of its own module, the analysis module's name with ``_tournament``
+        (loaded without the analysis, its rules or its bots); else None."""
+        if not (self.info.analysis and self.info.analysis.tournaments):
+            return None
+        return importlib.import_module(self.analysis_module + "_tournament").TOURNAMENT
 
 
 def user_file_names() -> list[str]:

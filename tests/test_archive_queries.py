@@ -51,7 +51,7 @@ def archive(tmp_path_factory):
     lambda st: st.list(player="random*", limit=20),
     lambda st: st.list(where_sql="event = 'x'", limit=5),
     lambda st: st.list(where_sql="date >= '2026.01.01'", order="date desc", limit=5),
-    lambda st: st.event_texts("Tournament", "game-of-islands"),
+    lambda st: st.event_rows("Tournament", "game-of-islands"),
     lambda st: st.finished_results("tsuro", "Tournament"),
     lambda st: st.latest_analysis("ab"),
     lambda st: st.jobs(actor="club"),

@@ -29,7 +29,7 @@ def test_every_game_declares_itself_once(game):
     # every analysis option and threshold is data, and the bot name covers them
     assert g.analysis.bot_name(dict(g.info.analysis.options))
     # a game's standings are declared where they are found without loading its code
-    assert g.info.analysis.tournaments == (getattr(g.analysis, "tournament", None) is not None)
+    assert g.info.analysis.tournaments == (g.tournament is not None)
 
 
 @pytest.mark.parametrize("change, complaint", [

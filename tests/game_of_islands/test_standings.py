@@ -189,3 +189,49 @@ def test_a_malformed_tournament_file_says_where(tmp_path, spec, where):
     with pytest.raises(UsageError, match="not a tournament file") as caught:
         standings_from_file(str(path))
     assert where in str(caught.value)
+
+
+def test_stored_matches_rank_from_what_their_replay_stored_without_a_second_walk(store, monkeypatch):
+    """A stored triad's match comes from its stored row (its Match tag, players by seat, the
+    totals its replay stored), the same as reading its text again gives, with its id; the
+    standings of an event of stored matches walk no record."""
+    from scorebook import registry
+    from scorebook.analyze.standings import standings_from_store
+    from scorebook.errors import STRICT
+    from scorebook.records import replay
+    from scorebook.records.ingest import ingest_text
+    game = registry.get_game("game-of-islands")
+    tournament = game.tournament
+    for path in sorted((SAMPLES / "game-of-islands").rglob("*.pgn")):
+        text = path.read_text()  # the triads under one event
+        ingest_text(store, text.replace('[Event "', '[Event "Club night"]\n[Original "') if "Match" in text else text,
+                    path.name)
+    rows = store.event_rows("Club night", game.id)
+    assert len(rows) >= 3
+    for row in rows:
+        read = game.notation.read_pgn(store.get(row["id"])["text"], STRICT)[0]
+        assert tournament.stored_match(row) == tournament.match_of(read, "here", identify=True)
+        assert tournament.stored_match(row).record == row["id"]
+    walks = []
+    original = replay.Replay.__init__
+    monkeypatch.setattr(replay.Replay, "__init__", lambda self, *a, **k: walks.append(1) or original(self, *a, **k))
+    ranked = standings_from_store(store, "Club night", links := {})
+    assert walks == [] and len(ranked["matches"]) == len(rows) and set(links.values()) == {r["id"] for r in rows}
+
+
+def test_standings_of_stored_matches_load_none_of_the_games_rules_or_bots(run_cli):
+    """The standings of stored matches import no numba, no reader and no analysis: the
+    command costs about what ``list`` does, on any archive."""
+    import subprocess
+    import sys
+    triad = sorted(ROUND_ROBIN_DIR.glob("*.pgn"))[0]
+    cli_json(run_cli("ingest", str(triad), "--json"))
+    event = next(line.split('"')[1] for line in triad.read_text().splitlines() if line.startswith("[Event "))
+    probe = ("import sys\nfrom scorebook.cli.main import main\n"
+             "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+             "print(sorted(m for m in sys.modules if m == 'numba' or m.startswith(('scorebook.engines.game_of_islands.',"
+             " 'scorebook.records.game_of_islands', 'scorebook.analyze.game_of_islands')) ), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", probe, "--db", run_cli.db, "standings", event, "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert json.loads(done.stdout) == cli_json(run_cli("standings", event, "--json"))
+    assert done.stderr.strip().splitlines()[-1] == "['scorebook.analyze.game_of_islands_tournament']"
