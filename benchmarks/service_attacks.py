@@ -53,29 +53,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from _checkout import USE_CHECKOUT  # noqa: E402
 from _report import publish  # noqa: E402
 
-LAUNCHER = r'''
-import importlib, importlib.util, sys
-from pathlib import Path
+LAUNCHER = USE_CHECKOUT + r'''
 root = Path(sys.argv[1])
 sys.argv = ["scorebook"] + sys.argv[2:]
 sys._called_from_test = True  # Datasette loads no entry points: this checkout's own plugin is registered below
-
-
-def package(name, folder):
-    spec = importlib.util.spec_from_file_location(name, folder / "__init__.py",
-                                                  submodule_search_locations=[str(folder)])
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-top = package("scorebook", root / "scorebook")
-for layer in ("cli", "records", "engines", "analyze", "service"):
-    if (root / layer / "__init__.py").exists():
-        setattr(top, layer, package("scorebook." + layer, root / layer))
+use_checkout(root)
 if sys.argv[1:2] == ["serve"] or "serve" in sys.argv:
     import datasette.plugins as dp
     import datasette_auth_passwords  # installed beside Scorebook, as a club following the older README had it

@@ -25,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from _checkout import USE_CHECKOUT  # noqa: E402
 from _report import publish  # noqa: E402
 
 SHARED_LINES = ROOT.parent / "shared" / "data" / "tinyislands" / "tinybot-samples.txt"
@@ -39,26 +40,10 @@ PGN_SAMPLES = ["samples/tsuro/tsuro-simple-random-s5-0001.pgn", "samples/patchwo
                "samples/game-of-islands/game-of-islands-greedy-random-10-s12-0001.pgn",
                "samples/tiny-islands/tiny-islands-mc4-s9-0001.pgn", "samples/iwoki/iwoki-minimax2-greedy-s5-0001.pgn"]
 
-TASK = r'''
-import hashlib, json, sys, tempfile, time
-from pathlib import Path
+TASK = USE_CHECKOUT + r'''
+import hashlib, importlib, json, tempfile, time
 task, arg, root = sys.argv[1], sys.argv[2], sys.argv[3]
-import importlib, importlib.util
-if (Path(root) / "scorebook" / "__init__.py").exists():
-    # the checkout's own package, as its setup.py maps it (not whichever one is installed)
-    def package(name, folder):
-        spec = importlib.util.spec_from_file_location(name, folder / "__init__.py",
-                                                      submodule_search_locations=[str(folder)])
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        return module
-    top = package("scorebook", Path(root) / "scorebook")
-    for layer in ("cli", "records", "engines", "analyze"):
-        setattr(top, layer, package("scorebook." + layer, Path(root) / layer))
-    prefix = "scorebook."
-else:  # an older checkout: the layers were top-level packages
-    prefix = ""
+prefix = "scorebook." if use_checkout(root) else ""
 ingest = importlib.import_module(prefix + "records.ingest")
 Store = importlib.import_module(prefix + "records.store").Store
 tmp = tempfile.mkdtemp()

@@ -1,0 +1,34 @@
+"""What a benchmark runs in a subprocess to import a given checkout's own code as ``scorebook``
+(not whichever one is installed): the launcher's first lines, shared by the scripts that put two
+checkouts side by side (``versions.py``, ``service_attacks.py``). The checkout keeps its layers
+as top-level folders and setup.py maps them to ``scorebook.<layer>``; this does the same mapping
+without installing it. An older checkout, from before the package, has no ``scorebook`` folder
+and its layers import as they are (``use_checkout`` returns False)."""
+
+USE_CHECKOUT = r'''
+import importlib.util
+import sys
+from pathlib import Path
+
+
+def use_checkout(root):
+    """Map ``scorebook`` and its layers to the folders of the checkout at ``root``, as its
+    setup.py does; False for a checkout from before the package (top-level layers)."""
+    root = Path(root)
+    if not (root / "scorebook" / "__init__.py").exists():
+        sys.path.insert(0, str(root))
+        return False
+
+    def package(name, folder):
+        spec = importlib.util.spec_from_file_location(name, folder / "__init__.py",
+                                                      submodule_search_locations=[str(folder)])
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+    top = package("scorebook", root / "scorebook")
+    for layer in ("cli", "records", "engines", "analyze", "service"):
+        if (root / layer / "__init__.py").exists():
+            setattr(top, layer, package("scorebook." + layer, root / layer))
+    return True
+'''
