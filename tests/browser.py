@@ -93,6 +93,8 @@ class Browser:
         self.page("Network.setCookie", url=url, name=name, value=value)
 
     def open(self, url: str) -> None:
+        """Navigate and wait for the page to load; what the page before it wrote is dropped."""
+        self.console_errors()
         self.page("Page.navigate", url=url)
         self.settle()
 
