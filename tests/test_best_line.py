@@ -25,6 +25,7 @@ def _sample(game: str):
     return next(iter(sorted((SAMPLES / game).rglob("*.pgn"))), None)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", registry.game_ids())
 def test_every_game_gives_the_bots_line_after_a_mistake(game, run_cli, tmp_path):
     path = _sample(game)

@@ -10,6 +10,7 @@ from .conftest import SAMPLES, cli_json
 from .test_html_report import REPORTS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(REPORTS))
 def test_every_move_lists_the_bots_best_candidates(game, run_cli):
     path, bot = REPORTS[game]
@@ -33,6 +34,7 @@ def test_every_move_lists_the_bots_best_candidates(game, run_cli):
         assert "next best" in table and second["move"][:20] in table
 
 
+@pytest.mark.slow
 def test_a_solo_patchwork_move_shows_the_planners_line(run_cli):
     path, bot = REPORTS["patchwork"]
     rid = cli_json(run_cli("ingest", str(SAMPLES / path), "--json"))["records"][0]["id"]

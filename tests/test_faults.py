@@ -176,6 +176,7 @@ def test_an_interrupted_batch_leaves_no_worker_behind(tmp_path, signum):
     assert _living(str(db)) == []
 
 
+@pytest.mark.slow
 def test_a_record_whose_text_was_altered_is_refused_by_its_id(tmp_path):
     """One flipped byte in a stored text: quick_check passes, but show, export and analyze
     refuse the record (its text no longer hashes to its id) instead of serving another game."""

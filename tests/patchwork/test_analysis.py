@@ -3,6 +3,7 @@ larger loss than the best move; two-player values carry paired standard errors; 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from scorebook.analyze.loss import classify
 from scorebook.analyze.patchwork import ANALYSIS, move_cells
@@ -44,6 +45,7 @@ def test_a_game_that_reaches_85_loses_nothing():
     assert all(r.loss == 0 and r.value_played == 85 for r in rows)
 
 
+@pytest.mark.slow
 def test_the_84_game_loses_its_point_where_it_leaves_the_85_plans():
     record = record_of((SAMPLES / "patchwork" / "patchwork-best2-real-s3-0001.pgn").read_text())
     rows, _ = ANALYSIS.evaluate(NOTATION.trace(record), seed=0, options={"effort": 2, "playouts": 16})

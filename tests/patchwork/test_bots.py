@@ -83,6 +83,7 @@ def test_game_declares_its_bots():
                                             "mcts-raw", "best"}
 
 
+@pytest.mark.slow
 def test_mcts_on_the_real_quilt_is_never_weaker_than_random_patch(store):
     """With fewer play-outs than moves, UCT used to keep the first listed move, a skip, and
     scored about -88 at mcts:300; now it tries moves in random-patch's order and keeps the

@@ -61,6 +61,7 @@ def test_same_seed_same_numbers_and_stored(store, tmp_path):
             m["loss"] - max(0.0, m["value_best"] - m["value_played"])) < 0.01
 
 
+@pytest.mark.slow
 def test_tiny_islands_top_up_brings_standard_errors_down_within_the_cap():
     offers, record = bot_record(5)
 

@@ -45,6 +45,7 @@ def test_the_planner_draws_legal_regions():
         assert code == E.OK
 
 
+@pytest.mark.slow
 def test_bots_never_read_offers_not_yet_drawn():
     offers = two_deck_offers(np.random.default_rng(8))
     for bot, rollouts in ((bots.HEURISTIC, 0), (bots.MC, 1), (bots.HALVING, 1)):

@@ -317,6 +317,7 @@ def _action_of(text: str):
     return ("place", TILE_LETTERS.index(text[0]), parse_cell(text[1:]))
 
 
+@pytest.mark.slow
 def test_with_a_network_a_mistake_shows_the_nets_line_legal_on_the_records_offers(run_cli, tiny_net_file):
     from scorebook.analyze.loss import LINE_MOVES
     from scorebook.engines.tiny_islands.game import ENGINE
