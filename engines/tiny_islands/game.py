@@ -227,8 +227,6 @@ class TinyIslandsEngine(Engine):
     def is_terminal(self, s: TinyIslandsState) -> bool:
         if s.turn >= TURNS and not s.drawing_due:
             return True
-        if not s.drawing_due and s.turn >= len(s.offers):  # an unfinished record's setup: the offer is not known
-            return False
         return (not s.drawing_due and self._take_offer(s) == E.OK
                 and E.legal_placements(s.tiles, s.offers[s.turn]).shape[0] == 0)
 
