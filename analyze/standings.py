@@ -61,10 +61,10 @@ def tournament_game(name: str | None = None):
     """The game whose tournament a file or an event is (``name``, or the one game that has tournaments)."""
     if name is not None:
         game = registry.get_game(name)
-        if not (game.info.analysis and game.info.analysis.tournaments):
+        if not game.has_tournaments:
             raise UsageError(f"{name} has no tournament standings")
         return game
-    with_tournaments = [g for g in registry.games() if g.info.analysis and g.info.analysis.tournaments]
+    with_tournaments = [g for g in registry.games() if g.has_tournaments]
     if len(with_tournaments) != 1:
         raise UsageError("name the game of the tournament (\"game\" in the tournament file)")
     return with_tournaments[0]

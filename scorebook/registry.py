@@ -268,12 +268,18 @@ class Game:
         """Evaluator and boards (``analyze.protocol.Analysis``)."""
         return importlib.import_module(self.analysis_module).ANALYSIS
 
+    @property
+    def has_tournaments(self) -> bool:
+        """Whether its events are ranked (``standings``), as its analysis declares: told without
+        loading any of its code."""
+        return bool(self.info.analysis and self.info.analysis.tournaments)
+
     @cached_property
     def tournament(self):
-        """How its events are ranked (``standings``), where its analysis declares tournaments:
-        the ``TOURNAMENT`` of its own module, the analysis module's name with ``_tournament``
-        (loaded without the analysis, its rules or its bots); else None."""
-        if not (self.info.analysis and self.info.analysis.tournaments):
+        """How its events are ranked, where it has tournaments: the ``TOURNAMENT`` of its own
+        module, the analysis module's name with ``_tournament`` (loaded without the analysis,
+        its rules or its bots); else None."""
+        if not self.has_tournaments:
             return None
         return importlib.import_module(self.analysis_module + "_tournament").TOURNAMENT
 
