@@ -43,10 +43,7 @@ class _Context:
     unfinished game padded), the wave rule and the play-out weights."""
 
     def __init__(self, record: ti.TinyIslandsRecord, setups: tuple):
-        self.wave_rule = 1 if record.rules == "tinybot" else 0
-        # futures are drawn under the record's deck model
-        deck = ti.resolve_deck(record)
-        self.deck_model = DECK_MODELS.index(deck) if deck in DECK_MODELS else 0
+        self.wave_rule, self.deck_model = _rules_and_deck(record)
         self.offers, self.known = _offers(setups)
         self.play_out = bots.search_weights()  # halving:N's play-outs; candidates ranked with WEIGHTS, as its root
 
@@ -309,6 +306,12 @@ def _sha(net) -> str:
     return net.sha256
 
 
+def _rules_and_deck(record: ti.TinyIslandsRecord) -> tuple[int, int]:
+    """The record's wave rule (1: TinyBot's) and the deck model its futures are drawn under."""
+    deck = ti.resolve_deck(record)
+    return 1 if record.rules == "tinybot" else 0, DECK_MODELS.index(deck) if deck in DECK_MODELS else 0
+
+
 def _offers(setups: tuple) -> tuple[np.ndarray, int]:
     """The offers of a walked record (its setup's: tile, zone, tile, zone a turn), padded with
     zeros to the game's turns where it is unfinished (never read before their turn), and how
@@ -340,9 +343,7 @@ class _NetJudge:
         from scorebook.engines.tiny_islands import net_bots, net_play as NP
         self.NP, self.net_bots = NP, net_bots
         self.net, self.futures, self.cap = options["net"], options["futures"], options["max-futures"]
-        self.wave_rule = 1 if record.rules == "tinybot" else 0
-        deck = ti.resolve_deck(record)
-        self.deck_model = DECK_MODELS.index(deck) if deck in DECK_MODELS else 0
+        self.wave_rule, self.deck_model = _rules_and_deck(record)
         # the record's own last shoreline is applied, not the planner's
         self.root = NP.Games(1, self.wave_rule, third_by_net=True)
         self.root.offers[0], self.known = _offers(setups)
