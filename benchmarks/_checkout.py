@@ -16,8 +16,7 @@ def use_checkout(root):
     setup.py does; False for a checkout from before the package (top-level layers)."""
     root = Path(root)
     if not (root / "scorebook" / "__init__.py").exists():
-        sys.path.insert(0, str(root))
-        return False
+        return False  # its layers import from PYTHONPATH, the checkout (versions.py sets it)
 
     def package(name, folder):
         spec = importlib.util.spec_from_file_location(name, folder / "__init__.py",
