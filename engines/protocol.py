@@ -37,10 +37,13 @@ class BotSpec:
 @dataclass
 class Played:
     """What ``Engine.play`` returns: the game's own record of the moves (``moves``), the
-    seconds the bots took, and per-seat statistics the engine keeps (``info``)."""
+    seconds the bots took, per-seat statistics the engine keeps (``info``), and what the play's
+    walk kept for the game's writer (``states``: the states before the first move and after
+    each, copies), so that the game is written without being walked again."""
     moves: object
     seconds: float
     info: dict = field(default_factory=dict)
+    states: list = field(default_factory=list)
 
 
 class Engine(ABC):
@@ -124,4 +127,6 @@ class Engine(ABC):
     @abstractmethod
     def play(self, setup, bots: list[BotSpec], seed: int, options: dict) -> Played:
         """A whole game: ``bots[i]`` at seat i (seats rotate between games in the match loop),
-        random numbers from ``seed``."""
+        random numbers from ``seed``; the states it walked through kept in ``Played.states``
+        (none where the bots are jitted whole games that return their moves alone: the
+        writer then walks the game once)."""

@@ -463,17 +463,16 @@ def action_text(grid, action) -> str:
     return turn_text(grid.n, Turn(kind, line, list(claims)))
 
 
-def write_grid(n: int, actions, tags: dict[str, str]) -> tuple[str, list[int]]:
+def write_grid(n: int, actions, states: list, tags: dict[str, str]) -> tuple[str, list[int]]:
     """One grid's turns, the engine's actions (kind, line, claims) First first, as Scorebook
-    notation with the result the engine scores (played through the walk); returns (text, points)."""
-    walk = Replay(ENGINE, {"grids": [n]})
+    notation with the result the engine scores of its last state (``states``: the grid before
+    the first turn and after each); returns (text, points)."""
     words = []
-    for i, action in enumerate(actions):
+    for i, (action, before) in enumerate(zip(actions, states)):
         if i % 2 == 0:
             words.append(f"{i // 2 + 1}.")
-        words.append(action_text(walk.state, action))
-        walk.play(action)
-    points = ENGINE.score(walk.state)["points"]
+        words.append(action_text(before, action))
+    points = ENGINE.score(states[-1])["points"]
     words.append(f"{points[0]}-{points[1]}")
     tags = dict(tags, Result=words[-1])
     return pgn.write_tags(tags) + "\n\n" + "\n".join(pgn.wrap_words(words)) + "\n", points
@@ -487,7 +486,8 @@ def bot_turns(turns) -> list[tuple]:
 def bot_grid_text(n: int, lines, tags: dict[str, str]) -> tuple[str, list[int]]:
     """A grid played by bots (their lines; each mover claims the islands its line makes)."""
     from scorebook.engines.game_of_islands.game import claimed_turns
-    return write_grid(n, bot_turns(claimed_turns(n, lines)), tags)
+    turns, states = claimed_turns(n, lines)
+    return write_grid(n, bot_turns(turns), states, tags)
 
 
 class GameOfIslandsNotation(Notation):
@@ -535,7 +535,7 @@ class GameOfIslandsNotation(Notation):
 
     def write_played(self, setup, played, seats, tags, context) -> str:
         """Each grid: First alternating from grid to grid, every turn's claims written, the
-        result from the engine's own score; a triad states its MatchResult on the last game."""
+        result the engine's score of the grid's last state (kept by the play); a triad states its MatchResult on the last game."""
         triad = len(played.moves) > 1
         texts, totals = [], [0, 0]  # totals from the side of the first grid's First
         for k, (n, first, turns) in enumerate(played.moves):
@@ -543,7 +543,7 @@ class GameOfIslandsNotation(Notation):
             if triad:
                 grid_tags["Match"] = f"{context['seed']}.{context['game'] + 1}"
             grid_tags.update({"Grid": str(n), "First": seats[first][0], "Second": seats[1 - first][0]})
-            text, points = write_grid(n, bot_turns(turns), grid_tags)
+            text, points = write_grid(n, bot_turns(turns), played.states[k], grid_tags)
             texts.append(text)
             totals[0] += points[0] if first == 0 else points[1]
             totals[1] += points[1] if first == 0 else points[0]
@@ -556,11 +556,11 @@ class GameOfIslandsNotation(Notation):
     def action_text(self, grid, action) -> str:
         return action_text(grid, action)
 
-    def write_game(self, setup, actions, players, tags) -> str:
+    def write_walked(self, setup, actions, states, players, tags) -> str:
         """One grid (the setup's first): First and Second the players by seat."""
         n = setup["grids"][0]
         grid_tags = {"Game": GAME, **tags, "Grid": str(n), "First": players[0], "Second": players[1]}
-        return write_grid(n, actions, grid_tags)[0]
+        return write_grid(n, actions, states, grid_tags)[0]
 
     def seat_points(self, score: dict) -> list[float]:
         return list(score.get("totals") or score["points"])

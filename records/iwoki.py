@@ -175,31 +175,19 @@ _KINDS = {"place-small": E.SMALL, "place-hex": E.HEX, "draw": E.DRAW, "pass": E.
 
 
 def replay(record: IwokiRecord, where: Where | None = None, stated: list[dict] | None = None,
-           policy: ErrorPolicy = STRICT, walks: list | None = None, played: list | None = None) -> None:
+           policy: ErrorPolicy = STRICT, walks: list | None = None) -> None:
     """Play every action through the shared walk; fill in what each action computed and the
     score. An action without a seat (Scorebook notation writes none) gets the seat the rules
     put to move. ``stated`` holds a log's own per-action numbers (points, scores, tokens,
     hex_drawn), checked one by one; a stated score that differs goes through ``policy``.
-    ``walks``: where the walk keeps its states (``Replay``'s ``kept_in``). ``played``: the
-    engine's actions of a game played through the protocol, each named in the state it is
-    played in (``action_of``) and added to the record's, in the same walk."""
+    ``walks``: where the walk keeps its states (``Replay``'s ``kept_in``)."""
     where = where or Where()
     walk = Replay(ENGINE, _initial_state(record.header, record.rules, where), walks)
-    for i, a in enumerate(_actions(record, walk, played)):
+    for i, a in enumerate(record.actions):
         _play_action(walk, record, a, i, where)
         if stated is not None:
             _check_stated(record, a, stated[i], where, i, policy)
     _check_end(record, walk.state, where, stated is not None, policy)
-
-
-def _actions(record: IwokiRecord, walk: Replay, played: list | None):
-    """The record's actions, or those of ``played``, each named once the walk reaches it."""
-    if played is None:
-        yield from record.actions
-        return
-    for action in played:
-        record.actions.append(action_of(walk.state, action))
-        yield record.actions[-1]
 
 
 def _play_action(walk: Replay, record: IwokiRecord, a: Action, i: int, where: Where) -> None:
@@ -218,10 +206,9 @@ def _play_action(walk: Replay, record: IwokiRecord, a: Action, i: int, where: Wh
         n_options = len(E.options(s))  # counted, not listed as the protocol lists them
         if a.n_options != n_options:
             record.warnings.append(f"action {i + 1}: the log counts {a.n_options} options, the engine {n_options}")
-    a.first_move = bool(s[E.FIRST])
     action, fault = _engine_action(a, where, i)
     top = E.pile_top(s) if action[0] == E.DRAW and s[E.SMALL_PILE_TOP] < s[E.SMALL_PILE_LEN] else None
-    score, hex_top = int(s[SCORE + p]), int(s[E.HEX_PILE_TOP])
+    before = s.copy()
     try:
         walk.play(action, place)
     except IllegalMove as refusal:
@@ -232,18 +219,33 @@ def _play_action(walk: Replay, record: IwokiRecord, a: Action, i: int, where: Wh
         raise fault
     if action[0] == E.DRAW and a.tile != small_name(top):
         raise _err(IllegalMove, "draw-not-top", f"the top of the small pile is {small_name(top)}", where, i)
-    a.points = int(s[SCORE + p]) - score
-    a.hex_drawn = hex_name(int(s[E.HEX_PILE + hex_top])) if s[E.HEX_PILE_TOP] > hex_top else None
-    a.scores = (int(s[SCORE]), int(s[SCORE + 1]))
-    a.white_tokens = (int(s[WHITE]), int(s[WHITE + 1]))
+    computed(a, before, s)
 
 
-def _check_end(record: IwokiRecord, s, where: Where, is_log: bool, policy: ErrorPolicy) -> None:
-    """The score, and the end line against the end the rules reach (a log must have one)."""
+def computed(a: Action, before, after) -> None:
+    """What action ``a`` computed, from the states before and after it, written on it: whether
+    it was the game's first move, its points, the hex drawn, the scores and the white tokens."""
+    p, hex_top = a.seat, int(before[E.HEX_PILE_TOP])
+    a.first_move = bool(before[E.FIRST])
+    a.points = int(after[SCORE + p]) - int(before[SCORE + p])
+    a.hex_drawn = hex_name(int(after[E.HEX_PILE + hex_top])) if after[E.HEX_PILE_TOP] > hex_top else None
+    a.scores = (int(after[SCORE]), int(after[SCORE + 1]))
+    a.white_tokens = (int(after[WHITE]), int(after[WHITE + 1]))
+
+
+def ended(record: IwokiRecord, s) -> tuple[bool, int, str]:
+    """The record's score and whether it is finished, from its last state; the end the rules
+    reach (over, the seat that detected it, the reason)."""
     over, trigger, reason = E.end_of_game(s)
     record.score = ENGINE.score(s)
     record.finished = over
     record._end_state = (over, trigger, reason)
+    return over, trigger, reason
+
+
+def _check_end(record: IwokiRecord, s, where: Where, is_log: bool, policy: ErrorPolicy) -> None:
+    """The score, and the end line against the end the rules reach (a log must have one)."""
+    over, trigger, reason = ended(record, s)
     if record.end is not None:
         if not over:
             raise _err(IllegalMove, "end-too-early", "the end line comes while the game goes on", where, None)
@@ -701,24 +703,26 @@ class IwokiNotation(Notation):
     def action_text(self, s, action) -> str:
         return action_of(s, action).text()
 
-    def write_game(self, setup, actions, players, tags) -> str:
+    def write_walked(self, setup, actions, states, players, tags) -> str:
         """The deal as the header (no agents named: the actions say nothing of who chose them)."""
         header = _played_header(setup, [{"seat": seat, "name": name} for seat, name in enumerate(players)], 0, False)
-        return self._written(setup, header, [], tags, played=actions)
+        return self._written(setup, header, [action_of(before, a) for a, before in zip(actions, states)], states, tags)
 
     def write_played(self, setup, played, seats, tags, context) -> str:
         """A bot game: the deal as the header, each option played as an action."""
         header = _played_header(setup, _agents(seats), context["seed"] * 100000 + context["game"],
                                 any(bot.name.startswith("minimax") for _, bot in seats))
         actions = [_action(seat, kind, tile, gap, orient) for seat, kind, _, gap, orient, _, tile in played.moves]
-        return self._written(setup, header, actions, tags)
+        return self._written(setup, header, actions, played.states, tags)
 
     @staticmethod
-    def _written(setup, header: dict, actions: list[Action], tags: dict[str, str], played: list | None = None) -> str:
-        """The record of a game walked once: its actions, or the engine's ``played`` named as
-        they are played."""
+    def _written(setup, header: dict, actions: list[Action], states: list, tags: dict[str, str]) -> str:
+        """The record of a game from the states its walk passed through: what each action
+        computed, and the score, read from them."""
         record = IwokiRecord(header, actions, None, RULE_SETS[int(setup[E.RULES])], dict(tags), [])
-        replay(record, played=played)
+        for a, before, after in zip(actions, states, states[1:]):
+            computed(a, before, after)
+        ended(record, states[-1])
         return write_pgn(record)[0]
 
     def seat_points(self, score: dict) -> list[float]:

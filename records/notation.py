@@ -208,11 +208,22 @@ class Notation(ABC):
         same move. The game's one writer of a move: its canonical text, its steps and the games
         it writes use the same function."""
 
-    @abstractmethod
     def write_game(self, setup, actions: list, players: list[str], tags: dict[str, str]) -> str:
         """One game as Scorebook notation from the engine's setup and the actions played (as
-        ``legal_actions`` lists them), walked once through the engine, the result its score:
-        the bots' games and any game played through the protocol become records this way."""
+        ``legal_actions`` lists them), walked once through the engine (``replay.walked``), the
+        result its score: any game played through the protocol becomes a record this way."""
+        actions = list(actions)
+        return self.write_walked(setup, actions, replay.walked(self._engine(), setup, actions), players, tags)
+
+    @abstractmethod
+    def write_walked(self, setup, actions: list, states: list, players: list[str], tags: dict[str, str]) -> str:
+        """One game as Scorebook notation from the engine's setup, the actions played and the
+        states the walk passed through (before the first action and after each): written from
+        them, not walked again, each move by ``action_text`` in the state before it, the result
+        the last state's score. ``players``: the names by seat."""
+
+    def _engine(self):
+        return registry.get_game(self.game_id).engine
 
     # ---- bot games (``play``)
 
@@ -225,9 +236,11 @@ class Notation(ABC):
                      context: dict) -> str:
         """A bot game (``Engine.play``) as Scorebook notation, ingested then like any record.
         ``seats``: (player name, BotSpec) per seat; ``context``: seed, game (0-based), options.
-        By default the engine's record of the moves is its actions (``write_game``); a game
-        whose bots keep another record (a triad's grids, a deal's header) says so here."""
-        return self.write_game(setup, list(played.moves), [name for name, _ in seats], tags)
+        By default the engine's record of the moves is its actions, written from the states its
+        play kept (``write_walked``): the game is walked when played and when read back, not to
+        be written. A game whose bots keep another record (a triad's grids, a deal's header)
+        says so here."""
+        return self.write_walked(setup, list(played.moves), played.states, [name for name, _ in seats], tags)
 
     @abstractmethod
     def seat_points(self, score: dict) -> list[float]:

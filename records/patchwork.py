@@ -226,7 +226,7 @@ class PatchworkVisitor(pgn.Visitor):
             raise self.token_error(token, "wrong-mover", f"player {int(s[R.TO_MOVE]) + 1} moves now")
         special_before = s[R.SPECIAL]
         self.walk.play((kind, a, b), Place(token.line, token.column, token.text))
-        self.moves.append(Move(seat, kind, a, b, special=bool(special_before < 0 <= s[R.SPECIAL])))
+        self.moves.append(Move(seat, kind, a, b, special=takes_special(special_before, s)))
         self.last = token
 
     def visit_result(self, token: pgn.Token) -> None:
@@ -337,6 +337,11 @@ class Quilts:
 LEATHER_PATCH = P.N_PATCHES
 
 
+def takes_special(special_before, after) -> bool:
+    """Did the move win the 7x7 special tile (no one's before it, a player's after)?"""
+    return bool(special_before < 0 <= after[R.SPECIAL])
+
+
 class PatchworkNotation(Notation):
     game_id = GAME
 
@@ -372,22 +377,16 @@ class PatchworkNotation(Notation):
         kind, a, b = action
         return Move(int(state[R.TO_MOVE]), kind, a, b).text(int(state[R.PLAYERS]) == 2)
 
-    def write_game(self, setup, actions, players, tags) -> str:
+    def write_walked(self, setup, actions, states, players, tags) -> str:
         variant, circle = setup
         tags = dict(tags)
         if variant == P.TWO_PLAYER:
             tags["Players"] = " / ".join(players)
         else:
             tags["Player"] = players[0]
-        walk = Replay(ENGINE, (variant, list(circle)))
-        s = walk.state
-        moves = []
-        for kind, a, b in actions:
-            seat = int(s[R.TO_MOVE])
-            special = s[R.SPECIAL]
-            walk.play((kind, a, b))  # a bot's move the rules refuse is a bug: raised, never written
-            moves.append(Move(seat, kind, a, b, special=bool(special < 0 <= s[R.SPECIAL])))
-        record = PatchworkRecord(variant, tags, list(circle), moves, R.score(s), None)
+        moves = [Move(int(before[R.TO_MOVE]), kind, a, b, special=takes_special(before[R.SPECIAL], after))
+                 for (kind, a, b), before, after in zip(actions, states, states[1:])]
+        record = PatchworkRecord(variant, tags, list(circle), moves, R.score(states[-1]), None)
         return write_record(record)[0]
 
     def seat_points(self, score: dict) -> list[float]:

@@ -131,6 +131,16 @@ class Replay:
         return refusal
 
 
+def walked(engine: Engine, setup, actions: Iterable) -> list:
+    """The states a game played through the protocol passes through, before the first action
+    and after each (copies), what its writer writes from (``Notation.write_walked``): the
+    shared walk of a game whose play kept no states."""
+    walk = Replay(engine, setup, kept_in=[])
+    for action in actions:
+        walk.play(action)  # an action the rules refuse is a bug of the caller: raised, never written
+    return walk.kept
+
+
 def _written(place) -> str:
     """A step's text as its record writes it: the words of its place (of each part's place)."""
     parts = [place] if place is None or isinstance(place, Place) else place

@@ -525,22 +525,25 @@ class TsuroNotation(Notation):
         return placement_text(int(action[0]), int(action[1]), int(state[R.POS + state[R.TO_MOVE]]) // 8)
 
     def write_game(self, setup, actions, players, tags) -> str:
-        """The turns with every event the engine reports (the full form); the deck refilled
-        by the game's seed (a bot game's own shuffles)."""
+        """Walked with as many players as are named, each turn given a buffer of its own for
+        the events the engine reports (``write_walked`` writes them)."""
         starts, deck, refill, seed = setup[:4]
-        n = len(players)
-        walk = Replay(ENGINE, (starts, deck, refill, seed, n))
-        s = walk.state
-        events = np.zeros((R.EVENTS, 3), np.int64)
+        return super().write_game((starts, deck, refill, seed, len(players)),
+                                  [(tile, rot, R.NO_ORDER, np.zeros((R.EVENTS, 3), np.int64)) for tile, rot, *_ in actions],
+                                  players, tags)
+
+    def write_walked(self, setup, actions, states, players, tags) -> str:
+        """The turns with every event the engine reported into each action's buffer (the full
+        form); the deck refilled by the game's seed (a bot game's own shuffles)."""
+        starts, deck, refill = setup[:3]
         turns = []
-        for tile, rot in actions:
-            seat, square = int(s[R.TO_MOVE]), int(s[R.POS + s[R.TO_MOVE]]) // 8
-            walk.play((tile, rot, R.NO_ORDER, events))
-            moves, by_kind = replay_events(events, int(s[R.N_EVENTS]))
-            turns.append(Turn(seat, int(tile), int(rot), square, by_kind["deck"], moves,
+        for (tile, rot, _, events), before, after in zip(actions, states, states[1:]):
+            seat = int(before[R.TO_MOVE])
+            moves, by_kind = replay_events(events, int(after[R.N_EVENTS]))
+            turns.append(Turn(seat, int(tile), int(rot), int(before[R.POS + seat]) // 8, by_kind["deck"], moves,
                               {k: v for k, v in by_kind.items() if k != "deck"}))
-        record = TsuroRecord(list(players), list(starts[:n]), list(deck), refill, dict(tags), turns,
-                             R.score(s, list(players)), None)
+        record = TsuroRecord(list(players), list(starts[:len(players)]), list(deck), refill, dict(tags), turns,
+                             R.score(states[-1], list(players)), None)
         return write_record(record)[0]
 
     def seat_points(self, score: dict) -> list[float]:

@@ -11,6 +11,7 @@ is left to chance; a game set up for ``play`` is a grid or a triad's three grids
 """
 from __future__ import annotations
 
+import copy
 import time
 
 import numpy as np
@@ -20,18 +21,22 @@ from scorebook.engines.protocol import Engine, Played
 from . import engine as E
 
 
-def claimed_turns(n: int, lines) -> list[tuple[tuple[int, int, int, int], list[int]]]:
+def claimed_turns(n: int, lines) -> tuple[list[tuple[tuple[int, int, int, int], list[int]]], list[E.Grid]]:
     """The turns of a bot game from its lines: each mover claims at once the islands its line
-    makes (the bots' way), First moving first. [(line, claims), ...]."""
-    used, diag, owner = E.new_state(n)
-    turns = []
-    for i, (x1, y1, x2, y2) in enumerate(lines):
-        before = owner.copy()
+    makes (the bots' way), First moving first. [(line, claims), ...], and the grid's states
+    before the first turn and after each (copies), which the game's writer reads."""
+    grid = E.Grid(n)
+    turns, states = [], [copy.deepcopy(grid)]
+    for x1, y1, x2, y2 in lines:
+        before = grid.owner.copy()
         line = (int(x1), int(y1), int(x2), int(y2))
-        E.apply_line(n, used, diag, *line)
-        E.claim_near(n, used, diag, owner, i % 2, *line)
-        turns.append((line, [int(d) for d in np.flatnonzero(owner != before)]))
-    return turns
+        grid.draw(*line)
+        E.claim_near(n, grid.used, grid.diag, grid.owner, grid.mover, *line)
+        claims = [int(d) for d in np.flatnonzero(grid.owner != before)]
+        grid.end_turn(E.LINE, claims)
+        turns.append((line, claims))
+        states.append(copy.deepcopy(grid))
+    return turns, states
 
 
 class GameOfIslandsEngine(Engine):
@@ -166,17 +171,19 @@ class GameOfIslandsEngine(Engine):
     def play(self, setup: dict, bots, seed: int, options: dict) -> Played:
         """The grids in order, First alternating from grid to grid (``bots[0]`` moves first in
         the first); each mover claims the islands its line makes at once. Returns per grid
-        (n, index of the bot moving first, [(line, claims), ...])."""
+        (n, index of the bot moving first, [(line, claims), ...]), and per grid its states."""
         from .bots import BOT_NAMES, play_game
         depth, budget = options.get("depth") or 4, options.get("budget") or 300_000
         start = time.perf_counter()
-        grids = []
+        grids, states = [], []
         for k, (n, grid_seed) in enumerate(zip(setup["grids"], setup["seeds"])):
             first = k % 2
             lines = play_game(n, BOT_NAMES[bots[first].name], BOT_NAMES[bots[1 - first].name], grid_seed, depth,
                               budget)
-            grids.append((n, first, claimed_turns(n, lines)))
-        return Played(grids, time.perf_counter() - start)
+            turns, grid_states = claimed_turns(n, lines)
+            grids.append((n, first, turns))
+            states.append(grid_states)
+        return Played(grids, time.perf_counter() - start, states=states)
 
 
 ENGINE = GameOfIslandsEngine()

@@ -96,7 +96,7 @@ class IwokiEngine(Engine):
         s = setup.copy()
         A.seed_numba(seed)
         time_limit = options.get("time-limit")
-        moves, times, nodes = [], [[], []], [0, 0]
+        moves, times, nodes, states = [], [[], []], [0, 0], [s.copy()]
         start = time.perf_counter()
         while not E.game_over(s) and len(moves) < 400:
             seat = int(s[TO_MOVE])
@@ -120,10 +120,11 @@ class IwokiEngine(Engine):
                 tile = -1
             moves.append((seat, *(int(v) for v in opt), tile))
             E.apply_option(s, opt)
+            states.append(s.copy())
         seconds = time.perf_counter() - start
         return Played(moves, seconds, {"decisions": [len(t) for t in times],
                                        "decision_seconds": [sum(t) / len(t) if t else None for t in times],
-                                       "nodes": nodes})
+                                       "nodes": nodes}, states)
 
 
 def _minimax_timed(s, depth: int, limit: float, stats) -> np.ndarray:

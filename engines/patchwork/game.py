@@ -109,6 +109,7 @@ class PatchworkEngine(Engine):
         decisions taken and the mean seconds a decision."""
         s = self.initial_state(setup)
         moves: list[tuple[int, int, int]] = []
+        states = [s.copy()]
         decisions, seconds = [0] * len(bots), [0.0] * len(bots)
         players = [_player(bot, seed, i) for i, bot in enumerate(bots)]
         start = time.perf_counter()
@@ -124,9 +125,10 @@ class PatchworkEngine(Engine):
                 code = R.apply(s, kind, a, b)
                 assert code == R.OK, (R.CODE_NAMES.get(int(code)), kind, a, b)
                 moves.append((int(kind), int(a), int(b)))
+                states.append(s.copy())
         return Played(moves, time.perf_counter() - start,
                       {"decisions": decisions,
-                       "decision_seconds": [t / d if d else None for t, d in zip(seconds, decisions)]})
+                       "decision_seconds": [t / d if d else None for t, d in zip(seconds, decisions)]}, states)
 
 
 def _player(bot, seed: int, seat: int):

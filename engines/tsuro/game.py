@@ -88,11 +88,10 @@ class TsuroEngine(Engine):
 
     def play(self, setup, bots, seed: int, options: dict) -> Played:
         s = self.initial_state(setup, len(bots))
-        moves = []
+        moves, states = [], [s.copy()]
         decisions, seconds = [0] * len(bots), [0.0] * len(bots)
         rng = B.new_rng(seed, 1)
         start = time.perf_counter()
-        events = np.zeros((B.EVENTS, 3), np.int64)
         while not s[R.OVER]:
             p = int(s[R.TO_MOVE])
             t0 = time.perf_counter()
@@ -103,12 +102,14 @@ class TsuroEngine(Engine):
                 tile, rot = B.cheap_choice(s, B.BOT_CODES[bot.name], rng)
             seconds[p] += time.perf_counter() - t0
             decisions[p] += 1
+            events = np.zeros((B.EVENTS, 3), np.int64)  # the turn's own: its writer reads them
             code = R.turn(s, tile, rot, R.NO_ORDER, events)
             assert code == R.OK, (R.CODE_NAMES.get(int(code)), tile, rot)
-            moves.append((int(tile), int(rot)))
+            moves.append((int(tile), int(rot), R.NO_ORDER, events))
+            states.append(s.copy())
         return Played(moves, time.perf_counter() - start,
                       {"decisions": decisions,
-                       "decision_seconds": [t / d if d else None for t, d in zip(seconds, decisions)]})
+                       "decision_seconds": [t / d if d else None for t, d in zip(seconds, decisions)]}, states)
 
 
 ENGINE = TsuroEngine()

@@ -2,6 +2,7 @@
 from 0; whoever reaches exactly 10 wins. A state is (total, plies); an action the step."""
 from __future__ import annotations
 
+import copy
 import json
 import time
 from importlib import resources
@@ -69,6 +70,7 @@ class CountToTen(Engine):
     def play(self, setup, bots, seed, options) -> Played:
         rng = np.random.default_rng(seed)
         s, steps = State(), []
+        states = [copy.copy(s)]
         start = time.perf_counter()
         while not self.is_terminal(s):
             legal = self.legal_actions(s)
@@ -76,7 +78,8 @@ class CountToTen(Engine):
             step = perfect_step(s.total) if bot.name == "perfect" else int(rng.choice(legal))
             assert self.apply(s, step) == OK
             steps.append(step)
-        return Played(steps, time.perf_counter() - start)
+            states.append(copy.copy(s))
+        return Played(steps, time.perf_counter() - start, states=states)
 
 
 ENGINE = CountToTen()

@@ -66,14 +66,13 @@ class CountNotation(Notation):
     def action_text(self, state, action):
         return f"+{action}"  # the step alone: no state needed
 
-    def write_game(self, setup, actions, players, tags):
-        state, words = State(), []
-        for i, step in enumerate(actions):
+    def write_walked(self, setup, actions, states, players, tags):
+        words = []
+        for i, (step, before) in enumerate(zip(actions, states)):
             if i % 2 == 0:
                 words.append(f"{i // 2 + 1}.")
-            words.append(self.action_text(state, step))
-            ENGINE.apply(state, step)
-        words.append(result_text(ENGINE.score(state)))
+            words.append(self.action_text(before, step))
+        words.append(result_text(ENGINE.score(states[-1])))
         tags = {"Game": GAME, **tags, "First": players[0], "Second": players[1], "Result": words[-1]}
         return pgn.write_tags(tags) + "\n\n" + " ".join(words) + "\n"
 
