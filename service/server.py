@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import html
+import importlib.abc
 import json
 import os
 import socket
+import sys
 from dataclasses import dataclass
 from importlib import resources
 
@@ -115,10 +117,31 @@ def port_free(host: str, port: int) -> bool:
     return True
 
 
+class _DaskUnseen(importlib.abc.MetaPathFinder):
+    """Dask as not installed, while Datasette is imported: its vendored pint imports
+    ``dask.array`` where Dask is (0.5-0.7 s of every start), for a kind of quantity no page
+    here makes. The Dask executor imports Dask later, as it would anyway."""
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname in ("dask", "dask.array"):
+            raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
+        return None
+
+
+def _import_datasette():
+    unseen = _DaskUnseen()
+    sys.meta_path.insert(0, unseen)
+    try:
+        from datasette import plugins as datasette_plugins
+        from datasette.app import Datasette
+    finally:
+        sys.meta_path.remove(unseen)
+    return datasette_plugins, Datasette
+
+
 def application(p: Plan, *, executor: str = "local", scheduler: str | None = None):
     """The guarded ASGI application, its worker started when it takes writes."""
-    from datasette import plugins as datasette_plugins
-    from datasette.app import Datasette
+    datasette_plugins, Datasette = _import_datasette()
     for plugin in list(datasette_plugins.pm.get_plugins()):
         if getattr(plugin, "__name__", "").split(".")[0] in UNWANTED_PLUGINS:
             datasette_plugins.pm.unregister(plugin)

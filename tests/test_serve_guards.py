@@ -138,3 +138,13 @@ def test_a_stored_events_standings_link_each_match_to_its_record(served):
     assert _get(base + "/-/scorebook/standings?event=No+such")[0] == 404
     assert _get(base + "/-/scorebook/standings")[0] == 400
     assert _get(base + "/-/scorebook/standings?event=" + "x" * 300)[0] == 400
+
+
+def test_datasette_starts_without_importing_dask_which_a_cluster_still_finds():
+    """Datasette's vendored pint imports ``dask.array`` where Dask is installed, 0.5-0.7 s of
+    every start: the server imports Datasette with Dask unseen, and Dask imports afterwards."""
+    pytest.importorskip("dask.array", reason="Dask is not installed (pip install '.[test]')")
+    probe = ("import sys; from scorebook.service.server import _import_datasette; _import_datasette(); "
+             "seen = 'dask.array' in sys.modules; import dask.array; print(seen, 'dask.array' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["False", "True"], done.stderr
