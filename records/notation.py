@@ -175,7 +175,7 @@ class Notation(ABC):
     def walk(self, record, games: list[tuple[object, list[Step]]]) -> tuple[list[Position], IllegalMove | None]:
         """The shared walk (``replay.positions_until_refused``) over a record's ``games`` (its
         setups and steps), through the game's engine: the positions, and the first step refused."""
-        return replay.positions_until_refused(registry.get_game(self.game_id).engine, games,
+        return replay.positions_until_refused(self._engine(), games,
                                               lambda state, before, step: self.view(record, state, before, step))
 
     def finish_positions(self, record, positions: list[Position]) -> list[Position]:

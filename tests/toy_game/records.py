@@ -8,7 +8,7 @@ from scorebook.errors import ParseError, ScoreMismatch
 from scorebook.records.notation import Canonical, Notation
 from scorebook.records.replay import Place, Replay, Step
 
-from .game import ENGINE, GAME_OVER, State
+from .game import ENGINE, GAME_OVER
 
 GAME = ENGINE.game_id
 
