@@ -133,13 +133,16 @@ def warm_up(game_id: str) -> dict:
     start = time.perf_counter()
     store = Store(":memory:")
     seats = max(game.info.players.min, 1)
+    # each number at its least (a grid's size, a search's depth and budget): the same code
+    # compiled, the games played quickly (The Game of Islands' search at its defaults: 16 s)
+    options = {o.name: int(o.min) for o in game.info.play_options if o.kind == "int" and o.min is not None}
     played, analysed = [], []
     for bot in game.info.bots:
         if bot.needs and user_files.configured(game, bot.needs, None) is None:
             continue
         spec = bot.name + (f":{bot.min}" if bot.argument else "")
         try:
-            done = play(store, game.id, [spec] * seats, games=1, seed=0)
+            done = play(store, game.id, [spec] * seats, games=1, seed=0, options=options)
         except Exception:  # noqa: BLE001 - a bot this game's default options do not seat
             continue
         played.append(spec)
