@@ -177,18 +177,30 @@ def main():
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     if args.compare:
-        for deck, rows in read_logs(args.compare).items():  # shuffles pair up within a deck only
-            print(f"\n{deck} shuffles:")
-            for label, seconds, games in rows:
-                totals = np.array([b[8] for b in games.values()])
-                se = totals.std(ddof=1) / np.sqrt(len(totals)) if len(totals) > 1 else 0.0
-                print(f"{label}: {len(totals)} games, {totals.mean():.2f} ± {se:.2f}, "
-                      f"{np.mean(list(seconds.values())):.2f} s a game (slowest {max(seconds.values()):.1f})")
-            print("\n".join(category_table(rows)))
+        compare(args.compare)
         return
     levels = parse_levels(args.levels)
     if any(n <= args.first for *_, n in levels):
         parser.error(f"--first {args.first}: every level must have more shuffles than that")
+    heading, report = level_report(args, play_levels(args, levels))
+    publish(heading, report, args.write)
+
+
+def compare(paths: list[Path]) -> None:
+    """``--compare``: the levels of earlier ``--log`` files, per category, playing nothing."""
+    for deck, rows in read_logs(paths).items():  # shuffles pair up within a deck only
+        print(f"\n{deck} shuffles:")
+        for label, seconds, games in rows:
+            totals = np.array([b[8] for b in games.values()])
+            se = totals.std(ddof=1) / np.sqrt(len(totals)) if len(totals) > 1 else 0.0
+            print(f"{label}: {len(totals)} games, {totals.mean():.2f} ± {se:.2f}, "
+                  f"{np.mean(list(seconds.values())):.2f} s a game (slowest {max(seconds.values()):.1f})")
+        print("\n".join(category_table(rows)))
+
+
+def play_levels(args, levels: list[tuple[str, int, int, int]]) -> list[tuple]:
+    """Each level's games on the naive shuffles (and on TinyBot's shared ones, where present):
+    (label, games, mean, s.e., seconds a game, shared (mean, s.e.) or None, breakdowns by game)."""
     naive = [offers_for(args.deck, np.random.default_rng([2026, g])) for g in range(max(n for *_, n in levels))]
     shared = []
     if SAMPLES.exists():
@@ -204,6 +216,11 @@ def main():
         sm = run(bot, rollouts, shared)[:2] if shared and args.first == 0 else None
         rows.append((label, n - args.first, m, se, sec, sm, dict(enumerate(breakdowns, args.first))))
         print(label, n - args.first, f"{m:.2f} ± {se:.2f}", f"{sec:.2f} s", sm, flush=True)
+    return rows
+
+
+def level_report(args, rows: list[tuple]) -> tuple[str, str]:
+    """The section's heading and its text: the levels' table, the issue's targets, the categories."""
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     heading = "### Tiny Islands bots (" if args.deck == "two-deck" else "### Tiny Islands bots, one-deck shuffles ("
     out = [f"{heading}{date.today().isoformat()}, {machine})", "",
@@ -224,8 +241,7 @@ def main():
             "`benchmarks/fit_tiny_islands_policy.py`, both fitted on other shuffles than these.", "",
             "Where the points come from: mean points per category (penalties as points lost) and each level "
             "against the one before it, paired on the shuffles both played.", ""] + category_table(rows)
-    report = "\n".join(out) + "\n"
-    publish(heading, report, args.write)
+    return heading, "\n".join(out) + "\n"
 
 
 if __name__ == "__main__":
