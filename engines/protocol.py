@@ -39,7 +39,8 @@ class Played:
     """What ``Engine.play`` returns: the game's own record of the moves (``moves``), the
     seconds the bots took, per-seat statistics the engine keeps (``info``), and what the play's
     walk kept for the game's writer (``states``: the states before the first move and after
-    each, copies), so that the game is written without being walked again."""
+    each, copies; a list a game for a record of several, a triad), so that the game is written
+    without being walked again."""
     moves: object
     seconds: float
     info: dict = field(default_factory=dict)
