@@ -14,6 +14,7 @@ before: below 1 is faster.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import signal
@@ -81,7 +82,7 @@ def prepare(launcher: Path, root: Path, scratch: Path, label: str) -> tuple[str,
     accounts = scratch / f"{label}.accounts"
     cli("account", "set", "alice", "--file", str(accounts), "--password-stdin", stdin="correct horse\n")
     config = scratch / f"{label}.json"
-    config.write_text('{"scorebook": {"accounts": "%s", "submit": {"id": "alice"}}}' % accounts)
+    config.write_text(json.dumps({"scorebook": {"accounts": str(accounts), "submit": {"id": "alice"}}}))
     return db, config
 
 
