@@ -142,6 +142,13 @@ def sampled_top(names: list[str], values: np.ndarray, first: int | None = None) 
     return top_moves(names, values.mean(axis=1), se, first)
 
 
+def base_stderr(values: np.ndarray):
+    """Each candidate's standard error over the futures all of them share (the first round of
+    ``topped_up``; the best and the played move may have more behind their values)."""
+    n = values.shape[1]
+    return values.std(axis=1, ddof=1) / np.sqrt(n) if n > 1 else None
+
+
 def paired(values: np.ndarray, best: int, played: int) -> tuple[float, float, float | None]:
     """Means of two candidates and the standard error of their paired difference."""
     vb, vp = float(values[best].mean()), float(values[played].mean())
@@ -174,9 +181,9 @@ def verdict(values: np.ndarray, played: int) -> tuple[int, float, float, float, 
 TARGET_STDERR = 0.25  # points: Tiny Islands tops up the futures of a move until its loss is this sure
 
 
-def topped_up(values: np.ndarray, played: int, more, cap: int):
+def topped_up(values: np.ndarray, played: int, more, cap: int, target: float = TARGET_STDERR):
     """The best and the played candidate after topping up: while the standard error of their
-    paired difference is above ``TARGET_STDERR``, the two get a round of fresh futures, common
+    paired difference is above ``target`` (points), the two get a round of fresh futures, common
     to both (at most doubling the futures behind them), until ``cap`` futures stand behind the
     pair (the base ones included).
 
@@ -215,11 +222,11 @@ def topped_up(values: np.ndarray, played: int, more, cap: int):
         diff = lead(best, played)[1]
         se = float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 and best != played else 0.0
         room = min(cap - n, (4 * cap - spent) // 2)
-        if best == played or se <= TARGET_STDERR or room <= 0:
+        if best == played or se <= target or room <= 0:
             vp = float(np.concatenate(list(samples[played].values())).mean())
             ranking = np.array([vp + lead(c, played)[0] for c in range(len(samples))])
             return best, vp + float(diff.mean()), vp, se, ranking, n
-        extra = min(room, n, max(sizes[0], math.ceil(n * (se / TARGET_STDERR) ** 2 * 1.1) - n))
+        extra = min(room, n, max(sizes[0], math.ceil(n * (se / target) ** 2 * 1.1) - n))
         k = len(sizes)
         sizes.append(extra)
         spent += 2 * extra

@@ -12,11 +12,12 @@ import colorsys
 
 import numpy as np
 
+from scorebook import registry
 from scorebook.engines.patchwork import bots as B, pieces as P, planner as PL, rules as R, search as S
 from scorebook.records import patchwork as PW
 
 from . import svg
-from .loss import LINE_MOVES, MoveRow, sampled_top, verdict, with_played, wants_line
+from .loss import LINE_MOVES, MoveRow, base_stderr, rank, top_moves, topped_up, with_played, wants_line
 from .protocol import Analysis
 
 CELL = 22
@@ -58,15 +59,31 @@ def _duel_line(before: np.ndarray, first, playouts: int, seed: int) -> list[str]
         out.append(f"{seat + 1}:" + PW.move_text(*move))
 
 
+TARGET_STDERR = 1.0  # points: a two-player move's loss is topped up until this sure (half the inaccuracy threshold)
+
+
+def duel_values(s: np.ndarray, candidates: np.ndarray, options: dict[str, int], playouts: int,
+                seed: int) -> np.ndarray:
+    """Two players: each candidate's margins (a row a candidate, a column a play-out)."""
+    if options["searched"] <= 0:
+        return S.duel_values(s, candidates, playouts, seed)
+    values = np.empty((candidates.shape[0], playouts), np.float64)
+    S.searched_values(s, candidates, playouts, options["searched"], seed, values)
+    return values
+
+
 class PatchworkAnalysis(Analysis):
     game_id = PW.GAME
 
     def bot_name(self, options: dict[str, int]) -> str:
-        return f"best:{options['effort']} playouts:{options['playouts']}"
+        return (f"best:{options['effort']} playouts:{options['playouts']} max-playouts:{options['max-playouts']} "
+                f"searched:{options['searched']}")
 
     def evaluate(self, trace, *, seed: int, options: dict[str, int], progress=None):
+        options = {**registry.get_game(PW.GAME).info.analysis.options, **options}  # those not given: the defaults
         rows, _ = super().evaluate(trace, seed=seed, options=options, progress=progress)
-        return rows, {"playouts": options["playouts"]} if trace.record.two_player else {"effort": options["effort"]}
+        two = {k: options[k] for k in ("playouts", "max-playouts", "searched")}
+        return rows, two if trace.record.two_player else {"effort": options["effort"]}
 
     def judge(self, record: PW.PatchworkRecord, position, *, seed: int, options: dict[str, int],
               memo: dict) -> MoveRow:
@@ -107,15 +124,24 @@ class PatchworkAnalysis(Analysis):
 
     def _duel_move(self, position, seed: int, options: dict[str, int], memo: dict) -> MoveRow:
         """Two players: the best three options and the move played, each played out ``playouts``
-        times by both seats' rule-based bots."""
+        times, both seats searching every decision of a play-out with ``searched`` guided
+        play-outs a move (``search.searched_play_out``; 0: the guided player alone); then the
+        best and the played move topped up with fresh play-outs while the standard error of
+        their difference is above ``TARGET_STDERR`` points, up to ``max-playouts``."""
         ply, s, seat = position.ply, position.before.state, position.player
         candidates, i_played = with_played(S.candidate_options(s, 3), np.array(position.action, np.int64))
-        values = S.duel_values(s, candidates, options["playouts"], seed * 1009 + ply)
-        b, vb, vp, loss, se, place = verdict(values, i_played)
+        base_seed = seed * 1009 + ply
+        values = duel_values(s, candidates, options, options["playouts"], base_seed)
+
+        def more(pair, n, k):  # a round of fresh play-outs for the candidates ``pair``
+            return duel_values(s, candidates[pair], options, n, base_seed + 7919 * k)
+        b, vb, vp, se, means, used = topped_up(values, i_played, more, options["max-playouts"], TARGET_STDERR)
+        loss = max(0.0, vb - vp)
         names = [f"{seat + 1}:" + PW.move_text(*c) for c in candidates]
-        line = _duel_line(s, candidates[b], options["playouts"], seed * 1009 + ply) if wants_line(loss, PW.GAME, se) else []
-        return MoveRow(ply, seat, position.move, names[b], vb, vp, loss, se, place, candidates.shape[0],
-                       top=sampled_top(names, values, b), line=line)
+        line = _duel_line(s, candidates[b], options["playouts"], base_seed) if wants_line(loss, PW.GAME, se) else []
+        return MoveRow(ply, seat, position.move, names[b], vb, vp, loss, se, rank(means, i_played),
+                       candidates.shape[0], futures=used, top=top_moves(names, means, base_stderr(values), b),
+                       line=line)
 
     # ---- boards: a state is records.patchwork.Quilts
 

@@ -20,7 +20,7 @@ from scorebook.engines.tiny_islands.metadata import (CELLS, COLUMN_NAMES, DECK_M
 from scorebook.records import tiny_islands as ti
 
 from . import svg
-from .loss import LINE_MOVES, TARGET_STDERR, MoveRow, rank, sampled_top, top_moves, topped_up, verdict, wants_line
+from .loss import LINE_MOVES, TARGET_STDERR, MoveRow, base_stderr, rank, sampled_top, top_moves, topped_up, verdict, wants_line
 from .protocol import Analysis
 
 LAND, WATER = "#cfe8a9", "#a9d3f0"
@@ -29,13 +29,6 @@ TILE_COLOURS = {"f": "#2b8a3e", "h": "#c92a2a", "s": "#f2c94c", "w": "#1864ab", 
                 "B": "#8d6e63"}
 TILE_INK = {"s": "#333", "C": "#333"}
 ZONE = "#0b7285"  # the offered zones, dashed
-
-
-def _base_stderr(values: np.ndarray):
-    """Each candidate's standard error over the futures all of them share (the first round;
-    the best and the played move may have more behind their values)."""
-    n = values.shape[1]
-    return values.std(axis=1, ddof=1) / np.sqrt(n) if n > 1 else None
 
 
 class _Context:
@@ -68,7 +61,7 @@ def _judge_placement(c: _Context, tiles, land, t: int, d: int, played: tuple, se
         return bots.eval_placements(tiles, land, c.offers, t, d, c.wave_rule, arr[pair], n, seed + 1000 * k + t,
                                     c.deck_model, c.play_out)
     b, vb, vp, se, means, used = topped_up(values, i, more, max_rollouts)
-    top = top_moves([_placement_name(m) for m in chosen], means, _base_stderr(values), b)
+    top = top_moves([_placement_name(m) for m in chosen], means, base_stderr(values), b)
     line = []
     if wants_line(vb - vp, ti.GAME, se):  # never the bot's own move: its loss would be 0
         after = tiles.copy()
@@ -137,7 +130,7 @@ def _judge_drawing(c: _Context, tiles, land, t: int, d: int, played_region: np.n
             return bots.eval_regions(tiles, land, c.offers, t, d, c.wave_rule, regions[pair], n,
                                      seed + 1000 * k + 100 + t, c.deck_model, c.play_out)
         b, vb, vp, se, means, used = topped_up(values, 1, more, max_rollouts)
-        spread = _base_stderr(values)
+        spread = base_stderr(values)
     top = top_moves([text(r) for r in regions], means, spread, b)
     line = _line_after(c, tiles.copy(), land ^ regions[b], t + 1, d + 1) if wants_line(vb - vp, ti.GAME, se) else []
     return MoveRow(ti.ply_of_drawing(d), 0, text(played_region), text(regions[b]), vb, vp, max(0.0, vb - vp), se,

@@ -17,13 +17,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
-from .bots import (RANDOM_PATCH, buy_code, contacts, covered, fitting_placements, new_rng, below, play_out,
-                   value_choice)
-from .pieces import CELLS, COLS, LAST_SPACE, N_PATCHES, N_PLACEMENTS, PL_HI, PL_LO, ROWS, SIM, cells_of
-from .rules import (ADVANCE, BOUGHT, BUY, DUE, HI, LEATHER_MOVE, LO, NO_PLACE, PLAYERS, SEAT_SIZE, SKIP, SQUARES,
-                    TIME as T_NOW, TO_MOVE, UNAFFORDABLE, VARIANT, apply, check_buy, is_over, OK, placement_of,
+from .. import threads  # noqa: F401  (the analysis' play-outs run on every core: numba's threads first)
+from .bots import (RANDOM_PATCH, buy_code, contacts, covered, fitting_placements, leather_cell, new_rng, below, play_out,
+                   snug_placement, value_choice)
+from .pieces import CELLS, COLS, COST, LAST_SPACE, N_PATCHES, N_PLACEMENTS, PL_HI, PL_LO, ROWS, SIM, cells_of
+from .rules import (ADVANCE, BOUGHT, BUTTONS, BUY, DUE, HI, LEATHER_MOVE, LO, NO_PLACE, PLAYERS, SEAT_SIZE, SKIP, SQUARES,
+                    TIME as T_NOW, TO_MOVE, UNAFFORDABLE, VARIANT, WINDOW, apply, check_buy, is_over, OK, placement_of,
                     solo_total, two_player_finals, window)
 
 MAX_OPTIONS = N_PLACEMENTS + LAST_SPACE + CELLS + 2  # every legal move of one decision fits
@@ -123,6 +124,70 @@ def option_values(s: np.ndarray, options: np.ndarray, n: np.int64, playouts: np.
             else:
                 play_out(t, policy, 0, rng)
             values[i, j] = outcome(t, seat)
+
+
+@njit(cache=True)
+def duel_options(s: np.ndarray, out: np.ndarray) -> np.int64:
+    """The few moves a searched play-out weighs at a decision, into ``out`` [1 + WINDOW, 3];
+    how many: the advance and each affordable window patch at its snuggest placement; a due
+    leather patch: the snuggest square (the rule-based player's)."""
+    if s[DUE] > 0:
+        out[0, 0], out[0, 1], out[0, 2] = LEATHER_MOVE, leather_cell(s, 2, np.zeros(1, np.uint64)), 0
+        return 1
+    b = SEAT_SIZE * s[TO_MOVE]
+    out[0, 0], out[0, 1], out[0, 2] = ADVANCE, 0, 0
+    n = 1
+    w = np.empty(WINDOW, np.int64)
+    for i in range(window(s, w)):
+        p = w[i]
+        if COST[p] > s[BUTTONS + b]:
+            continue
+        k = snug_placement(s, p)
+        if k >= 0:
+            out[n, 0], out[n, 1], out[n, 2] = BUY, p, buy_code(k)
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def searched_play_out(s: np.ndarray, rng: np.ndarray, inner: np.int64) -> None:
+    """Both seats play to the end as ``best`` decides, in small: at every decision, each of
+    ``duel_options`` followed by ``inner`` guided play-outs (the same seeds for each), the
+    highest total played. The guided player alone never advances while a window patch it can
+    afford has a positive value (Eq. 4), so it buys a cheap patch where advancing is better: a
+    move that hands it such a decision was valued up to 18 points too high (an advance
+    at +15.5 where self-play of ``best:8`` from there gives -2.5; benchmarks/history)."""
+    options = np.empty((1 + WINDOW, 3), np.int64)
+    while not is_over(s):
+        n = duel_options(s, options)
+        choice = 0
+        if n > 1:
+            seat, seed, top = s[TO_MOVE], below(rng, 1 << 30), -1e18
+            for i in range(n):
+                total = 0.0
+                for j in range(inner):
+                    t = s.copy()
+                    apply(t, options[i, 0], options[i, 1], options[i, 2])
+                    guided_play_out(t, new_rng(seed, j))
+                    total += outcome(t, seat)
+                if total > top:
+                    choice, top = i, total
+        apply(s, options[choice, 0], options[choice, 1], options[choice, 2])
+
+
+@njit(cache=True, parallel=True)
+def searched_values(s: np.ndarray, options: np.ndarray, playouts: np.int64, inner: np.int64, seed: np.int64,
+                    values: np.ndarray) -> None:
+    """``values[i, j]``: the mover's outcome after option i then searched play-out j (its own
+    seed, the same for every option), on every core (each play-out's numbers its own, so the
+    values do not depend on the threads)."""
+    seat, n = s[TO_MOVE], options.shape[0]
+    for k in prange(n * playouts):
+        i, j = k // playouts, k % playouts
+        t = s.copy()
+        apply(t, options[i, 0], options[i, 1], options[i, 2])
+        searched_play_out(t, new_rng(seed, j), inner)
+        values[i, j] = outcome(t, seat)
 
 
 def options_of(s: np.ndarray) -> np.ndarray:

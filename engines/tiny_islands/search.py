@@ -18,12 +18,10 @@ Play-outs run on every core (``prange``).
 """
 from __future__ import annotations
 
-import os
-
-import numba
 import numpy as np
 from numba import njit, prange
 
+from .. import threads  # noqa: F401  (play-outs run on every core: numba's threads first)
 from .deck import _sample_future
 from .engine import OK, check_region, drawing_due, legal_placements, listed_region, score_board
 from .heuristic import heuristic_placement, _optimistic_total, _weighted_value
@@ -32,13 +30,6 @@ from .planner import (_among, best_drawing, _climb, COMMIT_PLANS, _draw_now, las
                       _plan_candidates, planned_regions, _region_cells)
 from .weights import VALUE_AT
 
-# Play-outs run on every core (prange). Numba's own work queue is the threading layer that
-# survives the process pools' fork (a child forked after GNU OpenMP ran aborts).
-if "NUMBA_THREADING_LAYER" not in os.environ:
-    numba.config.THREADING_LAYER = "workqueue"
-# Start the thread pool at import: once, with a numba cache filled by other processes, the
-# first call (a cached caller of a parallel kernel) ran on threads never started and crashed.
-numba.get_num_threads()
 
 # Numbers and flags that jitted code passes on to another jitted function are written
 # np.int64(...) / np.bool_(...), counters passed on start as np.int64(0): numba compiles a

@@ -8,7 +8,7 @@ import pytest
 from scorebook.analyze.loss import classify
 from scorebook.analyze.patchwork import ANALYSIS, move_cells
 from scorebook.analyze.run import resolve
-from scorebook.engines.patchwork import pieces as P, rules as R
+from scorebook.engines.patchwork import pieces as P, rules as R, search as S
 from scorebook.records.formats import read_text
 from scorebook.records.patchwork import NOTATION
 
@@ -56,7 +56,7 @@ def test_the_84_game_loses_its_point_where_it_leaves_the_85_plans():
 def test_two_player_values_are_margins_with_paired_errors():
     record = record_of((SAMPLES / "patchwork" / "patchwork-best2-vbrz-two-player-s6-0001.pgn").read_text())
     rows, settings = ANALYSIS.evaluate(NOTATION.trace(record), seed=1, options=OPTIONS)
-    assert settings == {"playouts": 16} and len(rows) == len(record.moves)
+    assert settings == {"playouts": 16, "max-playouts": 256, "searched": 4} and len(rows) == len(record.moves)
     assert {r.player for r in rows} == {0, 1}
     for r in rows:
         assert r.loss == max(0.0, r.value_best - r.value_played) and r.best[:2] in ("1:", "2:")
@@ -64,6 +64,24 @@ def test_two_player_values_are_margins_with_paired_errors():
     last = rows[-1]  # the last move's value is the game's own final margin
     margin = record.score["final"][last.player] - record.score["final"][1 - last.player]
     assert last.value_played == margin
+
+
+def test_an_advance_is_not_worth_more_for_the_guided_players_buying_after_it():
+    """The guided player never advances while it can afford a window patch of positive value
+    (Eq. 4), so after an advance its play-outs bought a cheap patch where advancing was better:
+    at ply 3 of this game the advance was valued +15.5, every purchase -7 to -13 (a 28-point
+    blunder), where best:8's self-play from there gives the advance -2.5 and the purchases -1.5
+    to +3.75. Searched play-outs (each decision weighed by play-outs) value them alike."""
+    record = record_of((SAMPLES / "patchwork" / "patchwork-best2-vbrz-two-player-s6-0001.pgn").read_text())
+    s = NOTATION.trace(record).positions[2].before.state
+    candidates = S.candidate_options(s, 3)
+    advance = int(np.flatnonzero(candidates[:, 0] == R.ADVANCE)[0])
+    guided = S.duel_values(s, candidates, 32, 3).mean(axis=1)
+    searched = np.empty((candidates.shape[0], 32))
+    S.searched_values(s, candidates, 32, 4, 3, searched)
+    lead = lambda v: v[advance] - np.delete(v, advance).max()  # noqa: E731
+    assert lead(guided) > 15  # the defect, as the guided play-outs alone still show it
+    assert abs(lead(searched.mean(axis=1))) < 5  # under the mistake threshold, as best:8's self-play
 
 
 def test_boards_mark_the_squares_of_the_moves():
@@ -81,4 +99,4 @@ def test_boards_mark_the_squares_of_the_moves():
 
 
 def test_bot_specs():
-    assert resolve("patchwork", "effort:3") == ("best:3 playouts:64", {"effort": 3})
+    assert resolve("patchwork", "effort:3") == ("best:3 playouts:32 max-playouts:256 searched:4", {"effort": 3})
