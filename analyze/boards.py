@@ -16,7 +16,7 @@ def record_states(row: dict, trace) -> list[dict]:
         entry = analysis.show_extra(p)
         line, column = _where(p.place)
         entry.update({"ply": p.ply, "move": p.move, "annotation": p.annotation, "line": line, "column": column,
-                      "board": analysis.text_board(p.state), "state": analysis.state_json(p.state),
+                      "board": analysis.text_board(p.state, tuple(trace.players or ())), "state": analysis.state_json(p.state),
                       "heading": analysis.heading(p)})
         out.append(entry)
     return out

@@ -19,7 +19,7 @@ from scorebook.records import game_of_islands as goi
 
 from . import svg
 from .loss import LINE_MOVES, MoveRow, top_moves, wants_line
-from .protocol import Analysis
+from .protocol import Analysis, seat_name
 
 FIRST, SECOND, LINE = "#222", "#fff", "#8a8a8a"
 DEEP_BELOW = 400  # legal lines left under which the search goes ``depth`` deep (above: one line, the gain)
@@ -143,7 +143,7 @@ class GameOfIslandsAnalysis(Analysis):
             rows.append("".join(chars))
         return rows
 
-    def text_board(self, state) -> str:
+    def text_board(self, state, players: tuple[str, ...] = ()) -> str:
         n = state.n
         lines = ["    " + " ".join(chr(ord("A") + x) for x in range(n))]
         for i, r in enumerate(self.dots(state)):
@@ -160,13 +160,14 @@ class GameOfIslandsAnalysis(Analysis):
         n = position.state.n
         return f"game {position.game} ({n}x{n}), "
 
-    def legend(self) -> str:
-        return svg.legend([("First's island", {"fill": FIRST, "rx": 6}),
-                           ("Second's island", {"fill": SECOND, "stroke": svg.INK, "rx": 6}),
+    def legend(self, players: tuple[str, ...] = ()) -> str:
+        return svg.legend([(f"{seat_name(players, 0)}'s island", {"fill": FIRST, "rx": 6}),
+                           (f"{seat_name(players, 1)}'s island", {"fill": SECOND, "stroke": svg.INK, "rx": 6}),
                            ("island unclaimed", {"fill": "none", "stroke": "#999", "rx": 6}),
                            ("line", {"fill": LINE})])
 
-    def svg_board(self, state, played: str | None = None, best: str | None = None) -> str:
+    def svg_board(self, state, played: str | None = None, best: str | None = None,
+                  players: tuple[str, ...] = ()) -> str:
         """The grid before a turn: the lines drawn, the claimed islands (First's black,
         Second's white), the islands nobody claimed, coordinates; the line played (solid
         orange) and the bot's best (dashed purple)."""

@@ -13,9 +13,15 @@ import html
 from scorebook import registry
 
 from . import svg
+from .loss import seen_from_first_seat
 from .run import trace_of
 
-BODY_CSS = "body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}h1{font-size:20px}\n"
+BODY_CSS = ("body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}h1{font-size:20px}\n"
+            # a phone: the drawings scale down to the width, a wide table scrolls in its own box
+            "svg{max-width:100%;height:auto}figure{margin:12px 0}figcaption{font-size:13px}\n"
+            # the chart keeps a legible size on a phone, scrolled sideways in its own box
+            "figure.chart{overflow-x:auto}figure.chart svg{min-width:600px}\n"
+            "@media (max-width:700px){body{margin:10px}table{display:block;overflow-x:auto;max-width:100%}}\n")
 REPORT_CSS = """h2{font-size:16px;margin-top:24px}table{border-collapse:collapse;margin:12px 0}
 td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px;text-align:left}
 #movelist{max-height:360px;overflow-y:auto;display:block}#movelist a{color:#225;text-decoration:none}
@@ -100,25 +106,6 @@ def _ticks(lo: float, hi: float, count: int = 5) -> list[float]:
 PLAYER_COLOURS = ("#1f77b4", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22")
 
 
-def seen_from_first_seat(m: dict, scale: str) -> tuple[float, float]:
-    """A move's two values (best, played) from the first seat's side in a two-player game:
-    a margin negated, a share of a win (in %) taken from 100, where the second seat moved. A
-    value of the rest of the game only has the points in hand added (``so_far``): the
-    expected final margin.
-
-    >>> seen_from_first_seat({"player": 1, "value_best": 3.0, "value_played": -2.0}, "margin")
-    (-3.0, 2.0)
-    >>> seen_from_first_seat({"player": 1, "value_best": 3.0, "value_played": -2.0, "so_far": -6}, "margin")
-    (3.0, 8.0)
-    >>> seen_from_first_seat({"player": 1, "value_best": 70.0, "value_played": 40.0}, "share")
-    (30.0, 60.0)
-    """
-    vb, vp = m["value_best"] + m.get("so_far", 0), m["value_played"] + m.get("so_far", 0)
-    if m["player"] == 0:
-        return vb, vp
-    return (-vb, -vp) if scale == "margin" else (100 - vb, 100 - vp)
-
-
 def chart(moves: list[dict], thresholds: list, players: list[str] | None = None, scale: str = "score") -> str:
     """Two panels over the moves: the values, from one perspective, and the loss as bars
     coloured by class (each a link to its move), each panel with its axis, the loss panel
@@ -134,15 +121,16 @@ def chart(moves: list[dict], thresholds: list, players: list[str] | None = None,
     c.thresholds(thresholds)
     c.game_starts()
     c.loss_bars()
-    c.threshold_labels(thresholds)  # over the bars, each on a white halo: never hidden by them
+    c.threshold_labels(thresholds)  # right of the plot area: never across the bars
     c.value_lines()
     c.ply_labels()
-    return c.s.to_string()
+    # the caption in the page's text, not the drawing's: it wraps at any width (an SVG text is cut)
+    return f"<figure class='chart'><figcaption>{html.escape(c.caption, quote=False)}</figcaption>{c.s.to_string()}</figure>"
 
 
 class _Chart:
     """The chart's geometry and its parts, drawn one after the other."""
-    w, left, right, top, panel, gap = 860, 56, 16, 30, 150, 36
+    w, left, right, top, panel, gap = 860, 56, 104, 12, 150, 36
 
     def __init__(self, moves: list[dict], players: list[str] | None, scale: str):
         players = list(players or [])
@@ -214,17 +202,17 @@ class _Chart:
                             stroke=CLASS_COLOURS.get(name, "#999"), stroke_dasharray="4,3")
 
     def threshold_labels(self, thresholds: list) -> None:
-        """Each threshold's label on a white halo, moved aside where two would meet."""
-        end = self.w - self.right
-        label_x, last_y = end - 2, None
+        """Each threshold's label in the margin right of the plot area, level with its line,
+        moved up where it would meet the one below (the thresholds rise)."""
+        x, below = self.w - self.right + 4, None
         for name, t in thresholds:
             if 0 < t <= self.lhi:
-                y = self.ly(t)
-                label_x = label_x - 110 if last_y is not None and abs(last_y - y) < 12 else end - 2
-                last_y = y
-                self.s.text(label_x, y - 3, f"{name} ≥ {t:g}", font_size=10, text_anchor="end",
-                            fill=CLASS_COLOURS.get(name, "#999"), stroke="#fff", stroke_width=3,
-                            paint_order="stroke", **{"class": "threshold"})
+                y = self.ly(t) + 3
+                if below is not None and below - y < 12:
+                    y = below - 12
+                below = y
+                self.s.text(x, y, f"{name} ≥ {t:g}", font_size=10, fill=CLASS_COLOURS.get(name, "#999"),
+                            **{"class": "threshold"})
 
     def game_starts(self) -> None:
         """Where a game of several starts: a line and its number."""
@@ -249,21 +237,26 @@ class _Chart:
         """A line a player with its key, or the bot's best and the move played."""
         s = self.s
         if not self.per_player:
-            s.polyline([(self.x(i), self.vy(v)) for i, v in enumerate(self.best)], fill="none", stroke=svg.BEST,
-                       stroke_width=2, stroke_dasharray=svg.BEST_DASH)
-            s.polyline([(self.x(i), self.vy(v)) for i, v in enumerate(self.played)], fill="none", stroke=svg.PLAYED,
-                       stroke_width=2)
+            self._series_line(list(enumerate(self.best)), svg.BEST, stroke_dasharray=svg.BEST_DASH)
+            self._series_line(list(enumerate(self.played)), svg.PLAYED)
             return
         for seat, pts in self.lines.items():
-            s.polyline([(self.x(i), self.vy(v)) for i, v in pts], fill="none",
-                       stroke=PLAYER_COLOURS[seat % len(PLAYER_COLOURS)], stroke_width=2,
-                       **{"class": f"player-line seat-{seat}"})
+            self._series_line(pts, PLAYER_COLOURS[seat % len(PLAYER_COLOURS)], **{"class": f"player-line seat-{seat}"})
         key_x, key_y = self.left + 4, self.top + self.panel
         for seat in self.seats:
             s.rect(key_x, key_y + 6, 10, 10, fill=PLAYER_COLOURS[seat % len(PLAYER_COLOURS)])
             label = self.names[seat][:24]
             s.text(key_x + 14, key_y + 15, label, font_size=10)
             key_x += 24 + 6 * len(label)
+
+    def _series_line(self, pts: list[tuple[int, float]], colour: str, **attrs) -> None:
+        """A series' line, and a dot on each point where it has fewer than three (a line of one
+        point draws nothing: a player of one move)."""
+        self.s.polyline([(self.x(i), self.vy(v)) for i, v in pts], fill="none", stroke=colour, stroke_width=2,
+                        **attrs)
+        if len(pts) < 3:
+            for i, v in pts:
+                self.s.circle(self.x(i), self.vy(v), 4, fill=colour, **{"class": "point"})
 
     def ply_labels(self) -> None:
         """Every few plies' number under the loss panel; the axis' name; the caption."""
@@ -272,7 +265,6 @@ class _Chart:
             s.text(self.x(i), self.ly0 + self.panel + 14, str(self.moves[i]["ply"]), font_size=10,
                    text_anchor="middle")
         s.text(left + (self.w - left - right) / 2, self.h - 6, "ply", font_size=11, text_anchor="middle")
-        s.text(left, 14, self.caption, font_size=12)
 
 
 def _in_hand_given(moves: list[dict]) -> bool:
@@ -309,7 +301,8 @@ def _anchor(m: dict) -> str:
 def page(title: str, body: str, css: str = CSS) -> str:
     """One self-contained page: its title as the heading, the style inline (a report's body
     carries the viewer's script inline); nothing fetched from outside the page."""
-    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title>"
             f"<style>{css}</style></head><body><h1>{html.escape(title)}</h1>{body}</body></html>")
 
 
@@ -337,9 +330,10 @@ def about(row: dict, game, players: list[str], positions: list) -> str:
     for p in positions:
         last[p.game] = p
     boards = "".join(f'<div class="move final"><h3>{f"game {g}, " if len(last) > 1 else ""}after ply {p.ply}</h3>'
-                     f'{game.analysis.svg_board(p.state, None, None)}</div>' for g, p in last.items())
+                     f'{game.analysis.svg_board(p.state, None, None, tuple(players))}</div>' for g, p in last.items())
     return (f"<table id='record'>{table}</table><p id='result'><b>Result</b>: {result}</p>"
-            + (f"<h2>Final position</h2><div class='boards'>{boards}</div>" if boards else ""))
+            + (f"<h2>Final position</h2><div class='boards'>{boards}</div>{game.analysis.legend(tuple(players))}"
+               if boards else ""))
 
 
 def render_boards(row: dict, trace=None) -> str:
@@ -358,11 +352,11 @@ def boards_parts(row: dict, trace=None) -> tuple[str, str]:
     for p in positions:
         where = f"game {p.game}, " if p.game != 1 else ""
         cards.append(f'<div class="move" id="move-{p.game}-{p.ply}" data-ply="{p.ply}"><h3>{where}ply {p.ply}: '
-                     f'{_e(p.move)}</h3>{game.analysis.svg_board(p.before, game.analysis.move_mark(p), None)}</div>')
+                     f'{_e(p.move)}</h3>{game.analysis.svg_board(p.before, game.analysis.move_mark(p), None, tuple(players))}</div>')
     return (f"Scorebook record {row['id']} ({game.info.name})",
             about(row, game, players, positions)
             + f"<p>Not analysed yet (<code>scorebook analyze {_e(row['id'])}</code>).</p>" + VIEWER
-            + f"<h2>Boards</h2><p>Before each move. {game.analysis.legend()}</p>"
+            + f"<h2>Boards</h2><p>Before each move. {game.analysis.legend(tuple(players))}</p>"
             f"<div class='boards'>{''.join(cards)}</div>" + VIEWER_SCRIPT)
 
 
@@ -388,7 +382,7 @@ def report_parts(row: dict, report: dict, trace=None) -> tuple[str, str]:
         m = by_ply.get((p.game, p.ply))
         if m is None:
             continue
-        board = game.analysis.svg_board(p.before, m["played"], m["best"])
+        board = game.analysis.svg_board(p.before, m["played"], m["best"], tuple(players))
         se = "" if m.get("stderr") is None else f" ± {_e(m['stderr'])}"
         top = "; ".join(f"{c['move']} {c['value']}" + ("" if c.get("stderr") is None else f" ± {c['stderr']}")
                         for c in m.get("top", []))
@@ -424,7 +418,7 @@ def report_parts(row: dict, report: dict, trace=None) -> tuple[str, str]:
             f"{chart(moves, report['thresholds'], players, info.scale)}{VIEWER}"
             f"<h2>Moves</h2><table id='movelist'><tr><th>move</th><th>player</th><th>played</th><th>best</th>"
             f"<th>loss</th><th>class</th></tr>{listing}</table>"
-            f"<h2>Boards</h2><p>Before each move. {game.analysis.legend()}</p>"
+            f"<h2>Boards</h2><p>Before each move. {game.analysis.legend(tuple(players))}</p>"
             f"<div class='boards'>{''.join(cards)}</div>" + VIEWER_SCRIPT)
 
 

@@ -17,11 +17,15 @@ from scorebook.records import iwoki as IW
 
 from . import svg
 from .loss import LINE_MOVES, MoveRow, sampled_top, verdict, wants_line
-from .protocol import Analysis
+from .protocol import Analysis, seat_name
 
 OPEN, OPEN_SMALL, PLAYED_AREA = "#fff3bf", "#ffd43b", "#e9dfcf"
 SEAT_INK = ("#1864ab", "#2b8a3e")  # the numbers each seat put on the board (never the marks' colours)
-HEX_SIZE = 34.0
+HEX_SIZE = 40.0
+# where a vertex's number is drawn, a share of the way from the hex's centre to the vertex: the
+# board's, and a placement's marked numbers, apart where a hex tile meets a small tile's numbers
+# at the same vertex (0.3 of the radius: their boxes clear at 13 and 12 px), both clear of the name
+BOARD_AT, MARK_AT = 0.74, 0.42
 
 
 def _board(state):
@@ -98,9 +102,10 @@ class IwokiAnalysis(Analysis):
 
     # ---- boards: a state is the engine's state vector
 
-    def text_board(self, state) -> str:
+    def text_board(self, state, players: tuple[str, ...] = ()) -> str:
         """The virtual board as text: every hex gap with numbers on it (its six vertices, clockwise,
-        ``.`` where none is yet), then the scores, the hands and the open gaps."""
+        ``.`` where none is yet), then the scores, the hands (each named by its player, where the
+        record names them) and the open gaps."""
         s = _board(state)[0]
         small, hexes = gap_names(s)
         board = []
@@ -113,7 +118,8 @@ class IwokiAnalysis(Analysis):
         for p in range(2):
             hs = " ".join(f"st{s[HAND_SMALL + p * N_SMALL_TILES + i] + 1}" for i in range(s[N_HAND_SMALL + p]))
             hh = " ".join(f"ht{s[HAND_HEX + p * N_HEX_TILES + i] + 1}" for i in range(s[N_HAND_HEX + p]))
-            lines.append(f"{('First', 'Second')[p]}'s hand: {hs} / {hh}")  # as the record's tags name the seats
+            tiles = " / ".join(t for t in (hs, hh) if t) or "empty"
+            lines.append(f"{seat_name(players, p)}'s hand: {tiles}")
         lines.append("open small gaps: " + (" ".join(small) or "-"))
         lines.append("open hex gaps: " + (" ".join(hexes) or "-"))
         return "\n".join(lines)
@@ -123,45 +129,66 @@ class IwokiAnalysis(Analysis):
         small, hexes = gap_names(s)
         return {"open_small": small, "open_hex": hexes, "scores": [int(s[IE.SCORE]), int(s[IE.SCORE + 1])]}
 
-    def legend(self) -> str:
+    def legend(self, players: tuple[str, ...] = ()) -> str:
         return svg.legend([("numbers on the board", {"fill": PLAYED_AREA, "stroke": "#999"}),
                            ("open hex gap", {"fill": OPEN, "stroke": "#999"}),
                            ("open small gap", {"fill": OPEN_SMALL, "stroke": "#b8860b", "rx": 6}),
-                           ("First's numbers", {"fill": SEAT_INK[0]}), ("Second's numbers", {"fill": SEAT_INK[1]})])
+                           *((f"{seat_name(players, p)}'s numbers", {"fill": SEAT_INK[p]}) for p in range(2))])
 
     def move_mark(self, position) -> str:
         """The action itself (``ht18B3@H13``, ``draw=st31``, ``pass``): the move less its number and player."""
         return position.move.split()[-1]
 
-    def svg_board(self, state, played: str | None = None, best: str | None = None) -> str:
+    def svg_board(self, state, played: str | None = None, best: str | None = None,
+                  players: tuple[str, ...] = ()) -> str:
         """The virtual board before a move: the 55 hex gaps (named, their vertices' numbers in
         the colour of the seat that put them there, open ones yellow), the open small gaps
-        (where three hexes meet), each seat's score, white tokens and hand; the move played
-        (solid orange) and the bot's best (dashed purple): a placement's gap outlined and the
-        tile's numbers, face and rotation as they would lie, in the mark's colour; a draw or a
-        pass in words."""
+        (where three hexes meet), each seat's score, white tokens and hand (named by its
+        player); the move played (solid orange) and the bot's best (dashed purple): a
+        placement's gap outlined and the tile's numbers, face and rotation as they would lie, in
+        the mark's colour; a draw or a pass in words. A best placed in the gap of the move
+        played is drawn apart, under the board: its gap again, with the best's numbers."""
         s, owner = _board(state)
-        lines = self.text_board(s).split("\n")[1:4]
+        lines = [part for line in self.text_board(s, players).split("\n")[1:4] for part in _wrapped(line)]
         width, height = LAYOUT["width"], LAYOUT["height"]
         same_gap, words = _in_words(played, best)
+        apart = same_gap and best != played
+        inset = _inset_box(best) if apart else None
+        text_top = height + (inset[3] + 8 if inset else 0)
         board = svg.Svg(max(width, 8 + 6.4 * max(len(line) for line in lines)),
-                        height + 16 * (len(lines) + len(words)) + 6)
+                        text_top + 16 * (len(lines) + len(words)) + 6)
         _draw_gaps(board, s, owner, marked={h for m in (played, best) if m and "@" in m for h in _covered(m)})
         for kind, move in (("best", best), ("played", played)):
             self._mark_placement(board, kind, move, numbers=not (kind == "best" and same_gap))
+        if inset:
+            self._draw_apart(board, best, inset, height)
         for i, line in enumerate(lines):
-            board.text(4, height + 14 + 16 * i, line, font_size=11)
+            board.text(4, text_top + 14 + 16 * i, line, font_size=11)
         for i, (kind, move) in enumerate(words):
-            label = "move played" if kind == "played" else "bot's best"
-            board.text(4, height + 14 + 16 * (len(lines) + i), f"{label}: {move.replace('=', ' ')}", font_size=12,
-                       font_weight="bold", fill=svg.PLAYED if kind == "played" else svg.BEST,
+            label = "move played" if kind == "played" else "bot's best, in the same gap, drawn apart above"
+            board.text(4, text_top + 14 + 16 * (len(lines) + i), f"{label}: {move.replace('=', ' ')}",
+                       font_size=12, font_weight="bold", fill=svg.PLAYED if kind == "played" else svg.BEST,
                        **{"class": f"word {kind}"})
         return board.to_string()
 
+    @classmethod
+    def _draw_apart(cls, board, move: str, box: tuple, top: float) -> None:
+        """The gap(s) of a placement drawn again under the board (``box``: their extent), the
+        placement's numbers on them: the bot's best where it shares the gap of the move played."""
+        x0, y0 = box[0], box[1]
+        dx, dy = 4 - x0, top + 4 - y0
+        for h in _covered(move):
+            board.polygon([(x + dx, y + dy) for x, y in LAYOUT["corners"][HEX_GAP_INDEX[h]]], fill="#f7f7f7",
+                          stroke="#999", stroke_width=1, **{"class": "apart"})
+        cls._mark_placement(board, "best", move, offset=(dx, dy))
+        board.text(box[2] + 16, top + 8 + box[3] / 2, f"bot's best: {move}", font_size=12, font_weight="bold",
+                   fill=svg.BEST, **{"class": "apart-label"})
+
     @staticmethod
-    def _mark_placement(board, kind: str, move: str | None, numbers: bool = True) -> None:
+    def _mark_placement(board, kind: str, move: str | None, numbers: bool = True, offset=(0.0, 0.0)) -> None:
         """A placement's gap outlined, and (``numbers``) the numbers the tile would lay there
-        (its face and rotation) in the mark's colour."""
+        (its face and rotation) in the mark's colour; ``offset``: where its gap is drawn apart."""
+        ox, oy = offset
         m = IW.ACTION_RE.match(move or "")
         if not m or not (m.group(1) or m.group(5)):
             return
@@ -172,7 +199,7 @@ class IwokiAnalysis(Analysis):
             if gap is None:
                 return
             x, y = LAYOUT["small"][gap]
-            board.mark(kind, "circle", {"cx": x, "cy": y, "r": 10})
+            board.mark(kind, "circle", {"cx": x + ox, "cy": y + oy, "r": 10})
             if not numbers:
                 return
             values = IE.small_results(tile, "+-".index(m.group(2)), int(m.group(3)))
@@ -180,21 +207,22 @@ class IwokiAnalysis(Analysis):
                 vtx = int(SLOT_VERTEX[gap, j])
                 cx, cy = LAYOUT["centres"][vtx // 6]
                 px, py = LAYOUT["corners"][vtx // 6][vtx % 6]
-                board.text(cx + 0.45 * (px - cx), cy + 0.45 * (py - cy) + 5, int(values[j]), font_size=13,
+                board.text(cx + ox + MARK_AT * (px - cx), cy + oy + MARK_AT * (py - cy) + 4, int(values[j]), font_size=12,
                            text_anchor="middle", fill=colour, font_style="italic", **{"class": f"tile-number {kind}"})
             return
         _, tile = parse_tile(m.group(5))
         gap = HEX_GAP_INDEX.get(m.group(8))
         if gap is None:
             return
-        corners = LAYOUT["corners"][gap]
+        corners = [(x + ox, y + oy) for x, y in LAYOUT["corners"][gap]]
         board.mark(kind, "polygon", {"points": " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)})
         if not numbers:
             return
         values = IE.hex_vertices(tile, "AB".index(m.group(6)), int(m.group(7)))
         cx, cy = LAYOUT["centres"][gap]
+        cx, cy = cx + ox, cy + oy
         for (x, y), v in zip(corners, values):
-            board.text(cx + 0.45 * (x - cx), cy + 0.45 * (y - cy) + 5, "*" if v == WILD else int(v), font_size=13,
+            board.text(cx + MARK_AT * (x - cx), cy + MARK_AT * (y - cy) + 4, "*" if v == WILD else int(v), font_size=12,
                        text_anchor="middle", fill=colour, font_style="italic", **{"class": f"tile-number {kind}"})
 
 
@@ -206,6 +234,27 @@ def _in_words(played: str | None, best: str | None) -> tuple[bool, list[tuple[st
     words = [(kind, move) for kind, move in (("played", played), ("best", best))
              if move and ("@" not in move or kind == "best" and same_gap)]
     return same_gap, words
+
+
+def _wrapped(line: str, width: int = 64) -> list[str]:
+    """A line of the board's text cut at spaces into lines of ``width`` characters at most
+    (a hand of many tiles), the later ones indented."""
+    out, words = [], line.split(" ")
+    current = ""
+    for word in words:
+        if current and len(current) + 1 + len(word) > width:
+            out.append(current)
+            current = "   " + word
+        else:
+            current = f"{current} {word}" if current else word
+    return out + [current]
+
+
+def _inset_box(move: str) -> tuple[float, float, float, float]:
+    """The extent (x, y, width, height) of the gap(s) a placement covers on the board."""
+    points = [p for h in _covered(move) for p in LAYOUT["corners"][HEX_GAP_INDEX[h]]]
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
 
 
 def _gap_of(move: str) -> str:
@@ -238,7 +287,7 @@ def _draw_gaps(board, s, owner, marked: set[str] = frozenset()) -> None:
         for j, ((x, y), v) in enumerate(zip(corners, values)):
             if v != EMPTY:
                 seat = int(owner[g * 6 + j])
-                board.text(cx + 0.7 * (x - cx), cy + 0.7 * (y - cy) + 5, "*" if v == WILD else v, font_size=14,
+                board.text(cx + BOARD_AT * (x - cx), cy + BOARD_AT * (y - cy) + 5, "*" if v == WILD else v, font_size=13,
                            text_anchor="middle", fill=SEAT_INK[seat] if seat >= 0 else svg.INK, font_weight="bold")
     for g in {int(s[IE.OPEN_SMALL + i]) for i in range(s[IE.N_OPEN_SMALL])}:
         x, y = LAYOUT["small"][g]

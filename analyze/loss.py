@@ -239,6 +239,25 @@ def rank(means: np.ndarray, i: int) -> int:
     return int((means > means[i] + 1e-9).sum()) + 1
 
 
+def seen_from_first_seat(m: dict, scale: str) -> tuple[float, float]:
+    """A move's two values (best, played) from the first seat's side in a two-player game:
+    a margin negated, a share of a win (in %) taken from 100, where the second seat moved. A
+    value of the rest of the game only has the points in hand added (``so_far``): the
+    expected final margin.
+
+    >>> seen_from_first_seat({"player": 1, "value_best": 3.0, "value_played": -2.0}, "margin")
+    (-3.0, 2.0)
+    >>> seen_from_first_seat({"player": 1, "value_best": 3.0, "value_played": -2.0, "so_far": -6}, "margin")
+    (3.0, 8.0)
+    >>> seen_from_first_seat({"player": 1, "value_best": 70.0, "value_played": 40.0}, "share")
+    (30.0, 60.0)
+    """
+    vb, vp = m["value_best"] + m.get("so_far", 0), m["value_played"] + m.get("so_far", 0)
+    if m["player"] == 0:
+        return vb, vp
+    return (-vb, -vp) if scale == "margin" else (100 - vb, 100 - vp)
+
+
 # ------------------------------------------------------------------ the report
 
 def summarize(rows: list[MoveRow], game: str, players: list[str]) -> dict:

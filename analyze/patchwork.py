@@ -145,7 +145,7 @@ class PatchworkAnalysis(Analysis):
 
     # ---- boards: a state is records.patchwork.Quilts
 
-    def text_board(self, q: PW.Quilts) -> str:
+    def text_board(self, q: PW.Quilts, players: tuple[str, ...] = ()) -> str:
         s = q.state
         seats = range(q.owners.shape[0])
         grids = [_grid(q.owners[p]) for p in seats]
@@ -174,12 +174,13 @@ class PatchworkAnalysis(Analysis):
             out["special_tile"] = None if s[R.SPECIAL] < 0 else int(s[R.SPECIAL])
         return out
 
-    def legend(self) -> str:
+    def legend(self, players: tuple[str, ...] = ()) -> str:
         return svg.legend([("patch (its number)", {"fill": patch_colour(7), "stroke": svg.INK}),
                            ("leather patch", {"fill": LEATHER_FILL, "stroke": svg.INK}),
                            ("empty square", {"fill": EMPTY_FILL, "stroke": svg.GRID})])
 
-    def svg_board(self, q: PW.Quilts, played: str | None = None, best: str | None = None) -> str:
+    def svg_board(self, q: PW.Quilts, played: str | None = None, best: str | None = None,
+                  players: tuple[str, ...] = ()) -> str:
         """The quilt(s) before a move: each patch in its colour with its number, outlined
         where it meets another patch or an empty square; leather patches brown; the squares of
         the move played (solid orange) and of the bot's best (dashed purple); the time track

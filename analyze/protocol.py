@@ -12,6 +12,19 @@ import re
 from abc import ABC, abstractmethod
 
 
+SEATS = ("First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth")
+
+
+def seat_name(players, seat: int) -> str:
+    """A seat as the record names its player, or as the seats are counted where it names none
+    (``First``, ``Second``, ...).
+
+    >>> seat_name(("ann", "bob"), 1), seat_name((), 0)
+    ('bob', 'First')
+    """
+    return players[seat] if seat < len(players) and players[seat] else SEATS[seat]
+
+
 class Analysis(ABC):
     game_id: str
 
@@ -62,8 +75,9 @@ class Analysis(ABC):
         return dict(options)
 
     @abstractmethod
-    def text_board(self, state) -> str:
-        """A position (``records.notation.Position.state``) as text, for ``show``."""
+    def text_board(self, state, players: tuple[str, ...] = ()) -> str:
+        """A position (``records.notation.Position.state``) as text, for ``show``; ``players``:
+        the record's players by seat, where a board names a seat (a hand)."""
 
     @abstractmethod
     def state_json(self, state) -> dict:
@@ -83,10 +97,12 @@ class Analysis(ABC):
         return re.sub(r"^\d+\.(\.\.)?\s*", "", position.move)
 
     @abstractmethod
-    def svg_board(self, state, played: str | None = None, best: str | None = None) -> str:
+    def svg_board(self, state, played: str | None = None, best: str | None = None,
+                  players: tuple[str, ...] = ()) -> str:
         """The position before a move in SVG (``analyze/svg.py``), with coordinates, the move
-        played and the bot's best marked (class ``mark``)."""
+        played and the bot's best marked (class ``mark``); ``players`` as ``text_board``'s."""
 
     @abstractmethod
-    def legend(self) -> str:
-        """The legend of the game's boards in SVG (``svg.legend``)."""
+    def legend(self, players: tuple[str, ...] = ()) -> str:
+        """The legend of the game's boards in SVG (``svg.legend``), a seat's colour named by
+        its player (``players``, by seat) where the record names them."""

@@ -182,7 +182,7 @@ class TinyIslandsAnalysis(Analysis):
 
     # ---- boards: a state is (tiles, land)
 
-    def text_board(self, state) -> str:
+    def text_board(self, state, players: tuple[str, ...] = ()) -> str:
         """Cells are three characters: the tile letter (``.`` when empty) in brackets on land,
         between spaces on water."""
         tiles, land = state[0], state[1]
@@ -203,7 +203,7 @@ class TinyIslandsAnalysis(Analysis):
                                   for c in range(SIZE)) for r in range(SIZE)],
                 "land": ["".join("#" if land[r * SIZE + c] else "." for c in range(SIZE)) for r in range(SIZE)]}
 
-    def legend(self) -> str:
+    def legend(self, players: tuple[str, ...] = ()) -> str:
         tiles = [(name, {"fill": TILE_COLOURS[letter], "rx": 6, "stroke": svg.INK, "stroke_width": 0.5})
                  for letter, name in zip(TILE_LETTERS[1:], TILE_NAMES[1:])]
         return svg.legend([("land", {"fill": LAND}), ("water", {"fill": WATER}), *tiles,
@@ -215,7 +215,8 @@ class TinyIslandsAnalysis(Analysis):
         the tile and its cell, after the offer)."""
         return position.move if position.move.startswith("(") else position.move.split()[-1]
 
-    def svg_board(self, state, played: str | None = None, best: str | None = None) -> str:
+    def svg_board(self, state, played: str | None = None, best: str | None = None,
+                  players: tuple[str, ...] = ()) -> str:
         """The board before a move: land and water, the tiles as coloured discs with their
         letters, coordinates; before a placement, the two offered zones (dashed) and the tile
         played and the bot's best drawn in their cells; before a drawing, the region played and
@@ -226,7 +227,7 @@ class TinyIslandsAnalysis(Analysis):
         size, margin = 26, 18
         s = svg.Svg(margin + SIZE * size + 2, margin + SIZE * size + 2)
         self._grid(s, tiles, land, size, margin)
-        for kind, move in (("best", best), ("played", played)):
+        for kind, move in (("best", best if best != played else None), ("played", played)):  # one tile where the same
             self._move(s, kind, move, size, margin)
         if offer is not None:
             for zone in (offer[1], offer[3]):

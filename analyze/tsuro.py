@@ -69,7 +69,7 @@ class TsuroAnalysis(Analysis):
 
     # ---- boards: a state is (the engine's state, the players' names)
 
-    def text_board(self, position) -> str:
+    def text_board(self, position, players: tuple[str, ...] = ()) -> str:
         s, names = position
         lines = []
         tokens = {int(s[R.POS + p]) // 8: names[p] for p in range(int(s[R.N])) if s[R.POS + p] >= 0}
@@ -99,11 +99,12 @@ class TsuroAnalysis(Analysis):
                 "deck": int(s[R.DECK_N]), "dragon": None if s[R.DRAGON] < 0 else names[int(s[R.DRAGON])],
                 "to_move": names[int(s[R.TO_MOVE])]}
 
-    def legend(self) -> str:
+    def legend(self, players: tuple[str, ...] = ()) -> str:
         return svg.legend([("placed tile", {"fill": "#f3ead7", "stroke": svg.INK}),
                            ("token", {"fill": TOKEN_COLOURS[0], "stroke": svg.INK, "rx": 6})])
 
-    def svg_board(self, position, played: str | None = None, best: str | None = None) -> str:
+    def svg_board(self, position, played: str | None = None, best: str | None = None,
+                  players: tuple[str, ...] = ()) -> str:
         """The board before a move: every tile's four paths, the tokens on their points (each
         player's colour); the move played in its square (solid orange), the bot's best tile
         beside the board (dashed purple, the same square); below, each player with its hand

@@ -127,6 +127,12 @@ class Analysis:
     # what a value is, for reading it from another seat's side (the report's one perspective):
     # "margin" (the other seat's is its negation), "share" (of a win, in %: 100 less it), "score"
     scale: str = "margin"
+    # how consecutive moves' values agree (analyze/consistency.py): whether a chance outcome
+    # may come between two moves (a tile drawn: then only the mean over the draws agrees), and
+    # the points by which the bot's own horizon may leave a move's value from the next
+    # position's best beyond their standard errors (docs/games.md says why, game by game)
+    drawn_between: bool = False
+    horizon: float = 0.0
     # the analysis ranks the game's events (``standings``; ``Game.tournament``, a module of
     # its own): told here so that finding the game of an event loads no game's code
     tournaments: bool = False

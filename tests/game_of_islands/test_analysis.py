@@ -37,7 +37,7 @@ def test_cli_analyze_json_contract(run_cli, tmp_path):
 def test_the_chart_reads_the_expected_final_margin_from_the_first_seat(run_cli, tmp_path):
     """The values are of the rest of the grid; the chart adds the points in hand: at the last
     line the search is exact, and what the chart shows of the move played is the final margin."""
-    from scorebook.analyze.html import seen_from_first_seat
+    from scorebook.analyze.loss import seen_from_first_seat
     lines = goi_play(6, GOI_GREEDY, GOI_GREEDY, 4, 2, 1000)
     text, _ = bot_grid_text(6, lines, {"Grid": "6", "First": "A", "Second": "B"})
     out = cli_json(run_cli("ingest", "-", "--json", input=text))["records"][0]

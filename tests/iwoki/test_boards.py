@@ -41,10 +41,10 @@ def test_a_placement_shows_its_tile_and_a_draw_its_words():
     assert 'class="word played"' in board and "draw st" in board and 'class="word best"' in board
 
 
-def test_a_best_move_in_the_played_gap_is_said_in_words_and_no_name_lies_under_numbers():
+def test_a_best_move_in_the_played_gap_is_drawn_apart_and_no_name_lies_under_numbers():
     """The bot's best in the gap of the move played would lay its numbers on the played ones:
-    its gap is outlined, the move said in words; a gap whose middle a tile's numbers cover
-    shows no name under them."""
+    its gap is outlined on the board and drawn again under it, apart, with the best's numbers
+    (and said in words); a gap whose middle a tile's numbers cover shows no name under them."""
     from scorebook.engines.iwoki.metadata import HEX_GAP_NAMES
     positions = _positions()
     hexes = next(p for p in positions if "@H" in p.move and "_" not in p.move.split()[-1])
@@ -52,7 +52,18 @@ def test_a_best_move_in_the_played_gap_is_said_in_words_and_no_name_lies_under_n
     gap = played.rsplit("@", 1)[1]
     other_face = played.replace("A", "#").replace("B", "A").replace("#", "B") if "@" in played else played
     board = ANALYSIS.svg_board(hexes.before, played, other_face)
-    assert board.count('class="tile-number played"') == 6 and 'class="tile-number best"' not in board
-    assert 'class="word best"' in board and 'class="mark best"' in board
+    assert board.count('class="tile-number played"') == 6 and board.count('class="tile-number best"') == 6
+    assert board.count('class="apart"') == 1 and f"bot's best: {other_face}" in board
+    assert 'class="word best"' in board and board.count('class="mark best"') == 2  # on the board and apart
     assert f">{gap}</text>" not in board  # the name of the gap the numbers cover
     assert f">{next(n for n in HEX_GAP_NAMES if n != gap)}</text>" in board  # other gaps keep theirs
+    same = ANALYSIS.svg_board(hexes.before, played, played)  # the bot's own move: drawn once
+    assert 'class="apart"' not in same and 'class="tile-number best"' not in same
+
+
+def test_hands_and_colours_are_named_by_the_players():
+    positions = _positions()
+    board = ANALYSIS.svg_board(positions[5].before, None, None, ("ann", "bob"))
+    assert "ann's hand:" in board and "First" not in board
+    assert "ann's numbers" in ANALYSIS.legend(("ann", "bob")) and "bob's numbers" in ANALYSIS.legend(("ann", "bob"))
+    assert "First's hand:" in ANALYSIS.text_board(positions[5].before)  # a record naming no player
