@@ -120,3 +120,40 @@ def test_the_shared_browser_sees_a_pages_console_errors(browser, tmp_path):
     assert len(errors) == 2 and "drawn wrong" in errors[0] and errors[1].startswith("Uncaught TypeError")
     browser.open(SAMPLES.as_uri())
     assert browser.console_errors() == []
+
+
+# The visible part of every text of every drawing (its box less the font's space above and below
+# the glyphs), and any two of one drawing that meet; the page's own width against the window's.
+OVERLAPS = r"""JSON.stringify((function () {
+  function glyph(e) { var q = e.getBoundingClientRect(), h = q.height;
+    return {l: q.left, r: q.right, t: q.top + 0.22 * h, b: q.bottom - 0.2 * h, w: q.width, text: e.textContent}; }
+  function meet(a, b) { return a.l + 1 < b.r && b.l + 1 < a.r && a.t + 1 < b.b && b.t + 1 < a.b; }
+  var found = [];
+  document.querySelectorAll("svg").forEach(function (svg) {
+    var texts = Array.prototype.map.call(svg.querySelectorAll("text"), glyph).filter(function (g) { return g.w > 0; });
+    for (var i = 0; i < texts.length; i++) for (var j = i + 1; j < texts.length; j++)
+      if (meet(texts[i], texts[j])) found.push(texts[i].text + " / " + texts[j].text);
+  });
+  return {overlaps: found, page: document.documentElement.scrollWidth, window: window.innerWidth};
+})())"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("game", sorted(REPORTS))
+def test_no_text_of_a_report_meets_another_on_a_phone_or_a_desktop(game, run_cli, tmp_path, browser):
+    """Every text of every drawing (boards, legends, the chart) clear of every other, and the
+    page no wider than the window, at a phone's 390 px and at 1280 px."""
+    import json
+    path, bot = REPORTS[game]
+    rid = cli_json(run_cli("ingest", str(SAMPLES / path), "--json"))["records"][0]["id"]
+    page = tmp_path / "report.html"
+    cli_json(run_cli("analyze", rid, "--bot", bot, "--json", "--html", str(page)))
+    try:
+        for width in (390, 1280):
+            browser.page("Emulation.setDeviceMetricsOverride", width=width, height=900, deviceScaleFactor=1,
+                         mobile=width < 600)
+            browser.open(page.as_uri())
+            seen = json.loads(browser.evaluate(OVERLAPS))
+            assert seen["overlaps"] == [] and seen["page"] <= seen["window"] == width, (width, seen)
+    finally:
+        browser.page("Emulation.clearDeviceMetricsOverride")
