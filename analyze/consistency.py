@@ -38,6 +38,7 @@ class Break:
     game: int  # of a record of several games (a triad): breaks never cross from one game to the next
     points: float  # the move played's value less the next position's best, from one side
     stderr: float | None  # of that difference (the two values sampled apart), None where both are exact
+    exact: bool = False  # both values searched to the game's end (``exact`` in the report)
 
     @property
     def z(self) -> float | None:
@@ -73,24 +74,31 @@ def breaks(report: dict, scale: str, players: int) -> list[Break]:
             continue
         errors = [e for e in (value_stderr(a, a["played"]), value_stderr(b, b["best"])) if e is not None]
         se = math.sqrt(sum(e * e for e in errors)) if errors else None
-        out.append(Break(a["ply"], a.get("game", 1), played - best, se))
+        out.append(Break(a["ply"], a.get("game", 1), played - best, se, bool(a.get("exact") and b.get("exact"))))
     return out
 
 
-def faults(found: list[Break], horizon: float, drawn_between: bool) -> list[str]:
-    """The breaks beyond ``Z`` standard errors and the horizon, each said in a line; where
-    draws come between moves, the mean break instead (the expectation over the draws)."""
+def faults(found: list[Break], horizon: float, drawn_between: bool, exact_horizon: float = 0.0) -> list[str]:
+    """The breaks beyond ``Z`` standard errors and the horizon, each said in a line (two exact
+    values: beyond ``exact_horizon``); where draws come between moves, the mean break instead
+    (the expectation over the draws)."""
     if not found:
         return []
+    exact = [f"ply {b.ply} (game {b.game}): break {b.points:+.2f} between exact values, beyond {exact_horizon:g}"
+             for b in found if b.exact and abs(b.points) > exact_horizon + 1e-9]
+    found = [b for b in found if not b.exact]
+    if not found:
+        return exact
     if drawn_between:
         mean = statistics.fmean(b.points for b in found)
         spread = statistics.stdev(b.points for b in found) if len(found) > 1 else 0.0
         se = spread / math.sqrt(len(found))
         if abs(mean) > Z * se + horizon:
-            return [f"mean break {mean:+.2f} over {len(found)} pairs of moves, beyond {Z:g} x {se:.2f} + {horizon:g}"]
-        return []
-    return [f"ply {b.ply} (game {b.game}): break {b.points:+.2f}, beyond {Z:g} x {b.stderr or 0:.2f} + {horizon:g}"
-            for b in found if abs(b.points) > Z * (b.stderr or 0.0) + horizon]
+            return exact + [f"mean break {mean:+.2f} over {len(found)} pairs of moves, beyond {Z:g} x {se:.2f} + "
+                            f"{horizon:g}"]
+        return exact
+    return exact + [f"ply {b.ply} (game {b.game}): break {b.points:+.2f}, beyond {Z:g} x {b.stderr or 0:.2f} + "
+                    f"{horizon:g}" for b in found if abs(b.points) > Z * (b.stderr or 0.0) + horizon]
 
 
 def figures(found: list[Break]) -> dict:

@@ -7,7 +7,10 @@ shared out as both would take them (``bots.shared_out_values``); then the margin
 ``depth`` lines; the rest of the grid counted as even. Lines played on to the end of the grid
 (greedy play, exact from ``SOLVE_BELOW`` lines left) differ from these values by a quarter of a
 point or less (s.d.) in the opening, 0.7 on the empty 10x10 grid, and under half a point in the
-middle game (benchmarks/game_of_islands_values.py). A claim the mover missed counts as lost points.
+middle game (benchmarks/game_of_islands_values.py). An island the mover could claim and did not
+costs two points: its own, and the opponent's, who may claim any unclaimed island on its turn
+(shared/specs/game-of-islands.md 3), so that the value of the move played is that of the
+position it leaves, as the next move's search finds it.
 """
 from __future__ import annotations
 
@@ -117,7 +120,7 @@ class GameOfIslandsAnalysis(Analysis):
         G.apply_line(n, used, diag, *line)
         available = [dd for dd in range(n * n) if owner[dd] < 0 and G.is_island(n, used, diag, dd % n, dd // n)]
         missed = len([dd for dd in available if dd not in claims])
-        vb, vp = float(values[b]), float(values[i]) - missed
+        vb, vp = float(values[b]), float(values[i]) - 2 * missed  # not the mover's, then the opponent's
         best_few = np.argsort(-values, kind="stable")[:3]
         top = top_moves([_line_name(n, canon[k]) for k in best_few], values[best_few])
         # the line played can lose by its claims alone: then the bot has no other line to show

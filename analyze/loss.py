@@ -20,6 +20,7 @@ import numpy as np
 from scorebook import registry
 from scorebook.errors import UsageError
 
+# 0.9.0: two-player Patchwork's play-outs searched, the end solved; a Game of Islands claim missed costs two points.
 # 0.8.2: Iwoki's best move or line that draws names the tile it takes (draw=st35), as the record writes it.
 # 0.8.1: Tiny Islands' line with TinyBot's network too; no line after a move tied with the best within the error.
 # 0.8.0: the bot's line after a mistake or a blunder in every game; The Game of Islands' points in hand (so_far).
@@ -27,7 +28,7 @@ from scorebook.errors import UsageError
 # 0.6.0: Tiny Islands play-outs read the learned window value after the first drawing, as halving:N's do.
 # 0.5.0: "best" only for the bot's own best move (a move below the first threshold is "good"); Iwoki's bot named by
 # its option (greedy samples:N). 0.4.0: Tiny Islands play-outs as halving:N's (screened planner), wider last drawing
-ENGINE_VERSION = "0.8.2"
+ENGINE_VERSION = "0.9.0"
 
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
 

@@ -59,6 +59,24 @@ def _duel_line(before: np.ndarray, first, playouts: int, seed: int) -> list[str]
         out.append(f"{seat + 1}:" + PW.move_text(*move))
 
 
+SOLVE_SPACES = 44  # the end is solved once the two seats have this many time spaces left between them, or fewer
+
+
+def _solved_line(before: np.ndarray, first, table) -> list[str]:
+    """Two players, the end solved: after ``first``, each seat's best move of the solve
+    (``search.duel_options``) in turn, up to ``LINE_MOVES`` moves or the game's end."""
+    s, out, move = before.copy(), [], np.asarray(first, np.int64)
+    options, values = np.empty((1 + R.WINDOW, 3), np.int64), np.empty(1 + R.WINDOW, np.float64)
+    while True:
+        if R.apply(s, *(int(v) for v in move)) != R.OK or len(out) == LINE_MOVES or R.is_over(s):
+            return out
+        n = int(S.duel_options(s, options))
+        if not S.solved_values(s, options[:n], *table, 10 ** 7, values[:n]):
+            return out
+        move = options[int(np.argmax(values[:n]))].copy()
+        out.append(f"{int(s[R.TO_MOVE]) + 1}:" + PW.move_text(*(int(v) for v in move)))
+
+
 TARGET_STDERR = 1.0  # points: a two-player move's loss is topped up until this sure (half the inaccuracy threshold)
 
 
@@ -77,12 +95,12 @@ class PatchworkAnalysis(Analysis):
 
     def bot_name(self, options: dict[str, int]) -> str:
         return (f"best:{options['effort']} playouts:{options['playouts']} max-playouts:{options['max-playouts']} "
-                f"searched:{options['searched']}")
+                f"searched:{options['searched']} solve:{options['solve']}")
 
     def evaluate(self, trace, *, seed: int, options: dict[str, int], progress=None):
         options = {**registry.get_game(PW.GAME).info.analysis.options, **options}  # those not given: the defaults
         rows, _ = super().evaluate(trace, seed=seed, options=options, progress=progress)
-        two = {k: options[k] for k in ("playouts", "max-playouts", "searched")}
+        two = {k: options[k] for k in ("playouts", "max-playouts", "searched", "solve")}
         return rows, two if trace.record.two_player else {"effort": options["effort"]}
 
     def judge(self, record: PW.PatchworkRecord, position, *, seed: int, options: dict[str, int],
@@ -130,6 +148,15 @@ class PatchworkAnalysis(Analysis):
         their difference is above ``TARGET_STDERR`` points, up to ``max-playouts``."""
         ply, s, seat = position.ply, position.before.state, position.player
         candidates, i_played = with_played(S.candidate_options(s, 3), np.array(position.action, np.int64))
+        names = [f"{seat + 1}:" + PW.move_text(*c) for c in candidates]
+        solved = self._solved(s, candidates, options, memo)
+        if solved is not None:
+            b = int(np.argmax(solved))
+            vb, vp = float(solved[b]), float(solved[i_played])
+            line = _solved_line(s, candidates[b], memo["table"]) if wants_line(vb - vp, PW.GAME) else []
+            return MoveRow(ply, seat, position.move, names[b], vb, vp, max(0.0, vb - vp), None,
+                           rank(solved, i_played), candidates.shape[0], exact=True,
+                           top=top_moves(names, solved, None, b), line=line)
         base_seed = seed * 1009 + ply
         values = duel_values(s, candidates, options, options["playouts"], base_seed)
 
@@ -137,11 +164,22 @@ class PatchworkAnalysis(Analysis):
             return duel_values(s, candidates[pair], options, n, base_seed + 7919 * k)
         b, vb, vp, se, means, used = topped_up(values, i_played, more, options["max-playouts"], TARGET_STDERR)
         loss = max(0.0, vb - vp)
-        names = [f"{seat + 1}:" + PW.move_text(*c) for c in candidates]
         line = _duel_line(s, candidates[b], options["playouts"], base_seed) if wants_line(loss, PW.GAME, se) else []
         return MoveRow(ply, seat, position.move, names[b], vb, vp, loss, se, rank(means, i_played),
                        candidates.shape[0], futures=used, top=top_moves(names, means, base_stderr(values), b),
                        line=line)
+
+    @staticmethod
+    def _solved(s: np.ndarray, candidates: np.ndarray, options: dict[str, int], memo: dict) -> np.ndarray | None:
+        """Near the end (``search.solvable``): each candidate's final margin, the rest of the
+        game solved with both seats limited to the advance and each patch's snuggest placement;
+        None where it is not near enough, or the solve took more than ``solve`` thousand
+        nodes. One transposition table serves the whole record (``memo``)."""
+        if options["solve"] <= 0 or not S.solvable(s, SOLVE_SPACES):
+            return None
+        table = memo.setdefault("table", S.new_table())
+        out = np.empty(candidates.shape[0], np.float64)
+        return out if S.solved_values(s, candidates, *table, options["solve"] * 1000, out) else None
 
     # ---- boards: a state is records.patchwork.Quilts
 

@@ -62,7 +62,7 @@ def measure(game: str, items: list, spec: str | None) -> tuple[list, list[str], 
         seats = len(item.record.players) if getattr(item.record, "players", None) else 1
         mine = C.breaks(report, decl.scale, seats)
         found += mine
-        faults += C.faults(mine, decl.horizon, decl.drawn_between)
+        faults += C.faults(mine, decl.horizon, decl.drawn_between, decl.exact_horizon)
     return found, faults, time.perf_counter() - started
 
 
@@ -88,6 +88,7 @@ def main() -> None:
         items = [i for p in own for i in records(ROOT / "samples" / p)]
         found, faults, s = measure(game, items, specs.get(game))
         lines.append(row(game, f"{len(items)} bot games", found, faults, s) + f" {bot}; horizon {decl.horizon:g}"
+                     + (f", between exact values {decl.exact_horizon:g}" if decl.exact_horizon else "")
                      + ("; draws between moves" if decl.drawn_between else "") + " |")
         for f in faults:
             print(f"  {game}: {f}", file=sys.stderr)

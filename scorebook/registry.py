@@ -133,6 +133,7 @@ class Analysis:
     # position's best beyond their standard errors (docs/games.md says why, game by game)
     drawn_between: bool = False
     horizon: float = 0.0
+    exact_horizon: float = 0.0  # the same between two values searched to the end (a solve of some moves only)
     # the analysis ranks the game's events (``standings``; ``Game.tournament``, a module of
     # its own): told here so that finding the game of an event loads no game's code
     tournaments: bool = False

@@ -354,3 +354,98 @@ def duel_choice(s: np.ndarray, playouts: int, seed: int, per_patch: int = 3) -> 
     values = duel_values(s, options, playouts, seed)
     return [tuple(int(v) for v in options[int(np.argmax(values.mean(axis=1)))])]
 
+
+
+# ---------------------------------------------------------------- two players: the end solved
+#
+# Near the end of a two-player game the moves that matter are few: the advance and each
+# affordable window patch at its snuggest placement (``duel_options``; a due leather patch on
+# its snuggest square). Both seats limited to those, the rest of the game is solved exactly by
+# alpha-beta over the final margin, with a transposition table (states reached by moves in
+# another order meet): from the middle of the time track, about a million nodes.
+
+TABLE_BITS = 21  # transposition table: 2 million entries (36 MB)
+EXACT, LOWER, UPPER = 1, 2, 3
+
+
+def new_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An empty transposition table: keys, values, bounds (valid for any state of any game:
+    a key is the whole state's hash)."""
+    n = 1 << TABLE_BITS
+    return np.zeros(n, np.uint64), np.zeros(n, np.float64), np.zeros(n, np.int8)
+
+
+@njit(cache=True)
+def state_hash(s: np.ndarray) -> np.uint64:
+    h = np.uint64(1469598103934665603)
+    for v in s:
+        h = (h ^ np.uint64(v & 0xFFFFFFFFFFFF)) * np.uint64(1099511628211)
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@njit(cache=True)
+def _negamax(s: np.ndarray, alpha: np.float64, beta: np.float64, keys: np.ndarray, values: np.ndarray,
+             bounds: np.ndarray, nodes: np.ndarray, budget: np.int64) -> np.float64:
+    """The final margin for the seat to move, both seats playing ``duel_options``; past
+    ``budget`` nodes the search stops (``nodes[0] > budget``: what it returned is meaningless
+    and nothing more is kept in the table)."""
+    me = s[TO_MOVE]
+    if is_over(s):
+        return outcome(s, me)
+    nodes[0] += 1
+    if nodes[0] > budget:
+        return 0.0
+    h = state_hash(s)
+    slot = np.int64(h & np.uint64(keys.shape[0] - 1))
+    if keys[slot] == h and bounds[slot] != 0:
+        v = values[slot]
+        if bounds[slot] == EXACT or bounds[slot] == LOWER and v >= beta or bounds[slot] == UPPER and v <= alpha:
+            return v
+    start = alpha
+    options = np.empty((1 + WINDOW, 3), np.int64)
+    n = duel_options(s, options)
+    best = -1e18
+    for i in range(n - 1, -1, -1):  # the purchases first, the advance last: cut-offs come sooner
+        t = s.copy()
+        apply(t, options[i, 0], options[i, 1], options[i, 2])
+        if is_over(t):
+            v = outcome(t, me)
+        elif t[TO_MOVE] == me:  # a seat still behind moves again
+            v = _negamax(t, alpha, beta, keys, values, bounds, nodes, budget)
+        else:
+            v = -_negamax(t, -beta, -alpha, keys, values, bounds, nodes, budget)
+        best = max(best, v)
+        alpha = max(alpha, best)
+        if alpha >= beta:
+            break
+    if nodes[0] <= budget:
+        keys[slot], values[slot] = h, best
+        bounds[slot] = UPPER if best <= start else LOWER if best >= beta else EXACT
+    return best
+
+
+@njit(cache=True)
+def solved_values(s: np.ndarray, options: np.ndarray, keys: np.ndarray, values: np.ndarray, bounds: np.ndarray,
+                  budget: np.int64, out: np.ndarray) -> bool:
+    """``out[i]``: the mover's final margin after option i, the rest of the game solved
+    (``duel_options`` for both seats); False where the options together took more than
+    ``budget`` nodes (then ``out`` means nothing)."""
+    me, nodes = s[TO_MOVE], np.zeros(1, np.int64)
+    for i in range(options.shape[0]):
+        t = s.copy()
+        apply(t, options[i, 0], options[i, 1], options[i, 2])
+        if is_over(t):
+            out[i] = outcome(t, me)
+        elif t[TO_MOVE] == me:
+            out[i] = _negamax(t, -1e18, 1e18, keys, values, bounds, nodes, budget)
+        else:
+            out[i] = -_negamax(t, -1e18, 1e18, keys, values, bounds, nodes, budget)
+        if nodes[0] > budget:
+            return False
+    return True
+
+
+def solvable(s: np.ndarray, spaces: int) -> bool:
+    """Whether the two seats have ``spaces`` or fewer time spaces left between them."""
+    return 2 * LAST_SPACE - int(s[T_NOW]) - int(s[T_NOW + SEAT_SIZE]) <= spaces

@@ -55,12 +55,15 @@ def test_the_84_game_loses_its_point_where_it_leaves_the_85_plans():
 
 def test_two_player_values_are_margins_with_paired_errors():
     record = record_of((SAMPLES / "patchwork" / "patchwork-best2-vbrz-two-player-s6-0001.pgn").read_text())
-    rows, settings = ANALYSIS.evaluate(NOTATION.trace(record), seed=1, options=OPTIONS)
-    assert settings == {"playouts": 16, "max-playouts": 256, "searched": 4} and len(rows) == len(record.moves)
-    assert {r.player for r in rows} == {0, 1}
-    for r in rows:
+    cheap = {"playouts": 8, "max-playouts": 16, "searched": 2}
+    rows, settings = ANALYSIS.evaluate(NOTATION.trace(record), seed=1, options=cheap)
+    assert settings == dict(cheap, solve=2000)
+    assert len(rows) == len(record.moves) and {r.player for r in rows} == {0, 1}
+    for r in rows:  # sampled, then, near the end, solved: exact values, no error
         assert r.loss == max(0.0, r.value_best - r.value_played) and r.best[:2] in ("1:", "2:")
-        assert r.stderr is not None and r.stderr >= 0 and 1 <= r.rank <= r.candidates
+        assert (r.stderr is None) == bool(r.exact) and (r.stderr or 0) >= 0 and 1 <= r.rank <= r.candidates
+    solved = [bool(r.exact) for r in rows]
+    assert not solved[0] and solved[-1] and solved == sorted(solved)  # from some ply on, to the end
     last = rows[-1]  # the last move's value is the game's own final margin
     margin = record.score["final"][last.player] - record.score["final"][1 - last.player]
     assert last.value_played == margin
@@ -84,6 +87,35 @@ def test_an_advance_is_not_worth_more_for_the_guided_players_buying_after_it():
     assert abs(lead(searched.mean(axis=1))) < 5  # under the mistake threshold, as best:8's self-play
 
 
+def test_the_end_solved_is_the_final_margin_of_its_own_line():
+    """From the middle of the track the rest of the game is solved (both seats limited to the
+    advance and each patch's snuggest placement): a solved value is the final margin of the
+    line the solve plays, move by move, and the next position's best from the same side."""
+    record = record_of((SAMPLES / "patchwork" / "patchwork-best2-vbrz-two-player-s6-0002.pgn").read_text())
+    positions = NOTATION.trace(record).positions
+    s = positions[30].before.state
+    assert S.solvable(s, 44)
+    table = S.new_table()
+    options = np.empty((1 + R.WINDOW, 3), np.int64)
+    n = S.duel_options(s, options)
+    values = np.empty(n)
+    assert S.solved_values(s, options[:n], *table, 10 ** 7, values)
+    t, seat = s.copy(), int(s[R.TO_MOVE])
+    move = options[int(np.argmax(values))]
+    while not R.is_over(t):  # the solve's own line, each seat's best in turn
+        assert R.apply(t, *(int(v) for v in move)) == R.OK
+        if R.is_over(t):
+            break
+        m = int(S.duel_options(t, options))
+        line_values = np.empty(m)
+        assert S.solved_values(t, options[:m], *table, 10 ** 7, line_values)
+        move = options[int(np.argmax(line_values))].copy()
+    finals = np.zeros(2, np.int64)
+    R.two_player_finals(t, finals)
+    assert values.max() == finals[seat] - finals[1 - seat]
+    assert not S.solved_values(positions[0].before.state, options[:1], *S.new_table(), 1000, values[:1])  # over budget
+
+
 def test_boards_mark_the_squares_of_the_moves():
     record = record_of((SAMPLES / "patchwork" / "patchwork-best2-real-s3-0001.pgn").read_text())
     second = NOTATION.trace(record).positions[1]
@@ -99,4 +131,4 @@ def test_boards_mark_the_squares_of_the_moves():
 
 
 def test_bot_specs():
-    assert resolve("patchwork", "effort:3") == ("best:3 playouts:32 max-playouts:256 searched:4", {"effort": 3})
+    assert resolve("patchwork", "effort:3") == ("best:3 playouts:32 max-playouts:256 searched:4 solve:2000", {"effort": 3})
