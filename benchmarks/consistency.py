@@ -27,7 +27,6 @@ from _report import publish  # noqa: E402
 from scorebook import registry  # noqa: E402
 from scorebook.analyze import consistency as C  # noqa: E402
 from scorebook.analyze.loss import analyze_record  # noqa: E402
-from scorebook.analyze.run import resolve  # noqa: E402
 from scorebook.records.formats import read_text  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"
@@ -52,12 +51,18 @@ def records(path: Path, limit: int | None = None) -> list:
     return items[:limit] if limit else items
 
 
+def options_of(spec: str | None) -> dict[str, int]:
+    """``key:N,key:N`` as options, 0 allowed (the analysis' own switches: Patchwork's
+    ``searched:0`` for the value-guided play-outs alone, ``solve:0``)."""
+    return {k: int(v) for k, _, v in (part.partition(":") for part in (spec or "").split(",") if part)}
+
+
 def measure(game: str, items: list, spec: str | None) -> tuple[list, list[str], float]:
     g = registry.get_game(game)
     decl = g.info.analysis
     found, faults, started = [], [], time.perf_counter()
     for item in items:
-        _, options = resolve(game, spec)
+        options = options_of(spec)
         report = analyze_record(game, g.notation.trace(item.record), seed=1, options=options)
         seats = len(item.record.players) if getattr(item.record, "players", None) else 1
         mine = C.breaks(report, decl.scale, seats)
@@ -84,7 +89,7 @@ def main() -> None:
     for game in args.games.split(","):
         own, shared = SOURCES[game]
         decl = registry.get_game(game).info.analysis
-        bot = resolve(game, specs.get(game))[0]
+        bot = registry.get_game(game).analysis.bot_name({**decl.options, **options_of(specs.get(game))})
         items = [i for p in own for i in records(ROOT / "samples" / p)]
         found, faults, s = measure(game, items, specs.get(game))
         lines.append(row(game, f"{len(items)} bot games", found, faults, s) + f" {bot}; horizon {decl.horizon:g}"
