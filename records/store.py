@@ -317,6 +317,17 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE analysis_moves ADD COLUMN so_far REAL;
     """,
+    # 16: the sign-in sessions of a served archive: a session ends at its expiry or when it
+    # signs out (``ended_at``); its cookie names it (private, as the tokens are)
+    """
+    CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        account TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at REAL NOT NULL,
+        ended_at TEXT
+    );
+    """,
 ]
 RATINGS = 11  # the migration that keeps ratings
 CHECKPOINTS = 12  # the migration that keeps ratings' checkpoints

@@ -49,6 +49,25 @@ class ServiceTables:
     def any_active_token(self) -> bool:
         return self.db.execute("SELECT 1 FROM api_tokens WHERE revoked_at IS NULL LIMIT 1").fetchone() is not None
 
+    # ------------------------------------------------------------------ sign-in sessions
+
+    def add_session(self, session_id: str, account: str, expires_at: float) -> None:
+        with self.atomic():
+            self.db.execute("INSERT INTO sessions (id, account, created_at, expires_at) VALUES (?,?,?,?)",
+                            [session_id, account, _now(), expires_at])
+
+    def end_session(self, session_id: str) -> bool:
+        with self.atomic():
+            done = self.db.execute("UPDATE sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
+                                   [_now(), session_id])
+        return done.rowcount > 0
+
+    def live_session(self, session_id: str, now: float) -> str | None:
+        """The account of a session neither ended nor expired, or None."""
+        row = self.db.execute("SELECT account FROM sessions WHERE id = ? AND ended_at IS NULL AND expires_at > ?",
+                              [session_id, now]).fetchone()
+        return row[0] if row else None
+
     # ------------------------------------------------------------------ the analysis queue
 
     def job(self, job_id: int) -> dict:

@@ -6,9 +6,11 @@ The hashes live in a file of their own, never in the server's configuration: one
 with mode 600, read again when it changes. Sign-in is at ``/-/login``; HTTP Basic is never
 taken. Each check of a password (0.5 s of PBKDF2) runs on one thread of its own, off the
 event loop, so guesses queue behind each other and never behind a page; an unknown name
-costs the same check as a known one; a failed sign-in is answered a second late; an address
-or an account with ``login_attempts`` failed sign-ins in ``login_window`` seconds is answered
-429, without a check, a second late too (the waits hold no thread: guessing is slow).
+costs the same check as a known one; a failed sign-in is answered a second late; an account
+with ``login_attempts`` failed sign-ins from one address in ``login_window`` seconds (an
+address: four times that, whatever the accounts) is answered 429 there, without a check, a
+second late too (the waits hold no thread: guessing is slow); the member, from another
+address, signs in as ever.
 """
 from __future__ import annotations
 
@@ -62,6 +64,16 @@ def verify(password: str, stored: str | None) -> bool:
     iterations, salt = parsed if parsed else (ITERATIONS, _UNKNOWN_SALT)
     computed = hash_password(password, salt, iterations)
     return bool(parsed) and hmac.compare_digest(computed, stored.strip())
+
+
+def account_version(stored: str | None) -> str | None:
+    """What a session's cookie holds of its account's password: a digest of the stored hash,
+    so that a new password, or the account removed, ends every session signed in before."""
+    return hashlib.sha256(stored.encode("utf-8")).hexdigest()[:16] if stored else None
+
+
+def new_session_id() -> str:
+    return secrets.token_urlsafe(24)
 
 
 def read_accounts(path: str) -> dict[str, str]:
@@ -146,12 +158,23 @@ class Accounts:
             return self._accounts.get(name)
 
 
+ADDRESS_SHARE = 4  # an address (a club behind one NAT) may fail this many times an account's limit
+
+
 class Attempts:
-    """Failed sign-ins in a sliding window, by key (an address, an account)."""
+    """Failed sign-ins in a sliding window, counted per address and account together (an
+    account's own member, from another address, is never locked out by someone else's
+    guesses) and per address (``ADDRESS_SHARE`` times the limit: one address guessing many
+    accounts). An attempt counts as failed from before its check until it succeeds
+    (``begin``, ``succeeded``): sign-ins sent all at once cannot pass the limit."""
 
     def __init__(self, limit: int, window: float):
         self.limit, self.window = limit, window
         self._failures: dict[str, collections.deque] = {}
+
+    @staticmethod
+    def keys(address: str, account: str) -> tuple[str, str]:
+        return f"address:{address}", f"account:{account}@{address}"
 
     def _recent(self, key: str) -> collections.deque:
         times = self._failures.setdefault(key, collections.deque())
@@ -159,11 +182,27 @@ class Attempts:
             times.popleft()
         return times
 
+    def _limit(self, key: str) -> int:
+        return self.limit * ADDRESS_SHARE if key.startswith("address:") else self.limit
+
     def wait(self, *keys: str) -> int:
         """Seconds until every key may try again (0: now)."""
-        waits = [self._recent(k)[0] + self.window - time.monotonic() for k in keys
-                 if len(self._recent(k)) >= self.limit]
+        waits = [self._recent(k)[-self._limit(k)] + self.window - time.monotonic() for k in keys
+                 if len(self._recent(k)) >= self._limit(k)]
         return int(max(waits)) + 1 if waits else 0
+
+    def begin(self, *keys: str) -> int:
+        """An attempt: counted as failed at once where the keys may try (0), else the seconds to wait."""
+        wait = self.wait(*keys)
+        if not wait:
+            self.fail(*keys)
+        return wait
+
+    def succeeded(self, *keys: str) -> None:
+        """The attempt ``begin`` counted succeeded: it is not a failure."""
+        for k in keys:
+            if self._recent(k):
+                self._recent(k).pop()
 
     def fail(self, *keys: str) -> None:
         if len(self._failures) > 100_000:  # a flood of addresses: forget the quiet ones

@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import html
+import sqlite3
 import threading
+import time
 from importlib import resources
 
 from datasette import Response
@@ -17,6 +19,7 @@ from scorebook.analyze import html as report_html
 from scorebook.errors import ScorebookError
 
 from . import jobs
+from .accounts import account_version, new_session_id
 from .state import read, reading, refusal, service_of, submission_status, submit
 
 ROUTE = "/-/scorebook/record/"
@@ -24,7 +27,10 @@ SUBMIT_ROUTE = "/-/scorebook/submit"
 RATINGS_ROUTE = "/-/scorebook/ratings"
 STANDINGS_ROUTE = "/-/scorebook/standings"
 LOGIN_ROUTE = "/-/login"
+LOGOUT_ROUTE = "/-/logout"
 PAGES_CACHED = 64
+SESSION_COOKIE = "ds_actor"  # Datasette's name for it: its pages show the account signed in
+CSRF_COOKIE = "ds_csrftoken"  # asgi-csrf's: the sign-in form's page sets it
 FAILED_SIGN_IN_DELAY = 1.0  # seconds a failed or refused sign-in waits for its answer (no thread held)
 
 
@@ -231,17 +237,26 @@ async def standings_view(request, datasette):
 
 async def login_view(request, datasette):
     """``/-/login``: an account's name and password (the accounts file); its answer a signed
-    cookie. Limited as ``accounts`` says: a 429 costs the server nothing."""
+    cookie naming a session of the store (``sessions``), which ends at its expiry, at sign-out,
+    and when the account's password changes or the account goes. Limited as ``accounts``
+    says: a 429 costs the server nothing. Only from this page's own form: a sign-in posted
+    without the form's CSRF cookie (from another site, into the attacker's account) is 403."""
     service = service_of(datasette)
-    context = {"login_route": LOGIN_ROUTE, "has_accounts": bool(service.accounts), "error": None, "username": ""}
+    context = {"login_route": LOGIN_ROUTE, "has_accounts": bool(service.accounts) and service.writes, "error": None,
+               "username": ""}
     if request.method != "POST":
         return await render(datasette, request, "scorebook_login.html", context)
+    if not context["has_accounts"]:
+        return text_page(403, "no one signs in here: this server takes no accounts")
+    if CSRF_COOKIE not in request.cookies:
+        context["error"] = "Sign in with this page's form (a sign-in sent from elsewhere is refused)."
+        return await render(datasette, request, "scorebook_login.html", context, 403)
     form = await request.post_vars()
     name, password = (form.get("username") or "")[:64], (form.get("password") or "")[:1024]
     context["username"] = name
     address = (request.scope.get("client") or ("?",))[0]
-    keys = (f"address:{address}", f"account:{name}")
-    wait = service.attempts.wait(*keys)
+    keys = service.attempts.keys(address, name)
+    wait = service.attempts.begin(*keys)  # counted before the check: sign-ins sent at once cannot pass the limit
     if wait:  # answered late and without drawing the page: a guesser's loop gets nothing, slowly
         await asyncio.sleep(FAILED_SIGN_IN_DELAY)
         return Response.text(f"Too many failed sign-ins: try again in {wait} s.\n", status=429,
@@ -252,13 +267,71 @@ async def login_view(request, datasette):
         stored = None
     ok = await service.checker.check(password, stored)
     if ok is None:
+        service.attempts.succeeded(*keys)  # not checked: not a failure
         context["error"] = "The server is busy signing others in: try again in a moment."
         return await render(datasette, request, "scorebook_login.html", context, 503)
     if not ok:
-        service.attempts.fail(*keys)
         await asyncio.sleep(FAILED_SIGN_IN_DELAY)
         context["error"] = "Wrong account or password."
         return await render(datasette, request, "scorebook_login.html", context, 401)
+    service.attempts.succeeded(*keys)
+    session, seconds = new_session_id(), service.limits.session_seconds
+    await service.writer.run(lambda st: st.add_session(session, name, time.time() + seconds))
     response = Response.redirect(datasette.urls.path("/"))
-    response.set_cookie("ds_actor", datasette.sign({"a": {"id": name}}, "actor"), httponly=True, samesite="lax")
+    response.set_cookie(SESSION_COOKIE, datasette.sign({"a": {"id": name}, "s": session, "v": account_version(stored)},
+                                                       "actor"),
+                        max_age=seconds, httponly=True, samesite="lax", secure=behind_tls(request))
     return response
+
+
+def behind_tls(request) -> bool:
+    """Whether the browser reached this server over TLS (here, or at the proxy in front)."""
+    return request.scheme == "https" or request.headers.get("x-forwarded-proto", "").lower() == "https"
+
+
+async def logout_view(request, datasette):
+    """``/-/logout``: signs out: the session the cookie names ends in the store (the cookie,
+    kept or copied, signs in no more), and the cookie is cleared."""
+    if request.method != "POST":
+        return await render(datasette, request, "scorebook_logout.html", {"actor": request.actor})
+    session = session_of(datasette, request.cookies.get(SESSION_COOKIE))
+    service = service_of(datasette)
+    if session and service.writer is not None:
+        await service.writer.run(lambda st: st.end_session(session[1]))
+    response = Response.redirect(datasette.urls.path("/"))
+    response.set_cookie(SESSION_COOKIE, "", max_age=0, expires=0, httponly=True, samesite="lax",
+                        secure=behind_tls(request))
+    return response
+
+
+def session_of(datasette, cookie: str | None) -> tuple[str, str, str] | None:
+    """(account, session id, account version) a sign-in cookie names, where this server signed it."""
+    if not cookie:
+        return None
+    try:
+        decoded = datasette.unsign(cookie, "actor")
+    except Exception:  # noqa: BLE001 - a forged, stale or garbled cookie names nothing
+        return None
+    if not isinstance(decoded, dict) or not isinstance(decoded.get("a"), dict):
+        return None
+    name, session, version = decoded["a"].get("id"), decoded.get("s"), decoded.get("v")
+    if not all(isinstance(v, str) for v in (name, session, version)):
+        return None
+    return name, session, version
+
+
+async def signed_in_actor(datasette, cookie: str) -> dict | None:
+    """The account a sign-in cookie stands for, while its session lives: not signed out, not
+    expired, the account's password the one it signed in with."""
+    found = session_of(datasette, cookie)
+    if found is None:
+        return None
+    name, session, version = found
+    service = service_of(datasette)
+    try:
+        if not service.accounts or account_version(service.accounts.hash_of(name)) != version:
+            return None
+        live = await read(datasette, lambda st: st.live_session(session, time.time()))
+    except (ScorebookError, sqlite3.Error):
+        return None
+    return {"id": name} if live == name else None

@@ -35,6 +35,7 @@ def register_routes():
             (_route(pages.STANDINGS_ROUTE) + "$", pages.standings_view),
             (_route(pages.SUBMIT_ROUTE) + "$", pages.submit_page),
             (_route(pages.LOGIN_ROUTE) + "$", pages.login_view),
+            (_route(pages.LOGOUT_ROUTE) + "$", pages.logout_view),
             (r"^/-/scorebook/api/records$", api.submit_view),
             (r"^/-/scorebook/api/records/(?P<id>[0-9a-f]{1,64})/analyses$", api.analyses_view),
             (r"^/-/scorebook/api/records/(?P<id>[0-9a-f]{1,64})/analysis$", api.analysis_view),
@@ -45,10 +46,12 @@ def register_routes():
 @hookimpl
 def actor_from_request(datasette, request):
     """A program's token (``Authorization: Bearer sbk_...``; the guard let no other scheme
-    through): its actor, with its scopes."""
+    through): its actor, with its scopes; or a person's sign-in cookie, while its session
+    lives (``pages.signed_in_actor``: Datasette's own reading of the cookie is not loaded)."""
     auth = request.headers.get("authorization", "")
     if not auth.startswith("Bearer sbk_"):
-        return None
+        cookie = request.cookies.get(pages.SESSION_COOKIE)
+        return pages.signed_in_actor(datasette, cookie) if cookie else None
     token = auth[len("Bearer "):]
 
     async def inner():

@@ -33,6 +33,9 @@ DATASETTE_SETTINGS = {"truncate_cells_html": 120, "allow_csv_stream": False, "al
 # plugins whose hooks would undo the guard: datasette-auth-passwords takes HTTP Basic on every
 # request and checks each password on the event loop (Scorebook's accounts replace it)
 UNWANTED_PLUGINS = ("datasette_auth_passwords",)
+# Datasette's reading of the sign-in cookie trusts any it signed, forever: Scorebook's reads it
+# with its session (``pages.signed_in_actor``)
+UNWANTED_MODULES = ("datasette.actor_auth_cookie",)
 
 
 @dataclass(frozen=True)
@@ -143,7 +146,8 @@ def application(p: Plan, *, executor: str = "local", scheduler: str | None = Non
     """The guarded ASGI application, its worker started when it takes writes."""
     datasette_plugins, Datasette = _import_datasette()
     for plugin in list(datasette_plugins.pm.get_plugins()):
-        if getattr(plugin, "__name__", "").split(".")[0] in UNWANTED_PLUGINS:
+        name = getattr(plugin, "__name__", "")
+        if name.split(".")[0] in UNWANTED_PLUGINS or name in UNWANTED_MODULES:
             datasette_plugins.pm.unregister(plugin)
     # a secret that outlives a restart (DATASETTE_SECRET) keeps accounts signed in
     ds = Datasette([p.path], metadata=metadata(p.path, p.allow_sql, p.config.plugins), settings=DATASETTE_SETTINGS,

@@ -15,7 +15,7 @@ from .settings import ServeConfig
 from .writer import Writer
 
 ACTIONS = {"submit": "scorebook-submit", "analyze": "scorebook-analyze", "admin": "scorebook-admin"}
-PRIVATE_TABLES = frozenset({"api_tokens"})  # never shown: no page, JSON, CSV or SQL reads them
+PRIVATE_TABLES = frozenset({"api_tokens", "sessions"})  # never shown: no page, JSON, CSV or SQL reads them
 
 
 @dataclass

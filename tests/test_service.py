@@ -211,10 +211,33 @@ def test_the_queue_survives_a_restart_and_an_actor_has_a_limit(run_cli, tmp_path
 SECRET = "test-secret"
 
 
-def _account_cookie(actor: str) -> str:
-    """A signed-in account's cookie, as Datasette signs it (the server shares the secret)."""
-    from datasette.app import Datasette
-    return "ds_actor=" + Datasette(secret=SECRET).sign({"a": {"id": actor}}, "actor")
+PASSWORDS = {"alice": "correct horse", "bob": "battery staple"}  # the accounts the served tests make
+_SIGNED_IN: dict = {}
+
+
+def _account_cookie(server, actor: str) -> str:
+    """A signed-in account's cookie, signed in for real at the server's /-/login (the form's
+    page for its CSRF token and cookie, then the POST): a session of the server's store."""
+    import http.cookiejar
+    import re
+    import urllib.parse
+    key = (server.base, actor)
+    if key not in _SIGNED_IN:
+        jar = http.cookiejar.CookieJar()
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        page = opener.open(server.base + "/-/login", timeout=30).read().decode()
+        token = re.search(r'name="csrftoken" value="([^"]+)"', page).group(1)
+        opener.open(server.base + "/-/login", data=urllib.parse.urlencode(
+            {"csrftoken": token, "username": actor, "password": PASSWORDS[actor]}).encode(), timeout=30)
+        _SIGNED_IN[key] = "ds_actor=" + next(c.value for c in jar if c.name == "ds_actor")
+    return _SIGNED_IN[key]
+
+
+def _make_accounts(run_cli, path, *names: str) -> str:
+    for name in names:
+        assert run_cli("account", "set", name, "--file", str(path), "--password-stdin",
+                       input=PASSWORDS[name] + "\n").exit_code == 0
+    return str(path)
 
 
 def _form(server, path: tuple[str, str], cookie: str, fields: dict) -> tuple[int, str]:
@@ -225,7 +248,7 @@ def _form(server, path: tuple[str, str], cookie: str, fields: dict) -> tuple[int
     import urllib.parse
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    page = opener.open(urllib.request.Request(server.base + path[0], headers={"Cookie": _account_cookie("alice")})
+    page = opener.open(urllib.request.Request(server.base + path[0], headers={"Cookie": _account_cookie(server, "alice")})
                        ).read().decode()
     token = re.search(r'name="csrftoken" value="([^"]+)"', page).group(1)
     csrf = next(c.value for c in jar if c.name == "ds_csrftoken")
@@ -244,7 +267,9 @@ def _form(server, path: tuple[str, str], cookie: str, fields: dict) -> tuple[int
 def accounts(run_cli, tmp_path, monkeypatch):
     monkeypatch.setenv("DATASETTE_SECRET", SECRET)
     config = tmp_path / "serve.json"
-    config.write_text(json.dumps({"scorebook": {"submit": {"id": "alice"}, "analyze": {"id": "alice"}}}))
+    config.write_text(json.dumps({"scorebook": {"submit": {"id": "alice"}, "analyze": {"id": "alice"},
+                                                "accounts": _make_accounts(run_cli, tmp_path / "accounts", "alice",
+                                                                           "bob")}}))
     cli_json(run_cli("ingest", str(IWOKI), "--json"))
     server = Server(run_cli.db, "--writes", "--config", str(config))
     yield server
@@ -255,14 +280,14 @@ def test_the_submit_form_shows_each_rejection_against_the_text(accounts, run_cli
     server = accounts
     form = ("/-/scorebook/submit", "/-/scorebook/submit")
     bad = TSURO.read_text().replace("@", "#", 1)
-    status, page = _form(server, form, _account_cookie("alice"), {"text": bad})
+    status, page = _form(server, form, _account_cookie(server, "alice"), {"text": bad})
     line = next(n for n, text in enumerate(bad.split("\n"), 1) if "#" in text)
     assert status == 422 and "bad-token" in page and f"line {line}, column" in page
     assert f'<span class="at">{line:5d}  ' in page  # the line itself, marked among its neighbours
-    status, page = _form(server, form, _account_cookie("alice"), {"text": TSURO.read_text()})
+    status, page = _form(server, form, _account_cookie(server, "alice"), {"text": TSURO.read_text()})
     rid = cli_json(run_cli("list", "--game", "tsuro", "--json"))["records"][0]["id"]
     assert status == 201 and f'href="/-/scorebook/record/{rid}"' in page
-    status, _ = _form(server, form, _account_cookie("bob"), {"text": IWOKI.read_text()})
+    status, _ = _form(server, form, _account_cookie(server, "bob"), {"text": IWOKI.read_text()})
     assert status == 403  # bob is signed in, but not permitted
     status, page = _form(server, form, "", {"text": TSURO.read_text()})
     assert status == 401
@@ -274,7 +299,7 @@ def test_the_record_page_asks_for_an_analysis_and_follows_it(accounts, run_cli):
     page = f"/-/scorebook/record/{rid}"
     anonymous = urllib.request.urlopen(server.base + page, timeout=30).read().decode()
     assert 'id="analyse"' not in anonymous  # the button only for those who may
-    status, shown = _form(server, (page, page + "/analyse"), _account_cookie("alice"), {})
+    status, shown = _form(server, (page, page + "/analyse"), _account_cookie(server, "alice"), {})
     assert status == 200 and 'id="job"' in shown  # back on the record's page, the job shown
     job = server.call("POST", f"/-/scorebook/api/records/{rid}/analyses", None,
                       None)[0]  # without a credential: refused
@@ -299,7 +324,7 @@ def test_hostile_text_is_inert_in_every_page(accounts, run_cli, tmp_path):
     hostile = TSURO.read_text().replace('[Event "', f'[Event "{payload} ', 1)
     if hostile == TSURO.read_text():
         hostile = hostile.replace("\n", f'\n[Event "{payload}"]\n', 1)
-    status, answer = _form(server, ("/-/scorebook/submit", "/-/scorebook/submit"), _account_cookie("alice"),
+    status, answer = _form(server, ("/-/scorebook/submit", "/-/scorebook/submit"), _account_cookie(server, "alice"),
                            {"text": hostile.replace("@", "#", 1)})  # rejected: its text shown back
     assert status == 422 and payload not in answer
     (tmp_path / "answer.html").write_text(answer)
@@ -328,7 +353,7 @@ def test_a_browser_submits_good_bad_and_duplicate_records(accounts, run_cli, tmp
     before = _count(run_cli)
     browser = Browser(CHROMIUM, FLAGS, str(tmp_path / "profile"))
     try:
-        browser.set_cookie(server.base, "ds_actor", _account_cookie("alice").removeprefix("ds_actor="))
+        browser.set_cookie(server.base, "ds_actor", _account_cookie(server, "alice").removeprefix("ds_actor="))
 
         def submit(text: str) -> str:
             browser.open(server.base + "/-/scorebook/submit")
