@@ -129,8 +129,8 @@ def account_set(name, path, password_stdin):
 @click.argument("name")
 @click.option("--file", "path", required=True, type=click.Path(dir_okay=False, exists=True), help="The accounts file.")
 def account_remove(name, path):
-    """Remove NAME from the accounts file (a signed-in browser keeps its cookie until the
-    server's secret changes).
+    """Remove NAME from the accounts file: every session it signed in with ends (as a new
+    password ends them).
 
     Example: scorebook account remove alice --file accounts"""
     from scorebook.errors import NotFound

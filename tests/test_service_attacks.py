@@ -404,3 +404,104 @@ def test_reserved_actor_names_are_refused(served, run_cli):
     status, _ = served.call("GET", "/-/permissions", headers={"Authorization": f"Bearer {token['token']}"})
     assert status == 403
     assert served.call("POST", "/-/scorebook/api/records", TSURO.read_bytes(), token["token"])[0] == 401
+
+
+# issue 84 ------------------------------------------------------------ sessions that end, no lockout of members
+
+def _actor(served, cookie: str, headers: dict | None = None):
+    status, doc = served.call("GET", "/-/actor.json", headers={"Cookie": cookie, **(headers or {})})
+    assert status == 200
+    return doc["actor"]
+
+
+def _from(served, source: str, method: str, path: str, body: bytes | None = None, headers: dict | None = None):
+    """A request from another loopback address (``source``, 127.0.0.2: another client)."""
+    conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30, source_address=(source, 0))
+    conn.request(method, path, body=body, headers=headers or {})
+    response = conn.getresponse()
+    return response.status, response.getheaders(), response.read()
+
+
+def _sign_in_from(served, source: str, name: str, password: str) -> tuple[int, str | None]:
+    """A browser's sign-in from ``source``: the form's page, then the POST; the status and the
+    sign-in cookie set, if any."""
+    _, headers, page = _from(served, source, "GET", "/-/login")
+    csrf = next(v for k, v in headers if k.lower() == "set-cookie" and v.startswith("ds_csrftoken=")).split(";")[0]
+    token = re.search(rb'name="csrftoken" value="([^"]+)"', page).group(1).decode()
+    status, headers, _ = _from(served, source, "POST", "/-/login", urllib.parse.urlencode(
+        {"csrftoken": token, "username": name, "password": password}).encode(),
+        {"Cookie": csrf, "Content-Type": "application/x-www-form-urlencoded"})
+    cookie = next((v.split(";")[0] for k, v in headers if k.lower() == "set-cookie" and v.startswith("ds_actor=")
+                   and not v.startswith("ds_actor=;")), None)
+    return status, cookie
+
+
+def test_a_guesser_elsewhere_never_locks_a_member_out(served):
+    """Wrong passwords for alice from one address: refused there after five; alice, from her
+    own address, signs in with hers."""
+    statuses = [_sign_in_from(served, "127.0.0.3", "alice", "wrong password")[0] for _ in range(6)]
+    assert statuses == [401] * 5 + [429]
+    status, cookie = _sign_in_from(served, "127.0.0.2", "alice", "correct horse")
+    assert status == 302 and cookie and _actor(served, cookie) == {"id": "alice"}
+
+
+def test_simultaneous_wrong_passwords_are_counted_before_their_check(served):
+    """Eight wrong passwords sent at once from one address: five checked, the rest refused."""
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(
+        _sign_in_from(served, "127.0.0.4", "alice", "wrong password")[0])) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [401] * 5 + [429] * 3
+
+
+def test_a_session_ends_at_sign_out_at_a_new_password_and_with_the_account(served, run_cli, tmp_path):
+    accounts = str(tmp_path / "accounts")
+    cookie = _sign_in_from(served, "127.0.0.1", "alice", "correct horse")[1]
+    copy = cookie  # a copy kept elsewhere: it ends with the session, not with the browser's cookie
+    assert _actor(served, cookie) == {"id": "alice"}
+    assert served.call("POST", "/-/scorebook/api/records", TSURO.read_bytes(),
+                       headers={"Cookie": cookie})[0] == 403  # a form's POST needs its CSRF token, as ever
+    page = urllib.request.urlopen(urllib.request.Request(served.base + "/-/logout", headers={"Cookie": cookie}),
+                                  timeout=30)
+    csrf = page.headers.get("set-cookie").split(";")[0]
+    token = re.search(r'name="csrftoken" value="([^"]+)"', page.read().decode()).group(1)
+    status, headers, _ = _from(served, "127.0.0.1", "POST", "/-/logout", urllib.parse.urlencode(
+        {"csrftoken": token}).encode(), {"Cookie": f"{cookie}; {csrf}",
+                                         "Content-Type": "application/x-www-form-urlencoded"})
+    assert status == 302 and any(k.lower() == "set-cookie" and v.startswith("ds_actor=;") or "Max-Age=0" in v
+                                 for k, v in headers)
+    assert _actor(served, copy) is None  # signed out: the copy signs in no more
+    cookie = _sign_in_from(served, "127.0.0.1", "alice", "correct horse")[1]
+    assert _actor(served, cookie) == {"id": "alice"}
+    assert run_cli("account", "set", "alice", "--file", accounts, "--password-stdin",
+                   input="a new password\n").exit_code == 0
+    assert _actor(served, cookie) is None  # a new password ends the sessions signed in with the old
+    cookie = _sign_in_from(served, "127.0.0.1", "alice", "a new password")[1]
+    assert _actor(served, cookie) == {"id": "alice"}
+    assert run_cli("account", "remove", "alice", "--file", accounts).exit_code == 0
+    assert _actor(served, cookie) is None  # the account gone: its sessions too
+
+
+def test_the_sign_in_cookie_expires_and_is_secure_behind_tls(served):
+    _, headers, page = _from(served, "127.0.0.1", "GET", "/-/login")
+    csrf = next(v for k, v in headers if k.lower() == "set-cookie").split(";")[0]
+    token = re.search(rb'name="csrftoken" value="([^"]+)"', page).group(1).decode()
+    body = urllib.parse.urlencode({"csrftoken": token, "username": "alice", "password": "correct horse"}).encode()
+    for proto, secure in ((None, False), ("https", True)):
+        extra = {"X-Forwarded-Proto": proto} if proto else {}
+        _, headers, _ = _from(served, "127.0.0.1", "POST", "/-/login", body, {
+            "Cookie": csrf, "Content-Type": "application/x-www-form-urlencoded", **extra})
+        cookie = next(v for k, v in headers if k.lower() == "set-cookie" and v.startswith("ds_actor="))
+        assert "Max-Age=1209600" in cookie and "HttpOnly" in cookie and ("Secure" in cookie) == secure
+
+
+def test_a_sign_in_posted_from_another_site_is_refused(served):
+    """Login CSRF: a page elsewhere posts the attacker's own name and password to /-/login,
+    with no cookie of this server's: refused, and no sign-in cookie set."""
+    status, headers, _ = _from(served, "127.0.0.1", "POST", "/-/login", urllib.parse.urlencode(
+        {"username": "alice", "password": "correct horse"}).encode(),
+        {"Content-Type": "application/x-www-form-urlencoded", "Origin": "https://elsewhere.example"})
+    assert status == 403 and not any(v.startswith("ds_actor=") for k, v in headers if k.lower() == "set-cookie")
