@@ -12,7 +12,9 @@
   declared length is past the route's limit, cut off when it sends more than its limit,
   408 when it takes longer than ``body_seconds``; a form's body must be UTF-8 text (400).
   Without a credential a body is small (a sign-in form);
-- the pages that would show the server's configuration (``/-/metadata``) are not served;
+- the pages that would show the server's configuration (``/-/metadata``), its database's
+  path, threads or versions, and Datasette's debugging tools are not served; a Cookie header
+  that is not UTF-8 is 400;
 - every answer says ``nosniff``, is never framed by another site, and sends no referrer away.
 
 ``GuardedH11`` (uvicorn's HTTP protocol): a connection that has not sent a request's headers
@@ -36,7 +38,9 @@ SUBMIT_API = "/-/scorebook/api/records"
 SUBMIT_FORM = "/-/scorebook/submit"
 LOGIN = "/-/login"
 TOKEN = re.compile(rb"Bearer sbk_[0-9a-f]{16}_[0-9A-Za-z_-]{43}")
-HIDDEN = re.compile(r"^/-/(metadata|password-tool)(\.json)?/?$")
+# the server's configuration, its files' paths, threads and versions: shown to no one
+HIDDEN = re.compile(r"^/-/(metadata|password-tool|databases|threads|versions|plugins|messages|allow-debug|permissions"
+                    r"|create-token)(\.json)?/?$")
 LOGIN_BYTES = 8 * 1024  # a sign-in form
 SMALL_BYTES = 16 * 1024  # any other body of a request with a credential (an analysis asked for, a cancel)
 ANONYMOUS_BYTES = 4 * 1024  # a body without any credential: it will be refused, so it is not read far
@@ -100,6 +104,10 @@ class Guard:
             return 405, f"{scope['method'][:10]} is not taken here: GET, HEAD and POST"
         if HIDDEN.match(scope["path"]):
             return 404, "not found"
+        try:
+            headers.get(b"cookie", b"").decode("utf-8")
+        except UnicodeDecodeError:
+            return 400, "a Cookie header is UTF-8 text"
         authorization = headers.get(b"authorization")
         if authorization is not None:
             if not TOKEN.fullmatch(authorization.strip()):

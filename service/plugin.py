@@ -81,6 +81,17 @@ def skip_csrf(datasette, scope):
 
 
 @hookimpl
+def handle_exception(datasette, request, exception):
+    """A request's own fault that Datasette raises as a 500 (a sort by a column the table does
+    not have) is the client's: 400, drawn by Datasette's own handler (``None``: it goes on)."""
+    from datasette.views.base import DatasetteError
+    if isinstance(exception, DatasetteError) and exception.status == 500 \
+            and str(exception.message).startswith("Cannot sort table by"):
+        exception.status = 400
+    return None
+
+
+@hookimpl
 def render_cell(value, column, table, database, datasette):
     """A record's id, wherever the tables and views show it, links to its page; an event's
     name to its standings."""

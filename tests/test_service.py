@@ -36,7 +36,7 @@ class Server:
 
     def __init__(self, db: str, *extra: str, preexec_fn=None):
         self.db, self.extra, self.preexec_fn = db, extra, preexec_fn
-        self.db_name = Path(db).stem
+        self.db_name, self.db_path = Path(db).stem, str(Path(db).resolve())
         self.start()
 
     def start(self) -> None:

@@ -401,8 +401,9 @@ def test_reserved_actor_names_are_refused(served, run_cli):
     token = cli_json(run_cli("token", "create", "rooted", "--can", "submit", "--json"))
     with sqlite3.connect(run_cli.db) as conn:
         conn.execute("UPDATE api_tokens SET actor = 'root' WHERE id = ?", [token["id"]])
-    status, _ = served.call("GET", "/-/permissions", headers={"Authorization": f"Bearer {token['token']}"})
-    assert status == 403
+    status, doc = served.call("GET", "/-/actor.json", headers={"Authorization": f"Bearer {token['token']}"})
+    assert status == 200 and doc["actor"] is None  # (Datasette's /-/permissions, root's page, is served to no one)
+    assert served.call("GET", "/-/permissions", headers={"Authorization": f"Bearer {token['token']}"})[0] == 404
     assert served.call("POST", "/-/scorebook/api/records", TSURO.read_bytes(), token["token"])[0] == 401
 
 
@@ -505,3 +506,29 @@ def test_a_sign_in_posted_from_another_site_is_refused(served):
         {"username": "alice", "password": "correct horse"}).encode(),
         {"Content-Type": "application/x-www-form-urlencoded", "Origin": "https://elsewhere.example"})
     assert status == 403 and not any(v.startswith("ds_actor=") for k, v in headers if k.lower() == "set-cookie")
+
+
+def test_crafted_headers_and_parameters_are_a_4xx_on_any_page(served, run_cli):
+    """Anonymous crafted input found new 500s: a Cookie header that is not UTF-8, a sort by a
+    column that does not exist, a message of an unknown type."""
+    db = served.db_name
+    for request in (b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ds_actor=\xff\xfe\r\nConnection: close\r\n\r\n",
+                    b"GET /-/scorebook/ratings HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: a=\xc3\x28\r\n"
+                    b"Connection: close\r\n\r\n"):
+        status, _ = _raw(served, request)
+        assert 400 <= status < 500, (request, status)
+    for path in (f"/{db}/records?_sort=no_such_column", f"/{db}/records.json?_sort_desc=no_such_column",
+                 "/-/messages?message=x&message_type=7"):
+        status, _ = served.call("GET", path)
+        assert 400 <= status < 500, (path, status)
+    status, _ = served.call("POST", "/-/messages", b"message=x&message_type=banana",
+                            headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert 400 <= status < 500
+
+
+def test_no_path_thread_or_version_is_shown(served):
+    for path in ("/-/databases.json", "/-/databases", "/-/threads.json", "/-/threads", "/-/versions.json",
+                 "/-/versions", "/-/plugins.json"):
+        status, body = served.call("GET", path)
+        assert status == 404, path
+        assert served.db_path not in json.dumps(body)
