@@ -24,6 +24,7 @@ cannot pile up until the server runs out of files.
 from __future__ import annotations
 
 import asyncio
+import collections
 import ipaddress
 import json
 import re
@@ -203,11 +204,32 @@ async def answer(send, scope, status: int, why: str) -> None:
 
 
 class GuardedH11(H11Protocol):
-    """uvicorn's h11 protocol with a deadline for each request's headers."""
+    """uvicorn's h11 protocol with a deadline for each request's headers, and a limit of open
+    connections from one address (``max_connections_per_address``): past it a connection is
+    closed as it opens, so that one client's idle connections never take the server's whole
+    ``max_connections`` from everyone else."""
+
+    #: open connections by peer address (one server a process; the event loop's thread only)
+    by_address: collections.Counter = collections.Counter()
 
     def connection_made(self, transport) -> None:
         super().connection_made(transport)
+        peer = transport.get_extra_info("peername")
+        self._peer = peer[0] if peer else "?"
+        GuardedH11.by_address[self._peer] += 1
+        if GuardedH11.by_address[self._peer] > self.config.per_address:
+            transport.close()
+            return
         self._arm_header_deadline()
+
+    def connection_lost(self, exc) -> None:
+        super().connection_lost(exc)
+        peer = getattr(self, "_peer", None)
+        if peer is not None:
+            GuardedH11.by_address[peer] -= 1
+            if GuardedH11.by_address[peer] <= 0:
+                del GuardedH11.by_address[peer]
+            self._peer = None
 
     def on_response_complete(self) -> None:
         super().on_response_complete()

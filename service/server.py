@@ -200,6 +200,7 @@ def serve(p: Plan, *, on_start=None, executor: str = "local", scheduler: str | N
                             limit_concurrency=connections, timeout_keep_alive=5,
                             h11_max_incomplete_event_size=16 * 1024)
     config.header_seconds = limits.header_seconds  # GuardedH11's deadline for a request's headers
+    config.per_address = limits.max_connections_per_address  # and its limit of one address's connections
     if on_start:
         on_start(p.url)
     uvicorn.Server(config).run()

@@ -37,6 +37,8 @@ class Limits(BaseModel):
     body_seconds: float = Field(30.0, gt=0, le=600, description="a request's time to send its whole body")
     max_connections: int = Field(4096, ge=8, le=100000, description="open connections at once (at most the "
                                                                       "open files allowed, less 128); past it, 503")
+    max_connections_per_address: int = Field(256, ge=1, le=100000, description="open connections from one address "
+                                                                               "at once; past it, closed at once")
     login_attempts: int = Field(5, ge=1, le=1000, description="failed sign-ins to an account from one address "
                                                               "in login_window seconds (an address: four times it)")
     login_window: int = Field(900, ge=1, le=86400)

@@ -332,8 +332,8 @@ def test_idle_connections_are_closed_and_slow_bodies_time_out(served):
 
 def test_a_thousand_idle_connections_under_a_service_managers_file_limit(run_cli, tmp_path):
     """A service manager's default soft limit of 1,024 open files: ``serve`` raises its own to
-    the hard limit, so 1,050 idle connections leave room for everyone else, and they are
-    closed at their headers' deadline."""
+    the hard limit, so 1,050 idle connections (from five addresses, each under its own limit)
+    leave room for everyone else, and they are closed at their headers' deadline."""
     import resource
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and hard < 4096:
@@ -344,7 +344,11 @@ def test_a_thousand_idle_connections_under_a_service_managers_file_limit(run_cli
                     preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard)))
     idle = []
     try:
-        idle = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(1050)]
+        for i in range(1050):  # from five addresses, each under its own limit (256)
+            s = socket.socket()
+            s.bind((f"127.0.0.{2 + i % 5}", 0))
+            s.connect(("127.0.0.1", server.port))
+            idle.append(s)
         time.sleep(0.5)
         assert max(_get_ms(server, "/") for _ in range(5)) < 2000
         time.sleep(3.5)
@@ -532,3 +536,37 @@ def test_no_path_thread_or_version_is_shown(served):
         status, body = served.call("GET", path)
         assert status == 404, path
         assert served.db_path not in json.dumps(body)
+
+
+def test_one_clients_idle_connections_leave_room_for_everyone_else(run_cli, tmp_path):
+    """One address holding more connections than the server takes from all at once (``max_connections``):
+    past ``max_connections_per_address`` its connections are closed as they open, and other
+    clients are answered as ever (they were 503)."""
+    cli_json(run_cli("ingest", str(TSURO), "--json"))
+    server = Server(run_cli.db, "--writes", "--config", _config(tmp_path, header_seconds=60, max_connections=200,
+                                                                 max_connections_per_address=50))
+    idle = []
+    try:
+        for _ in range(400):
+            s = socket.socket()
+            s.bind(("127.0.0.2", 0))
+            s.connect(("127.0.0.1", server.port))
+            idle.append(s)
+        time.sleep(0.5)
+        closed = 0
+        for s in idle:
+            s.settimeout(0.05)
+            try:
+                closed += s.recv(10) == b""
+            except (socket.timeout, ConnectionResetError):
+                pass
+        assert 340 <= closed <= 350  # all but about 50 closed at once
+        statuses = []
+        for _ in range(20):
+            with urllib.request.urlopen(server.base + "/", timeout=10) as r:
+                statuses.append(r.status)
+        assert statuses == [200] * 20
+    finally:
+        for s in idle:
+            s.close()
+        server.stop()
