@@ -32,6 +32,8 @@ from scorebook.analyze.run import analysis_task, compute, resolve
 from scorebook.errors import ScorebookError, UsageError
 from scorebook.records.store import Store
 
+from .writer import Unavailable
+
 POLL_SECONDS = 0.5  # how often an idle worker looks at the queue
 PROGRESS_SECONDS = 0.2  # how often a running job's progress is written (and its cancel looked for)
 
@@ -139,9 +141,13 @@ class Worker(threading.Thread):
             self.writer.call(lambda st: st.requeue_interrupted())
             rated = None
             while not self.stopping.is_set():
-                if not self.work_one(store):
+                try:
+                    if self.work_one(store):
+                        continue
                     rated = self.keep_ratings(store, rated)
-                    self.stopping.wait(self.poll)
+                except Unavailable:  # the database takes no writes now (the writer told the log): later
+                    pass
+                self.stopping.wait(self.poll)
 
     def keep_ratings(self, store: Store, rated: int | None) -> int:
         """Between jobs: the kept ratings brought up to the records stored since the last time

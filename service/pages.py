@@ -20,6 +20,7 @@ from scorebook.errors import ScorebookError
 
 from . import jobs
 from .accounts import account_version, new_session_id
+from .writer import Unavailable
 from .state import read, reading, refusal, service_of, submission_status, submit
 
 ROUTE = "/-/scorebook/record/"
@@ -332,6 +333,6 @@ async def signed_in_actor(datasette, cookie: str) -> dict | None:
         if not service.accounts or account_version(service.accounts.hash_of(name)) != version:
             return None
         live = await read(datasette, lambda st: st.live_session(session, time.time()))
-    except (ScorebookError, sqlite3.Error):
+    except (ScorebookError, sqlite3.Error, Unavailable):
         return None
     return {"id": name} if live == name else None

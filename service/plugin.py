@@ -17,6 +17,7 @@ from scorebook.records import tokens
 
 from . import api, pages
 from .state import PRIVATE_TABLES, allowed, read
+from .writer import Unavailable
 
 MAX_LENGTH = 16 * 1024 * 1024  # SQLite's longest string or blob on a served connection (a record is far less)
 
@@ -57,8 +58,8 @@ def actor_from_request(datasette, request):
     async def inner():
         try:
             return await read(datasette, lambda st: tokens.who(st, token))
-        except sqlite3.Error:  # a database from before the service: no tokens
-            return None
+        except (sqlite3.Error, Unavailable):  # a database from before the service, or gone: no actor (the
+            return None  # view then says why: ``state.refusal``)
     return inner
 
 
@@ -82,9 +83,16 @@ def skip_csrf(datasette, scope):
 
 @hookimpl
 def handle_exception(datasette, request, exception):
-    """A request's own fault that Datasette raises as a 500 (a sort by a column the table does
-    not have) is the client's: 400, drawn by Datasette's own handler (``None``: it goes on)."""
+    """A database that cannot be written now (``writer.Unavailable``): 503 with the reason, JSON
+    on the API. A request's own fault that Datasette raises as a 500 (a sort by a column the
+    table does not have) is the client's: 400, drawn by Datasette's own handler (``None``: it
+    goes on)."""
+    from datasette import Response
     from datasette.views.base import DatasetteError
+    if isinstance(exception, Unavailable):
+        if request.path.startswith("/-/scorebook/api/"):
+            return Response.json({"error": str(exception)}, status=503, headers={"Retry-After": "60"})
+        return Response.text(str(exception) + "\n", status=503, headers={"Retry-After": "60"})
     if isinstance(exception, DatasetteError) and exception.status == 500 \
             and str(exception.message).startswith("Cannot sort table by"):
         exception.status = 400

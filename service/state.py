@@ -4,15 +4,17 @@ summary becomes a status, the store read on a connection of its own."""
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from scorebook.errors import UsageError
 from scorebook.records.store import Store
 
 from .accounts import Accounts, Attempts, Checker
 from .settings import ServeConfig
-from .writer import Writer
+from .writer import Unavailable, Writer
 
 ACTIONS = {"submit": "scorebook-submit", "analyze": "scorebook-analyze", "admin": "scorebook-admin"}
 PRIVATE_TABLES = frozenset({"api_tokens", "sessions"})  # never shown: no page, JSON, CSV or SQL reads them
@@ -52,10 +54,14 @@ def service_of(datasette) -> Service:
 
 async def refusal(request, datasette, what: str) -> tuple[int, str] | None:
     """None when the request may ``what`` (submit, analyze, admin), else (status, why): 403
-    where the server takes no writes or the actor lacks the permission, 401 without a
-    credential."""
-    if not service_of(datasette).writes:
+    where the server takes no writes or the actor lacks the permission, 503 where the database
+    cannot be written now, 401 without a credential."""
+    service = service_of(datasette)
+    if not service.writes:
         return 403, "this server is read-only (scorebook serve --writes)"
+    unavailable = service.writer.refusal() if service.writer is not None else None
+    if unavailable:
+        return 503, unavailable
     if request.actor is None:
         return 401, "a credential is needed: Authorization: Bearer TOKEN (scorebook token create), or sign in at /-/login"
     if not await datasette.permission_allowed(request.actor, ACTIONS[what], default=False):
@@ -111,7 +117,11 @@ def reading(path: str, fn):
         stores = _READERS.stores = {}
     store = stores.get(path)
     if store is None:
-        store = stores[path] = Store(path, write=False)
+        try:
+            store = stores[path] = Store(path, write=False)
+        except UsageError:  # opened anew on a reading thread, and not there: 503, with why
+            raise Unavailable(f"the database {os.path.basename(path)} was moved, removed or replaced while "
+                              "serving") from None
     return fn(store)
 
 

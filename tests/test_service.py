@@ -57,6 +57,12 @@ class Server:
         self.process.send_signal(signal.SIGTERM)
         self.process.wait(timeout=30)
 
+    def log(self) -> str:
+        """What the server wrote to its standard error (once it has stopped)."""
+        if not hasattr(self, "_log"):
+            self._log = self.process.stderr.read()
+        return self._log
+
     def call(self, method: str, path: str, body: bytes | None = None, token: str | None = None,
              headers: dict | None = None) -> tuple[int, dict]:
         request = urllib.request.Request(self.base + path, data=body, method=method,

@@ -570,3 +570,48 @@ def test_one_clients_idle_connections_leave_room_for_everyone_else(run_cli, tmp_
         for s in idle:
             s.close()
         server.stop()
+
+
+def _chattr(path, flag: str) -> bool:
+    import subprocess
+    return subprocess.run(["chattr", flag, str(path)], capture_output=True).returncode == 0
+
+
+def test_a_database_that_cannot_be_written_is_a_503_with_its_reason(served, run_cli):
+    """The database made immutable while serving (root writes through file modes: chattr):
+    a submission is 503 with a JSON reason, the server goes on serving its pages, and the
+    operator reads the reason in the log; writable again, submissions are taken."""
+    from pathlib import Path
+    db = Path(served.db_path)
+    files = [p for p in (db, Path(str(db) + "-wal"), Path(str(db) + "-shm")) if p.exists()]
+    if not _chattr(db, "+i"):
+        pytest.skip("chattr +i is not available here")
+    try:
+        for p in files[1:]:
+            _chattr(p, "+i")
+        status, doc = served.call("POST", "/-/scorebook/api/records", TSURO.read_bytes(), served.tokens["club"])
+        assert status == 503 and "cannot be written" in doc["error"]
+        rid = cli_json(run_cli("list", "--json"))["records"][0]["id"]
+        status, doc = served.call("POST", f"/-/scorebook/api/records/{rid}/analyses", b"{}", served.tokens["club"])
+        assert status == 503 and "error" in doc
+        assert served.call("GET", "/")[0] == 200  # pages are read: served as ever
+    finally:
+        for p in files:
+            _chattr(p, "-i")
+    assert served.call("POST", "/-/scorebook/api/records", TSURO.read_bytes(), served.tokens["club"])[0] in (200, 201)
+    served.stop()
+    assert "writes refused" in served.log() and "cannot be written" in served.log()
+
+
+def test_a_database_moved_away_while_serving_takes_no_writes(served, run_cli):
+    """Moved away (renamed) while serving: a submission is 503, not written into the file no
+    longer at the server's path and lost at the next start."""
+    import os
+    before = cli_json(run_cli("list", "--json"))["records"]
+    os.rename(served.db_path, served.db_path + ".moved")
+    try:
+        status, doc = served.call("POST", "/-/scorebook/api/records", TSURO.read_bytes(), served.tokens["club"])
+        assert status == 503 and "moved, removed or replaced" in doc["error"]
+    finally:
+        os.rename(served.db_path + ".moved", served.db_path)
+    assert cli_json(run_cli("list", "--json"))["records"] == before
