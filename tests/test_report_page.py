@@ -47,6 +47,22 @@ def test_three_or_more_players_get_a_line_each_and_their_names():
     assert len(_points(svg, 'class="player-line seat-0"')) == 3  # Ann's three moves
 
 
+def test_a_player_of_one_move_is_a_dot_and_the_thresholds_lie_right_of_the_bars():
+    """A series of one point draws no line: it gets a dot. The thresholds' labels are in the
+    margin right of the plot area, never across a bar; the caption is the page's text (it
+    wraps), not the drawing's (it was cut)."""
+    moves = [_move(1, 0, 50.0, 40.0), _move(2, 1, 50.0, 45.0), _move(3, 2, 50.0, 30.0), _move(4, 0, 50.0, 50.0),
+             _move(5, 1, 50.0, 20.0, cls="blunder")]
+    page = chart(moves, [["inaccuracy", 5.0], ["mistake", 10.0], ["blunder", 20.0]], ["Ann", "Bob", "Cy"], "share")
+    svg = page[page.index("<svg"):]
+    cy_dots = [c for c in re.findall(r'<circle ([^>]*)/>', svg) if 'class="point"' in c and "#d62728" in c]
+    assert len(cy_dots) == 1  # Cy's one move
+    right = max(float(x) + float(w) for x, w in re.findall(r'<rect x="([\d.]+)"[^>]*width="([\d.]+)"[^>]*class="loss"', svg))
+    labels = [float(x) for x in re.findall(r'<text x="([\d.]+)"[^>]*class="threshold"', svg)]
+    assert len(labels) == 3 and min(labels) > right
+    assert page.startswith("<figure class='chart'><figcaption>each player's value") and "figcaption" not in svg
+
+
 def test_each_loss_bar_links_to_its_move_and_a_triad_marks_its_games():
     moves = [_move(1, 0, 1.0, 0.0, game=1), _move(1, 1, 1.0, 0.0, game=2), _move(2, 0, 1.0, 0.0, game=2),
              _move(1, 0, 1.0, 1.0, game=3, cls="best")]
