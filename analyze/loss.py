@@ -277,11 +277,12 @@ def summarize(rows: list[MoveRow], game: str, players: list[str]) -> dict:
 
 
 def analyze_record(game: str, trace, *, seed: int = 0, options: dict | None = None, progress=None,
-                   players: list[str] | None = None) -> dict:
+                   players: list[str] | None = None, kept: list | None = None) -> dict:
     """The full report of one walked record (a ``records.replay.Trace``): moves, summary,
     thresholds, bot and settings. ``options``: the game's analysis options (defaults from its
     game.json); ``players``: the names the summary gives (default: the record's). A record
-    that does not replay (a trace with an error) is never judged."""
+    that does not replay (a trace with an error) is never judged. ``kept``: the list the
+    moves' rows go into as each is judged (``Analysis.evaluate``)."""
     if trace.error is not None:
         raise UsageError(f"a record that does not replay is not analysed: {trace.error.describe()}")
     players = players or trace.players or ["player"]
@@ -289,9 +290,15 @@ def analyze_record(game: str, trace, *, seed: int = 0, options: dict | None = No
     declared = registry.get_game(game).info.analysis
     with_file = declared.uses is not None and declared.uses in (options or {})
     full = dict(declared.options_with_file if with_file else declared.options, **(options or {}))
-    rows, settings = analysis.evaluate(trace, seed=seed, options=full, progress=progress)
+    rows, settings = analysis.evaluate(trace, seed=seed, options=full, progress=progress, kept=kept)
+    return report_of(game, rows, bot=analysis.bot_name(full), settings=settings, seed=seed, players=players)
+
+
+def report_of(game: str, rows: list[MoveRow], *, bot: str, settings: dict, seed: int, players: list[str]) -> dict:
+    """The report of judged moves (all of a record's, or those a stopped job finished): each
+    classed, the summary per player."""
     for r in rows:  # the bot's own move, or one as good within the error of the values: best (a tie if not the same)
         r.cls = classify(r.loss, game, best=r.played == r.best or r.loss <= max(r.stderr or 0.0, 1e-9))
-    return mark_ties({"bot": analysis.bot_name(full), "settings": settings, "seed": seed,
+    return mark_ties({"bot": bot, "settings": settings, "seed": seed,
                       "engine_version": ENGINE_VERSION, "thresholds": thresholds(game),
                       "moves": [r.as_dict() for r in rows], "summary": summarize(rows, game, players)})

@@ -97,9 +97,9 @@ class PatchworkAnalysis(Analysis):
         return (f"best:{options['effort']} playouts:{options['playouts']} max-playouts:{options['max-playouts']} "
                 f"searched:{options['searched']} solve:{options['solve']}")
 
-    def evaluate(self, trace, *, seed: int, options: dict[str, int], progress=None):
+    def evaluate(self, trace, *, seed: int, options: dict[str, int], progress=None, kept: list | None = None):
         options = {**registry.get_game(PW.GAME).info.analysis.options, **options}  # those not given: the defaults
-        rows, _ = super().evaluate(trace, seed=seed, options=options, progress=progress)
+        rows, _ = super().evaluate(trace, seed=seed, options=options, progress=progress, kept=kept)
         two = {k: options[k] for k in ("playouts", "max-playouts", "searched", "solve")}
         return rows, two if trace.record.two_player else {"effort": options["effort"]}
 

@@ -32,16 +32,17 @@ class Analysis(ABC):
     def bot_name(self, options: dict[str, int]) -> str:
         """The analysing bot with its options, as stored with a report (and looked up by)."""
 
-    def evaluate(self, trace, *, seed: int, options: dict[str, int], progress=None):
+    def evaluate(self, trace, *, seed: int, options: dict[str, int], progress=None, kept: list | None = None):
         """(rows: list[loss.MoveRow], settings: dict) for every move of a walked record (a
         ``records.replay.Trace``); ``options`` are the game's analysis options (game.json),
         ``progress()`` is called once a move.
 
         The shared evaluate walk: every position of the trace judged by the game's ``judge``;
         ``memo`` is the walk's own dict, for what a judgement carries to the next move (a plan);
-        it starts with ``setups``, the trace's (each game's chance outcomes: a deck, the offers)."""
+        it starts with ``setups``, the trace's (each game's chance outcomes: a deck, the offers).
+        ``kept``: the list the rows go into as each is judged (a job stopped midway keeps them)."""
         record = trace.record
-        rows = []
+        rows = kept if kept is not None else []
         memo: dict = {"setups": trace.setups}
         batched = self.batched(options)
         for position in trace.positions:

@@ -79,12 +79,13 @@ def trace_of(row: dict, *, partial: bool = False):
 
 
 def compute(row: dict, spec: str | None, seed: int, progress=None, files: dict | None = None,
-            resolved: tuple[str, dict] | None = None, trace=None) -> dict:
-    """The report of a stored row (``trace``: its walk, when the caller has it)."""
+            resolved: tuple[str, dict] | None = None, trace=None, kept: list | None = None) -> dict:
+    """The report of a stored row (``trace``: its walk, when the caller has it; ``kept``: the
+    list its moves' rows go into as each is judged)."""
     game = row["game"]
     name, options = resolved or resolve(game, spec, (files or {}).get(game))
     report = analyze_record(game, trace or trace_of(row), seed=seed, options=user_files.resolved(options),
-                            progress=progress)
+                            progress=progress, kept=kept)
     report["bot"] = name
     report["id"] = row["id"]
     report["game"] = game

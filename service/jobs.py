@@ -6,8 +6,9 @@ when that analysis is stored already, it is done at once. Every job is bounded b
 queued and while it runs:
 - its bot's options are at most its game's caps (game.json's ``served``);
 - an actor has at most ``max_queued`` jobs queued or running;
-- it runs at most ``job_seconds`` (checked after every move, whose work the caps bound),
-  then fails with that reason;
+- it runs at most ``job_seconds``, in a process of its own, killed then (a move's work
+  cannot be stopped from inside): it fails with that reason, the moves it judged kept as an
+  analysis of their own, its bot named as stopped;
 - its owner, or an administrator, cancels it, queued or running (HTTP, ``scorebook jobs
   cancel``);
 - the worker takes turns between actors (the store's ``claim_job``): one actor's long queue
@@ -17,12 +18,14 @@ queued and while it runs:
 Between jobs the worker also brings the kept ratings up to the records submitted since.
 
 The worker hands each job to the batch seam (:mod:`scorebook.batch`): by default it runs in
-the server's process, reporting its progress move by move; with ``executor="dask"`` each job
+a process of its own, reporting its progress move by move; with ``executor="dask"`` each job
 runs on a worker of a Dask cluster and comes back whole, the database never leaving this
-machine (its time limit then applies when it comes back).
+machine (waited for until its time limit).
 """
 from __future__ import annotations
 
+import concurrent.futures
+import multiprocessing
 import threading
 import time
 
@@ -171,16 +174,12 @@ class Worker(threading.Thread):
 
         def progress() -> None:  # a move done: written at most a few times a second
             done[0] += 1
-            if time.monotonic() > deadline:
-                raise Stopped(f"stopped at the time limit of {self.job_seconds:g} s (job_seconds)")
             if time.monotonic() - last[0] > PROGRESS_SECONDS:
                 last[0] = time.monotonic()
                 if self.writer.call(lambda st: st.job_progress(job_id, done[0])) == "cancelled":
                     raise Stopped("cancelled")
         try:
-            self.analyse(store, row["record_id"], row["spec"], row["seed"], progress)
-            if time.monotonic() > deadline:
-                raise Stopped(f"stopped at the time limit of {self.job_seconds:g} s (job_seconds)")
+            self.analyse(store, row["record_id"], row["spec"], row["seed"], progress, deadline)
             status, error = "done", None
         except Stopped as exc:
             status, error = "failed", str(exc)
@@ -191,14 +190,98 @@ class Worker(threading.Thread):
         self.writer.call(lambda st: st.finish_job(job_id, status, error, done[0]))
         return True
 
-    def analyse(self, store: Store, record_id: str, spec: str | None, seed: int, progress) -> None:
-        """One job: here, move by move; or as one task on the pool's workers. Stored through
-        the writer."""
+    def analyse(self, store: Store, record_id: str, spec: str | None, seed: int, progress, deadline: float) -> None:
+        """One job: in a process of its own, move by move, stopped at ``deadline`` (the
+        moves it finished kept); or as one task on a Dask worker, waited for until then.
+        Stored through the writer."""
+        row = store.get(record_id)
         if self.pool is None or isinstance(self.pool.executor, batch.InlineExecutor):
-            report = compute(store.get(record_id), spec, seed, progress, self.files)
+            report = run_in_process(row, spec, seed, self.files, progress, deadline, self.job_seconds,
+                                    keep=lambda partial: self.writer.call(lambda st: st.save_analysis(
+                                        partial["id"], partial)))
         else:
-            report = self.pool.submit(analysis_task, (store.get(record_id), spec, seed, self.files)).result()
+            future = self.pool.submit(analysis_task, (row, spec, seed, self.files))
+            try:
+                report = future.result(timeout=max(0.0, deadline - time.monotonic()))
+            except concurrent.futures.TimeoutError:
+                future.cancel()
+                raise Stopped(f"stopped at the time limit of {self.job_seconds:g} s (job_seconds)") from None
         if "error" in report:
             raise ScorebookError(report["error"])
         self.writer.call(lambda st: st.save_analysis(report["id"], report))
+
+
+def _job_process(conn, row: dict, spec: str | None, seed: int, files: dict | None) -> None:
+    """A job's own process: the analysis, each move's row sent as it is judged, then the
+    report (or the fault) sent whole."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server answers Ctrl-C; this process is stopped by it
+    kept: list = []
+    try:
+        report = compute(row, spec, seed, lambda: conn.send(("move", kept[-1] if kept else None)), files, kept=kept)
+        conn.send(("done", report))
+    except Exception as exc:  # noqa: BLE001 - sent to the worker, which fails the job with it
+        conn.send(("error", f"{type(exc).__name__}: {str(exc)[:280]}"))
+    finally:
+        conn.close()
+
+
+_CONTEXT = multiprocessing.get_context("forkserver")  # a clean process a job: never a fork of the server's threads
+_CONTEXT.set_forkserver_preload(["scorebook.analyze.run", "scorebook.analyze.loss"])  # imported once, not a job
+
+
+def run_in_process(row: dict, spec: str | None, seed: int, files: dict | None, progress, deadline: float,
+                   seconds: float, keep) -> dict:
+    """A job's analysis in a process of its own, killed at ``deadline`` (a move's work cannot
+    be interrupted from inside: the process can). Each move's row comes back as it is judged;
+    stopped (the time limit, a cancel), the moves finished are kept: ``keep(report)`` stores
+    them as an analysis of their own, its bot marked as stopped, before ``Stopped`` is raised."""
+    ours, theirs = _CONTEXT.Pipe(duplex=False)
+    process = _CONTEXT.Process(target=_job_process, args=(theirs, row, spec, seed, files), daemon=True,
+                               name="scorebook-analysis")
+    process.start()
+    theirs.close()
+    rows: list = []
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Stopped(f"stopped at the time limit of {seconds:g} s (job_seconds)")
+            if not ours.poll(min(left, PROGRESS_SECONDS)):
+                if not process.is_alive() and not ours.poll(0):
+                    raise ScorebookError(f"the analysis process ended with code {process.exitcode}")
+                continue
+            try:
+                kind, value = ours.recv()
+            except EOFError:
+                raise ScorebookError(f"the analysis process ended with code {process.exitcode}") from None
+            if kind == "done":
+                return value
+            if kind == "error":
+                raise ScorebookError(value)
+            if value is not None:
+                rows.append(value)
+            progress()
+    except Stopped as stopped:
+        if rows:
+            keep(_stopped_report(row, spec, seed, files, rows, str(stopped)))
+            raise Stopped(f"{stopped}; the {len(rows)} moves judged are kept") from None
+        raise
+    finally:
+        if process.is_alive():
+            process.kill()
+        process.join(5)
+        ours.close()
+
+
+def _stopped_report(row: dict, spec: str | None, seed: int, files: dict | None, rows: list, why: str) -> dict:
+    """The report of the moves a stopped job judged: an analysis of its own, its bot named as
+    stopped (never taken for the whole record's)."""
+    from scorebook.analyze.loss import report_of
+    name, options = resolve(row["game"], spec, (files or {}).get(row["game"]))
+    players = [p for p in (row.get("players") or "").split(" / ") if p]
+    report = report_of(row["game"], rows, bot=f"{name} (stopped after {len(rows)} moves: {why})",
+                       settings={k: v for k, v in options.items() if isinstance(v, int)}, seed=seed, players=players)
+    report.update({"id": row["id"], "game": row["game"], "stopped": {"moves": len(rows), "why": why}})
+    return report
 

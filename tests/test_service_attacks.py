@@ -215,10 +215,20 @@ def test_bot_options_are_capped_per_game(served, run_cli):
 def test_a_job_has_a_time_limit_and_is_cancelled_by_its_owner(served, run_cli):
     first, second, third = _tiny_ids(run_cli)[:3]
     slow = json.dumps({"bot": "rollouts:96,candidates:16,max-rollouts:8192"}).encode()
+    asked = time.monotonic()
     status, job = served.call("POST", f"/-/scorebook/api/records/{first}/analyses", slow, served.tokens["club"])
     assert status == 202
     done = served.wait_done(job["job"], seconds=120)
-    assert done["status"] == "failed" and "time limit" in done["error"]
+    # stopped at its limit (job_seconds 6), not a move later: it runs in a process of its own, killed then
+    assert done["status"] == "failed" and "time limit" in done["error"] and time.monotonic() - asked < 6 + 4
+    # the moves a stopped job judged are kept: an analysis of their own, named as stopped
+    status, job = served.call("POST", f"/-/scorebook/api/records/{first}/analyses", b"{}", served.tokens["club"])
+    done = served.wait_done(job["job"], seconds=120)
+    assert done["status"] == "failed" and "time limit" in done["error"], done
+    kept = int(re.search(r"the (\d+) moves judged are kept", done["error"]).group(1))
+    status, partial = served.call("GET", f"/-/scorebook/api/records/{first}/analysis")
+    assert status == 200 and partial["stopped"]["moves"] == len(partial["moves"]) == kept > 0
+    assert "stopped after" in partial["bot"]
     # cancelled: by its owner over HTTP (another actor may not), queued or running
     _, queued = served.call("POST", f"/-/scorebook/api/records/{second}/analyses", slow, served.tokens["club"])
     _, later = served.call("POST", f"/-/scorebook/api/records/{third}/analyses", slow, served.tokens["club"])

@@ -29,13 +29,13 @@ class CountAnalysis(Analysis):
         return MoveRow(position.ply, position.player, f"+{step}", f"+{best}", vb, vp, max(0.0, vb - vp), None,
                        1 + sum(v > vp for v in values.values()), len(values))
 
-    def text_board(self, state):
+    def text_board(self, state, players=()):
         return f"total {state} of {TARGET}"
 
     def state_json(self, state):
         return {"total": state}
 
-    def svg_board(self, state, played=None, best=None):
+    def svg_board(self, state, played=None, best=None, players=()):
         board = svg.Svg(20 * TARGET, 24)
         board.rect(0, 0, 20 * state, 24, fill="#9c6")
         for kind, move in (("best", best), ("played", played)):
@@ -43,7 +43,7 @@ class CountAnalysis(Analysis):
                 board.mark(kind, "rect", {"x": 20 * state, "y": 2, "width": 20 * int(move[1:]), "height": 20})
         return board.to_string()
 
-    def legend(self):
+    def legend(self, players=()):
         return svg.legend([("the total so far", {"fill": "#9c6"})])
 
 
