@@ -280,8 +280,10 @@ def _stopped_report(row: dict, spec: str | None, seed: int, files: dict | None, 
     from scorebook.analyze.loss import report_of
     name, options = resolve(row["game"], spec, (files or {}).get(row["game"]))
     players = [p for p in (row.get("players") or "").split(" / ") if p]
+    settings = {k: v for k, v in options.items() if isinstance(v, int)}
+    settings["stopped"] = {"moves": len(rows), "why": why}  # kept with the settings: what the report stores
     report = report_of(row["game"], rows, bot=f"{name} (stopped after {len(rows)} moves: {why})",
-                       settings={k: v for k, v in options.items() if isinstance(v, int)}, seed=seed, players=players)
-    report.update({"id": row["id"], "game": row["game"], "stopped": {"moves": len(rows), "why": why}})
+                       settings=settings, seed=seed, players=players)
+    report.update({"id": row["id"], "game": row["game"]})
     return report
 

@@ -227,7 +227,7 @@ def test_a_job_has_a_time_limit_and_is_cancelled_by_its_owner(served, run_cli):
     assert done["status"] == "failed" and "time limit" in done["error"], done
     kept = int(re.search(r"the (\d+) moves judged are kept", done["error"]).group(1))
     status, partial = served.call("GET", f"/-/scorebook/api/records/{first}/analysis")
-    assert status == 200 and partial["stopped"]["moves"] == len(partial["moves"]) == kept > 0
+    assert status == 200 and partial["settings"]["stopped"]["moves"] == len(partial["moves"]) == kept > 0
     assert "stopped after" in partial["bot"]
     # cancelled: by its owner over HTTP (another actor may not), queued or running
     _, queued = served.call("POST", f"/-/scorebook/api/records/{second}/analyses", slow, served.tokens["club"])
