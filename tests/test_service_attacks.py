@@ -221,14 +221,6 @@ def test_a_job_has_a_time_limit_and_is_cancelled_by_its_owner(served, run_cli):
     done = served.wait_done(job["job"], seconds=120)
     # stopped at its limit (job_seconds 6), not a move later: it runs in a process of its own, killed then
     assert done["status"] == "failed" and "time limit" in done["error"] and time.monotonic() - asked < 6 + 4
-    # the moves a stopped job judged are kept: an analysis of their own, named as stopped
-    status, job = served.call("POST", f"/-/scorebook/api/records/{first}/analyses", b"{}", served.tokens["club"])
-    done = served.wait_done(job["job"], seconds=120)
-    assert done["status"] == "failed" and "time limit" in done["error"], done
-    kept = int(re.search(r"the (\d+) moves judged are kept", done["error"]).group(1))
-    status, partial = served.call("GET", f"/-/scorebook/api/records/{first}/analysis")
-    assert status == 200 and partial["settings"]["stopped"]["moves"] == len(partial["moves"]) == kept > 0
-    assert "stopped after" in partial["bot"]
     # cancelled: by its owner over HTTP (another actor may not), queued or running
     _, queued = served.call("POST", f"/-/scorebook/api/records/{second}/analyses", slow, served.tokens["club"])
     _, later = served.call("POST", f"/-/scorebook/api/records/{third}/analyses", slow, served.tokens["club"])
@@ -244,6 +236,28 @@ def test_a_job_has_a_time_limit_and_is_cancelled_by_its_owner(served, run_cli):
         time.sleep(0.1)
     listed = cli_json(run_cli("jobs", "list", "--json"))["jobs"]
     assert {j["job"]: j["status"] for j in listed}[queued["job"]] == "cancelled"
+
+
+def test_a_job_stopped_at_its_limit_keeps_the_moves_it_judged(run_cli, tmp_path, monkeypatch):
+    """A Tiny Islands analysis of about 20 s on a quiet machine, stopped at 10: the moves it
+    judged by then are kept, an analysis of their own whose bot says it stopped."""
+    monkeypatch.setenv("DATASETTE_SECRET", SECRET)
+    cli_json(run_cli("ingest", str(TINY), "--json"))
+    token = cli_json(run_cli("token", "create", "club", "--can", "analyze", "--json"))["token"]
+    server = Server(run_cli.db, "--writes", "--config", _config(tmp_path, job_seconds=10))
+    try:
+        record = _tiny_ids(run_cli)[0]
+        bot = json.dumps({"bot": "rollouts:48"}).encode()
+        status, job = server.call("POST", f"/-/scorebook/api/records/{record}/analyses", bot, token)
+        assert status == 202
+        done = server.wait_done(job["job"], seconds=120)
+        assert done["status"] == "failed" and "time limit" in done["error"], done
+        kept = int(re.search(r"the (\d+) moves judged are kept", done["error"]).group(1))
+        status, partial = server.call("GET", f"/-/scorebook/api/records/{record}/analysis")
+        assert status == 200 and partial["settings"]["stopped"]["moves"] == len(partial["moves"]) == kept > 0
+        assert "stopped after" in partial["bot"]
+    finally:
+        server.stop()
 
 
 def test_another_actors_analysis_runs_while_a_huge_queue_waits(served, run_cli):
