@@ -11,8 +11,8 @@ import click
 from scorebook import registry
 from scorebook.records.notation import score_text
 
-from .common import GAME, Progress, check_writable, db_option, main, open_store, write_file
-from .output import emit_json, json_option, output_options, safe
+from .common import GAME, Progress, check_writable, db_option, main, on_interrupt, open_store, write_file
+from .output import emit_json, json_option, output_options, plural, safe
 
 
 # ------------------------------------------------------------------ ingest
@@ -40,6 +40,8 @@ def ingest(ctx, paths, fmt, strict, lenient, out):
     from scorebook.records.ingest import IngestPlan
     store = open_store(ctx)
     plan = IngestPlan.of(paths, fmt)
+    start, db = store.last_key(), ctx.find_root().obj["db"]
+    on_interrupt(lambda: _stored_before(db, start))
     if plan.skipped:
         click.echo(f"scorebook: {plan.skipped_line()}", err=True)
     with Progress(len(plan.files), "ingesting", not out.json and sys.stderr.isatty()) as bar:
@@ -51,6 +53,16 @@ def ingest(ctx, paths, fmt, strict, lenient, out):
         _say_ingested(doc, ctx.find_root().obj["db"])
     if doc["summary"]["rejected"]:
         sys.exit(1)
+
+
+def _stored_before(db: str, start: int) -> str:
+    """What an interrupted ingest had stored (read anew: the command's own connection is its
+    thread's)."""
+    from scorebook.records.store import Store
+    with Store(db, write=False) as store:
+        n = store.stored_since(start)
+    return (f"{plural(n, 'record')} stored before it (each file whole or not at all; ingest again to go on: "
+            "those stored are duplicates)")
 
 
 def _say_rejections(doc: dict) -> None:
@@ -149,7 +161,7 @@ def list_(ctx, game, player, where_sql, order, limit, offset, out):
                           [("rules", "rules"), ("deck", "deck"), ("source", "source")])
     n = out.stream(columns, pairs(), "records")
     if out.human:
-        click.echo(f"{n} records" + (f"; more follow: --limit N or --offset {(offset or 0) + n} for the next, "
+        click.echo(plural(n, "record") + (f"; more follow: --limit N or --offset {(offset or 0) + n} for the next, "
                                      "--limit 0 for all" if more else ""))
 
 

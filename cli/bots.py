@@ -12,7 +12,7 @@ from scorebook.records.notation import score_text
 from .archive import RATING_COLUMNS, SOLO_COLUMNS, rate_new
 from .common import (GAME, Progress, check_writable, db_option, executor_options, main, named_files, open_store,
                      play_options, user_file_options, write_file)
-from .output import output_options
+from .output import output_options, plural
 
 
 def _bots_help() -> str:
@@ -85,6 +85,7 @@ def _play_match(store, game: str, bots: list[str], run: dict, out) -> None:
     """``play --players``: the games, a row each, then the first player's summary."""
     from scorebook.records.play import parse_bots, play as play_games
     parse_bots(registry.get_game(game), bots)  # a typo is refused before anything is said
+    store.check_writable()  # and a database it cannot write to: before a game is played, not after it
     click.echo(f"scorebook: playing {game}: {','.join(bots)}", err=True)
     result = play_games(store, game, bots, **run)
     rate_new(store, [game])
@@ -92,7 +93,8 @@ def _play_match(store, game: str, bots: list[str], run: dict, out) -> None:
     names = summary["players"]
     value = "total" if len(names) == 1 else f"margin ({names[0]})" if len(names) == 2 else f"share ({names[0]})"
     rows = [{"game": i + 1, "id": g.get("id"), "status": g["status"], "players": " / ".join(g["players"]),
-             "score": score_text(g.get("score")), "value": _rounded(g.get("value")), "seconds": g["seconds"]}
+             "score": score_text(g.get("score")), "value": _rounded(g.get("value")),
+             "seconds": _seconds(g["seconds"])}
             for i, g in enumerate(games)]
     # a game of one seat: its score is its total, said once
     columns = [("game", "game"), ("id", "id"), ("status", "status"), ("players", "players"), ("score", "score")] \
@@ -102,6 +104,11 @@ def _play_match(store, game: str, bots: list[str], run: dict, out) -> None:
               "mean": summary["mean"], "stderr": summary["stderr"], "players": names, "summary": summary})
     if out.human and summary["mean"] is not None:
         click.echo(summary_line(summary))
+
+
+def _seconds(value):
+    """Seconds as a table shows them: to a tenth, each row alike (the JSON keeps them whole)."""
+    return f"{value:.1f}" if isinstance(value, (int, float)) else value
 
 
 def _rounded(value):
@@ -140,7 +147,7 @@ def warm_up_command(game, out):
         click.echo(f"scorebook: compiling {g}…", err=True)
         done = warm_up(g)
         rows.append({"game": done["game"], "bots": " ".join(done["bots"]), "analyses": " / ".join(done["analyses"]),
-                     "seconds": done["seconds"]})
+                     "seconds": _seconds(done["seconds"])})
     out.rows([("game", "game"), ("bots", "bots"), ("analyses", "analyses"), ("seconds", "seconds")], rows,
              {"games": rows})
 
@@ -189,8 +196,9 @@ def analyze(ctx, record_id, all_, bot, seed, jobs, executor, scheduler, force, h
     check_writable(html_path)
     store = open_store(ctx)
     if all_:
+        # the notes of the games the archive holds only (a network no record will use is not mentioned)
         _analyze_all(store, dict(bot=bot, seed=seed, jobs=jobs, executor=executor, scheduler=scheduler, force=force,
-                                 files=_analysis_files(named, None)), out)
+                                 files=_analysis_files(named, store.stored_games())), out)
     else:
         _analyze_one(store, store.get(record_id), dict(bot=bot, seed=seed, force=force), named, html_path, out)
 
@@ -244,7 +252,7 @@ def _say_analysed(reports: list[dict], out) -> None:
     out.rows([("id", "id"), ("game", "game"), ("bot", "bot"), ("moves", "moves"),
               ("players", "players (mean loss, accuracy)")], rows, {"analyses": done, "errors": failed})
     if out.human:
-        click.echo(f"{len(done)} records analysed, {len(failed)} failed")
+        click.echo(f"{plural(len(done), 'record')} analysed, {len(failed)} failed")
     for r in failed:
         click.echo(f"scorebook: analysis of {r['id']} failed: {r['error']}", err=True)
     if failed:
@@ -276,6 +284,7 @@ def _show_analysis(report: dict, out, players: list[str]) -> None:
                                                               "thresholds", "moves", "summary")})
     if out.human:
         for name, s in report["summary"].items():
-            click.echo(f"{name}: mean loss {s['mean_loss']} over {s['moves']} moves, total {s['total_loss']}, "
+            click.echo(f"{name}: mean loss {s['mean_loss']} over {plural(s['moves'], 'move')}, "
+                       f"total {s['total_loss']}, "
                        f"accuracy {s['accuracy']}%, best move {s['best_move_rate']}%, "
                        + ", ".join(f"{k} {v}" for k, v in s["classes"].items()))

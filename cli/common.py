@@ -70,7 +70,7 @@ class _Group(click.Group):
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
         except click.exceptions.Abort:
-            click.echo("scorebook: interrupted", err=True)
+            click.echo(interrupted_line(), err=True)
             sys.exit(130)
 
     def invoke(self, ctx):
@@ -81,8 +81,27 @@ class _Group(click.Group):
         except BrokenPipeError:
             sys.exit(0)
         except KeyboardInterrupt:
-            click.echo("scorebook: interrupted", err=True)
+            click.echo(interrupted_line(), err=True)
             sys.exit(130)
+
+
+_INTERRUPT_NOTES: list = []  # what an interrupted command says of the work it leaves done (``on_interrupt``)
+
+
+def on_interrupt(note) -> None:
+    """``note()`` -> a phrase said after ``interrupted``: what the command had done by then."""
+    _INTERRUPT_NOTES.append(note)
+
+
+def interrupted_line() -> str:
+    """``scorebook: interrupted``, with what the running command had done by then."""
+    notes = []
+    for note in _INTERRUPT_NOTES:
+        try:
+            notes.append(note())
+        except Exception:  # noqa: BLE001 - an interrupt is answered whatever a note meets
+            pass
+    return "scorebook: interrupted" + "".join(f": {n}" for n in notes if n)
 
 
 def _set_db(ctx, param, value):

@@ -15,7 +15,7 @@ import sys
 import threading
 
 from . import archive, bots, files, service  # noqa: F401 - each registers its commands on the group
-from .common import main
+from .common import interrupted_line, main
 
 __all__ = ["main", "run"]
 
@@ -52,7 +52,7 @@ def _interrupted(signum, frame) -> None:
             os.kill(child, signal.SIGKILL)
         except OSError:
             pass
-    os.write(2, b"scorebook: interrupted\n")
+    os.write(2, (interrupted_line() + "\n").encode())
     os._exit(130)
 
 

@@ -32,6 +32,15 @@ def safe(text: str) -> str:
     return CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def plural(n: int, word: str) -> str:
+    """``1 record``, ``2 records``, ``0 records``.
+
+    >>> plural(1, "move"), plural(3, "move")
+    ('1 move', '3 moves')
+    """
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def emit_json(doc) -> None:
     click.echo(json.dumps(doc, ensure_ascii=False))
 

@@ -119,6 +119,8 @@ def account_set(name, path, password_stdin):
     from scorebook.service.accounts import set_account
     if password_stdin:
         password = sys.stdin.readline(2048).rstrip("\n")
+    elif not sys.stdin.isatty():  # no terminal to ask on (a pipe, a script, a service): said, not echoed
+        raise UsageError("no terminal to ask the password on: give it on standard input with --password-stdin")
     else:
         password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
     was = set_account(path, name, password)

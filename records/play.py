@@ -190,6 +190,7 @@ def play(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: 
     if problem:
         raise UsageError(problem)
     opts.update(bot_files(game, bots, files))
+    store.check_writable()  # before the first game, not after it: each is stored as it ends
     setups = notation.fixed_setups(opts)
     count = len(setups) if setups is not None else games
     n = len(bots)

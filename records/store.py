@@ -855,6 +855,20 @@ class Store(ServiceTables):
     def count(self) -> int:
         return self.db["records"].count
 
+    def stored_games(self) -> list[str]:
+        """The games the archive holds records of: one step of the (game, date) index a game."""
+        found, game = [], ""
+        while True:
+            row = self.db.execute("SELECT game FROM records WHERE game > ? ORDER BY game LIMIT 1", [game]).fetchone()
+            if row is None:
+                return found
+            game = row[0]
+            found.append(game)
+
+    def stored_since(self, key: int) -> int:
+        """Records stored after the one of ``key`` (``last_key``): through the key's index."""
+        return self.db.execute("SELECT count(*) FROM records WHERE key > ?", [key]).fetchone()[0]
+
     def record_key(self, record_id: str) -> int:
         return self.db.execute("SELECT key FROM records WHERE id = ?", [record_id]).fetchone()[0]
 

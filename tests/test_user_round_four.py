@@ -1,0 +1,54 @@
+"""What a user meets, round four (issue 85), the items mended so far: each defect reproduced
+first, one test each."""
+from __future__ import annotations
+
+import re
+
+from .conftest import SAMPLES, cli_json
+from .test_user_round_three import immutable  # noqa: F401 - the fixture: a database this process cannot write
+
+TSURO = SAMPLES / "tsuro" / "tsuro-simple-random-s5-0001.pgn"
+
+
+def test_a_password_asked_with_no_terminal_is_one_line_and_a_usage_error(run_cli, tmp_path):
+    """``account set`` in a script, without --password-stdin: it said Python's GetPassWarning
+    ("Password input may be echoed"), then ``interrupted`` with code 130 though nothing was."""
+    done = run_cli("account", "set", "alice", "--file", str(tmp_path / "accounts"))
+    assert done.exit_code == 2 and "--password-stdin" in done.stderr and "Warning" not in done.stderr
+    assert "interrupted" not in done.stderr and not (tmp_path / "accounts").exists()
+
+
+def test_play_refuses_a_database_it_cannot_write_before_it_plays(immutable):  # noqa: F811
+    done = immutable("play", "tsuro", "--players", "random,random", "--games", "2")
+    assert done.exit_code == 1 and "cannot write to database" in done.stderr
+    assert "playing" not in done.stderr and "Traceback" not in done.output
+
+
+def test_an_interrupted_ingest_says_how_many_records_it_stored(run_cli):
+    from scorebook.cli import common
+    common._INTERRUPT_NOTES.clear()
+    cli_json(run_cli("ingest", str(SAMPLES / "iwoki"), "--json"))
+    assert common.interrupted_line().startswith("scorebook: interrupted: 3 records stored before it")
+    common._INTERRUPT_NOTES.clear()
+    cli_json(run_cli("ingest", str(TSURO), "--json"))
+    assert common.interrupted_line().startswith("scorebook: interrupted: 1 record stored before it")
+    common._INTERRUPT_NOTES.clear()
+
+
+def test_one_is_singular_and_seconds_have_one_precision(run_cli):
+    cli_json(run_cli("ingest", str(TSURO), "--json"))
+    assert run_cli("list").stdout.splitlines()[-1] == "1 record"
+    table = run_cli("play", "tsuro", "--players", "random,random", "--games", "2", "--seed", "1").stdout
+    seconds = [line.split()[-1] for line in table.splitlines() if re.match(r"\d+\s+[0-9a-f]{16}\s", line)]
+    assert len(seconds) == 2 and all(re.fullmatch(r"\d+\.\d", s) for s in seconds), table
+
+
+def test_analyze_all_says_nothing_of_a_file_no_stored_game_uses(run_cli):
+    """An archive of Game of Islands records only: no notice about Tiny Islands' network."""
+    cli_json(run_cli("ingest", str(SAMPLES / "game-of-islands" / "game-of-islands-greedy-random-10-s12-0001.pgn"),
+                     "--json"))
+    done = run_cli("analyze", "--all", "--bot", "depth:1")
+    assert done.exit_code == 0 and "--net" not in done.stderr and "1 record analysed" in done.output
+    cli_json(run_cli("ingest", str(SAMPLES / "tiny-islands" / "tiny-islands-random-s7-0001.pgn"), "--json"))
+    done = run_cli("analyze", "--all", "--bot", "rollouts:1,candidates:1,max-rollouts:1")
+    assert done.exit_code == 0 and done.stderr.count("no --net") == 1  # a Tiny Islands record: said once
