@@ -15,7 +15,8 @@ def record_states(row: dict, trace) -> list[dict]:
     for p in trace.positions:
         entry = analysis.show_extra(p)
         line, column = _where(p.place)
-        entry.update({"ply": p.ply, "move": p.move, "annotation": p.annotation, "line": line, "column": column,
+        entry.update({"ply": p.ply, "player": p.player, "move": p.move, "annotation": p.annotation, "line": line,
+                      "column": column,
                       "board": analysis.text_board(p.state, tuple(trace.players or ())), "state": analysis.state_json(p.state),
                       "heading": analysis.heading(p)})
         out.append(entry)
@@ -49,11 +50,11 @@ def show_lines(row: dict, trace):
     headers = notation.game_headers(trace.record) if trace.record is not None else {}
     players = trace.players
     yield "  ".join([row["id"] or "(not stored)", row["game"]] + [f"{k} {row[k]}" for k in ("rules", "deck") if row[k]])
-    if headers:
+    if players:  # one header for every game: the players by name, in seat order
         yield f"  players: {' / '.join(players)}"
-    else:
-        yield from (f"  {k}: {v}" for k, v in row["tags"].items())
-    yield from _move_lines(record_states(row, trace), headers)
+    if not headers:
+        yield from (f"  {k}: {v}" for k, v in row["tags"].items() if k not in PLAYER_TAGS)
+    yield from _move_lines(record_states(row, trace), headers, players)
     yield ""
     for k, line in enumerate(notation.score_lines(trace.score, players) if trace.score else []):
         yield f"{'score:' if k == 0 else '      '} {line}"
@@ -61,12 +62,19 @@ def show_lines(row: dict, trace):
         yield f"refused: {trace.error.describe()}"
 
 
-def _move_lines(states: list[dict], headers: dict[int, dict[str, str]]):
-    """Each move's heading and board; a triad's game's tags before its first move."""
+PLAYER_TAGS = frozenset({"Players", "Player", "First", "Second"})  # said once, in the players line
+
+
+def _move_lines(states: list[dict], headers: dict[int, dict[str, str]], players: list[str]):
+    """Each move's heading (its mover named where several play) and board; a triad's game's
+    tags before its first move."""
     shown = None
     for s in states:
         if headers and s.get("game") != shown:
             shown = s.get("game")
             yield f"\ngame {shown}: " + ", ".join(f"{k} {v}" for k, v in headers.get(shown, {}).items())
-        yield f"\n{s['heading']}ply {s['ply']}: {s['move']}"
+        mover = s.get("player")
+        named = len(players) > 1 and mover is not None and 0 <= mover < len(players)
+        by = f" ({players[mover]})" if named and players[mover] not in s["move"].split() else ""  # not twice
+        yield f"\n{s['heading']}ply {s['ply']}: {s['move']}{by}"
         yield s["board"]

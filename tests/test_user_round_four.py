@@ -52,3 +52,21 @@ def test_analyze_all_says_nothing_of_a_file_no_stored_game_uses(run_cli):
     cli_json(run_cli("ingest", str(SAMPLES / "tiny-islands" / "tiny-islands-random-s7-0001.pgn"), "--json"))
     done = run_cli("analyze", "--all", "--bot", "rollouts:1,candidates:1,max-rollouts:1")
     assert done.exit_code == 0 and done.stderr.count("no --net") == 1  # a Tiny Islands record: said once
+
+
+def test_show_names_the_players_once_for_every_game_and_each_mover(run_cli):
+    """One header for every game (``players: A / B``, not First:/Second:, Players: or none), and
+    a move names its mover where several play (Tsuro's did not)."""
+    for path in (SAMPLES / "iwoki" / "iwoki-minimax2-greedy-s5-0001.pgn", TSURO,
+                 SAMPLES / "patchwork" / "patchwork-best2-vbrz-two-player-s6-0001.pgn",
+                 SAMPLES / "tiny-islands" / "tiny-islands-mc4-s9-0001.pgn"):
+        rid = cli_json(run_cli("ingest", str(path), "--json"))["records"][0]["id"]
+        shown = run_cli("show", rid).stdout
+        players = cli_json(run_cli("show", rid, "--json"))
+        lines = shown.splitlines()
+        assert lines[1].startswith("  players: "), path.name
+        names = lines[1].removeprefix("  players: ").split(" / ")
+        assert not any(line.startswith(("  First:", "  Second:", "  Players:", "  Player:")) for line in lines)
+        first_move = next(line for line in lines if line.startswith("ply 1: "))
+        assert len(names) == 1 or any(n in first_move.split() or f"({n})" in first_move for n in names), first_move
+        assert "First's hand" not in shown and "hand:  /" not in shown and players["moves"]
