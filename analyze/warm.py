@@ -100,8 +100,8 @@ def _listen(say):
             if name is None or name in said:
                 return
             said.add(name)
-            say(f"compiling the jitted code of {name} (once, up to a minute or two: numba caches it, and later "
-                "starts load it in a second or two; scorebook warm-up compiles every game ahead of time)")
+            # under 100 columns with its "scorebook: ": a notice read at once, not a paragraph
+            say(f"compiling the jitted code of {name} (once; scorebook warm-up does it ahead)")
 
         def on_end(self, ev) -> None:
             pass

@@ -119,7 +119,7 @@ def open_store(ctx, write: bool = True):
     """The database; a command that only reads never creates one."""
     from scorebook.records.store import Store
     return Store(ctx.find_root().obj["db"], write=write,
-                 on_wait=lambda message: click.echo(f"scorebook: {message}", err=True))
+                 on_wait=lambda message: say(message))
 
 
 def write_file(path: str, text: str) -> None:
@@ -161,13 +161,22 @@ def main(ctx, db):
     ctx.obj = {"db": db}
     if ctx.invoked_subcommand != "warm-up":  # which says what it compiles itself
         from scorebook.analyze.warm import announce_compiling
-        announce_compiling(lambda line: click.echo(f"scorebook: {line}", err=True))  # once a process
+        announce_compiling(say)  # once a process
+
+
+def say(line: str) -> None:
+    """A notice on stderr, on a line of its own: a progress bar drawn on that line is ended first."""
+    if Progress.drawn is not None:
+        click.echo("", err=True)
+    click.echo(f"scorebook: {line}", err=True)
 
 
 class Progress:
     """Progress on stderr: a bar on a terminal; elsewhere (a log, a pipe) a line at every tenth
     of the way, ``scorebook: analysing: 12 of 29 moves``; nothing under --json. A length of
     None: the first update says it (a batch knows its size once it starts)."""
+
+    drawn: "Progress | None" = None  # the bar drawn on the terminal's last line, if any (``say`` ends that line)
 
     def __init__(self, length: int | None, label: str, shown: bool, unit: str = "", lines: bool = False):
         self.shown, self.wants_lines = shown, lines
@@ -182,6 +191,7 @@ class Progress:
         if self.shown and length > 1:
             self.bar = click.progressbar(length=length, label=self.label, file=sys.stderr)
             self.bar.__enter__()
+            Progress.drawn = self
         self.lines = self.wants_lines and self.bar is None and length > 1
 
     def __enter__(self):
@@ -201,6 +211,8 @@ class Progress:
     def __exit__(self, *exc):
         if self.bar is not None:
             self.bar.__exit__(*exc)
+            if Progress.drawn is self:
+                Progress.drawn = None
         return False
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from scorebook import registry
+
 from .conftest import SAMPLES, cli_json
 from .test_user_round_three import immutable  # noqa: F401 - the fixture: a database this process cannot write
 
@@ -70,3 +72,26 @@ def test_show_names_the_players_once_for_every_game_and_each_mover(run_cli):
         first_move = next(line for line in lines if line.startswith("ply 1: "))
         assert len(names) == 1 or any(n in first_move.split() or f"({n})" in first_move for n in names), first_move
         assert "First's hand" not in shown and "hand:  /" not in shown and players["moves"]
+
+
+def test_a_notice_ends_the_progress_bars_line_first_and_fits_100_columns(capsys):
+    """The compile notice was glued to the bar (``ingesting [---] 0%scorebook: compiling ...``)
+    and ran to 190 characters."""
+    from scorebook.cli.common import Progress, say
+    with Progress(10, "ingesting", True) as bar:
+        bar.update(1)
+        say("compiling the jitted code of Iwoki (once; scorebook warm-up does it ahead)")
+        bar.update(1)
+    err = capsys.readouterr().err
+    assert "\nscorebook: compiling the jitted code of Iwoki" in err and "%scorebook" not in err
+    assert Progress.drawn is None
+    from scorebook.analyze import warm
+    said = []
+    listener = warm._listen(said.append)
+    try:
+        listener.on_start(type("E", (), {"data": {"dispatcher": type("D", (), {"py_func": warm.notice})()}})())
+    finally:
+        from numba.core import event
+        event.unregister("numba:compile", listener)
+    longest = max((g.info.name for g in registry.games()), key=len)
+    assert said and len("scorebook: " + said[0].replace("Scorebook", longest)) < 100
