@@ -91,7 +91,7 @@ def _play_match(store, game: str, bots: list[str], run: dict, out) -> None:
     rate_new(store, [game])
     games, summary = result["games"], result["summary"]
     names = summary["players"]
-    value = "total" if len(names) == 1 else f"margin ({names[0]})" if len(names) == 2 else f"share ({names[0]})"
+    value = summary["measure"] if len(names) == 1 else f"{summary['measure']} ({names[0]})"
     rows = [{"game": i + 1, "id": g.get("id"), "status": g["status"], "players": " / ".join(g["players"]),
              "score": score_text(g.get("score")), "value": _rounded(g.get("value")),
              "seconds": _seconds(g["seconds"])}
@@ -117,18 +117,14 @@ def _rounded(value):
 
 
 def summary_line(summary: dict) -> str:
-    """A match's summary: the first player's wins and mean margin, or the mean total."""
-    names = summary["players"]
+    """A match's summary: the first player's wins and mean margin or share, or the mean total."""
+    names, measure = summary["players"], summary.get("measure", "margin")
     se = f" ± {summary['stderr']:.2f} (standard error)" if summary["stderr"] is not None else ""
+    mean = f"{summary['mean']:+.2f}" if measure == "margin" else f"{summary['mean']:.2f}"
     if len(names) == 2:
-        return (f"{names[0]} vs {names[1]}: {_many(summary['wins'], 'win')}, {_many(summary['losses'], 'loss')}, "
-                f"{_many(summary['draws'], 'draw')}; mean margin {summary['mean']:+.2f}{se} over "
-                f"{_many(summary['games'], 'game')}")
-    return f"mean {summary['mean']:.2f}{se} over {_many(summary['games'], 'game')}"
-
-
-def _many(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "es" if word.endswith("s") else "s")
+        return (f"{names[0]} vs {names[1]}: {plural(summary['wins'], 'win')}, {plural(summary['losses'], 'loss')}, "
+                f"{plural(summary['draws'], 'draw')}; mean {measure} {mean}{se} over {plural(summary['games'], 'game')}")
+    return f"mean {measure} {mean}{se} over {plural(summary['games'], 'game')}"
 
 
 @main.command("warm-up", short_help="Compile the engines ahead of their first use.")

@@ -195,6 +195,7 @@ def play(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: 
     count = len(setups) if setups is not None else games
     n = len(bots)
     match = Match(game.id, tuple(bots), tuple(names), opts, seed, event)
+    measure = measure_of(game, len(bots))
     label = notation.file_label(opts)
     tasks = ((match, g, setups[g] if setups is not None else None) for g in range(count))
     outcomes = []
@@ -213,9 +214,10 @@ def play(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: 
             outcome["players"] = seated(names, g)
             score = outcome.get("score")
             points = notation.seat_points(score) if score else None
+            # one measure a game, whatever the seats: a margin over the second of two, a share of
+            # the win (Tsuro's, two players or eight), else the first player's points
             outcome["value"] = None if points is None else (
-                points[seat_of[0]] - points[seat_of[1]] if n == 2
-                else points[seat_of[0]])  # one player, or more than two: the first player's points
+                points[seat_of[0]] - points[seat_of[1]] if n == 2 and measure == "margin" else points[seat_of[0]])
             for key, per_seat in done["info"].items():
                 outcome[key] = [per_seat[seat_of[i]] for i in range(n)]  # in the players' order
             outcome["round"] = g + 1
@@ -223,19 +225,30 @@ def play(store: Store, game_id: str, specs: list[str], *, games: int = 1, seed: 
             if progress:
                 progress(outcome, len(outcomes), count)
     outcomes.sort(key=lambda o: o.pop("round"))
-    return {"games": outcomes, "summary": summarize(outcomes, names)}
+    return {"games": outcomes, "summary": summarize(outcomes, names, measure)}
 
 
-def summarize(outcomes: list[dict], names: list[str]) -> dict:
-    """Mean and standard error of the games' values (the first player's total, or margin over
-    the second); wins, losses and draws of the first player; per-player means of what the
-    engine counted (decisions, seconds a decision, nodes)."""
+def measure_of(game: registry.Game, seats: int) -> str:
+    """What a game's value is in ``play``: ``total`` (one player), ``share`` (of a win, a game
+    whose analysis values shares: Tsuro, whatever the seats), ``margin`` (over the second of
+    two players), else ``points`` (the first player's)."""
+    if seats == 1:
+        return "total"
+    scale = game.info.analysis.scale if game.info.analysis else "margin"
+    return "share" if scale == "share" else "margin" if seats == 2 else "points"
+
+
+def summarize(outcomes: list[dict], names: list[str], measure: str = "margin") -> dict:
+    """Mean and standard error of the games' values (``measure``: the first player's total,
+    share or points, or margin over the second); wins, losses and draws of the first of two
+    players; per-player means of what the engine counted (decisions, seconds a decision, nodes)."""
     values = [o["value"] for o in outcomes if o.get("value") is not None]
     mean, stderr = _mean_and_stderr(values)
-    out = {"players": names, "games": len(outcomes), "mean": mean, "stderr": stderr}
+    out = {"players": names, "games": len(outcomes), "mean": mean, "stderr": stderr, "measure": measure}
     if len(names) == 2:
-        out.update({"wins": sum(v > 0 for v in values), "losses": sum(v < 0 for v in values),
-                    "draws": sum(v == 0 for v in values)})
+        even = 0.5 if measure == "share" else 0.0  # a shared win, or a level margin
+        out.update({"wins": sum(v > even for v in values), "losses": sum(v < even for v in values),
+                    "draws": sum(v == even for v in values)})
     out.update(_engine_means(outcomes, len(names)))
     seconds = [o["seconds"] for o in outcomes]
     out["mean_seconds"] = sum(seconds) / len(seconds) if seconds else None

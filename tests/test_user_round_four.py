@@ -95,3 +95,15 @@ def test_a_notice_ends_the_progress_bars_line_first_and_fits_100_columns(capsys)
         event.unregister("numba:compile", listener)
     longest = max((g.info.name for g in registry.games()), key=len)
     assert said and len("scorebook: " + said[0].replace("Scorebook", longest)) < 100
+
+
+def test_play_labels_each_game_with_one_measure_whatever_the_seats(run_cli):
+    """Tsuro was ``margin (simple)`` at two seats and ``share (mc:8)`` at three: a share of the
+    win at any number of seats; a margin where the game's values are margins."""
+    for players in ("random,random", "random,simple,random"):
+        table = run_cli("play", "tsuro", "--players", players, "--games", "2", "--seed", "4").stdout
+        assert "share (random" in table.splitlines()[0] and "margin" not in table, table
+    two = run_cli("play", "tsuro", "--players", "random,simple", "--games", "2", "--seed", "4").stdout
+    assert "mean share" in two and "wins" not in two.split("mean share")[1]
+    goi = run_cli("play", "game-of-islands", "--players", "random,greedy", "--games", "1", "--grid", "5").stdout
+    assert "margin (random)" in goi.splitlines()[0] and "mean margin" in goi

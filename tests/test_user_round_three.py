@@ -207,7 +207,7 @@ def test_a_one_seat_match_says_its_total_once(run_cli):
     assert "score" in header and "total" not in header
     assert "mean" in table and "over 1 game" in table and "over 1 games" not in table
     two = run_cli("play", "tsuro", "--players", "random,random", "--games", "1", "--seed", "3").stdout
-    assert "margin" in two.splitlines()[0]  # two seats: the first seat's margin, beside the score
+    assert "share" in two.splitlines()[0]  # two seats: the first seat's share of the win (Tsuro's one measure)
 
 
 def test_with_jobs_each_progress_line_names_its_game_as_the_table_does(run_cli):
