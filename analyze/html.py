@@ -470,27 +470,35 @@ def render_standings(doc: dict, record_url: str | None = None, links: dict | Non
 RATING_HEAD = ("rank", "player", "rating", "mu", "±", "games", "won", "shared", "lost")
 
 
-def ratings_table(rows: list[dict]) -> str:
+def ratings_table(rows: list[dict], caption: str | None = None) -> str:
     """Rating rows (``analyze.ratings``) as an HTML table, every name escaped."""
     keys = ("rank", "player", "rating", "mu", "sigma", "games", "wins", "shared", "losses")
     body = "".join("<tr>" + "".join(f"<td>{html.escape(str(r[k]))}</td>" for k in keys) + "</tr>" for r in rows)
-    return ("<table class='ratings'><tr>" + "".join(f"<th>{h}</th>" for h in RATING_HEAD) + f"</tr>{body}</table>")
+    return ("<table class='ratings'>" + (f"<caption>{html.escape(caption)}</caption>" if caption else "")
+            + "<tr>" + "".join(f"<th>{h}</th>" for h in RATING_HEAD) + f"</tr>{body}</table>")
 
 
 def render_ratings(doc: dict) -> str:
-    """Every game's ratings and solo summaries as one page (the Datasette plugin's ratings view)."""
+    """Every game's ratings and solo summaries as one page."""
+    return page(*ratings_parts(doc))
+
+
+def ratings_parts(doc: dict) -> tuple[str, str]:
+    """(title, body) of every game's ratings and solo summaries, each table captioned (the
+    served archive draws the body in its own page)."""
     parts = []
     for game in sorted({r["game"] for r in doc["ratings"]} | {r["game"] for r in doc["solo"]}):
         parts.append(f"<h2>{html.escape(game)}</h2>")
         mine = [r for r in doc["ratings"] if r["game"] == game]
         if mine:
-            parts.append(ratings_table(mine))
+            parts.append(ratings_table(mine, "games of two or more players: ratings, best first"))
         solo = [r for r in doc["solo"] if r["game"] == game]
         if solo:
-            parts.append("<table class='solo'><tr><th>rank</th><th>player</th><th>mean</th><th>s.e.</th><th>best</th>"
+            parts.append("<table class='solo'><caption>games of one player: each player's totals, best mean first"
+                         "</caption><tr><th>rank</th><th>player</th><th>mean</th><th>s.e.</th><th>best</th>"
                          "<th>games</th></tr>" + "".join(
                              "<tr>" + "".join(f"<td>{html.escape('-' if r[k] is None else str(r[k]))}</td>"
                                               for k in ("rank", "player", "mean", "stderr", "best", "games")) + "</tr>"
                              for r in solo) + "</table>")
-    return page("Ratings", f"<p>{doc['games']} finished games, rated in the order played: rating = mu - 3 sigma "
-                f"(openskill's Plackett-Luce), ± sigma; solo games, each player's totals.</p>" + "".join(parts))
+    return ("Ratings", f"<p>{doc['games']} finished games, rated in the order played: rating = mu - 3 sigma "
+            f"(openskill's Plackett-Luce), ± sigma; solo games, each player's totals.</p>" + "".join(parts))

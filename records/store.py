@@ -887,6 +887,17 @@ class Store(ServiceTables):
                             [event_id, game, text, source, now])
         return "ingested" if found is None else "updated"
 
+    def event_ranked(self, event: str) -> bool:
+        """Whether ``standings EVENT`` has something to rank: a tournament kept under its name,
+        or records of a game whose events are ranked (through the name's and the summary's keys)."""
+        from scorebook import registry
+        if self.tournament(event) is not None:
+            return True
+        row = self.db.execute("SELECT s.games FROM event_summaries s JOIN events e ON e.id = s.event_id "
+                              "WHERE e.name = ?", [event]).fetchone()
+        games = (row[0] or "").split(",") if row else []
+        return any(g in registry.game_ids() and registry.get_game(g).has_tournaments for g in games)
+
     def tournament(self, event: str) -> tuple[str, dict] | None:
         """(game, snapshot) of the tournament kept under ``event``, or None (also in a
         database older than the tournaments table, opened read-only)."""

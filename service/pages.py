@@ -51,8 +51,12 @@ async def render(datasette, request, name: str, context: dict, status: int = 200
     return Response.html(await datasette.render_template(template, context, request=request), status=status)
 
 
-def text_page(status: int, why: str) -> Response:
-    return Response.html(f"<p>{html.escape(why)}</p>", status=status)
+async def error_page(datasette, request, status: int, why: str) -> Response:
+    """A refusal or a page not found, in the site's own page (its header and menu), the reason
+    as text."""
+    titles = {400: "Bad request", 403: "Not allowed", 404: "Not found", 405: "Method not allowed",
+              413: "Too large", 429: "Too many requests"}
+    return await site_page(datasette, request, titles.get(status, "Refused"), error=why, status=status)
 
 
 # ---------------------------------------------------------------- a record's page
@@ -86,7 +90,7 @@ async def record_view(request, datasette):
         rid, title, body = await database.execute_fn(lambda conn: record_parts(database.path, request.url_vars["id"]))
         job = await read(datasette, lambda st: jobs.latest_job(st, rid))
     except ScorebookError as err:
-        return text_page(404, str(err))
+        return await error_page(datasette, request, 404, str(err))
     urls = datasette.urls
     can_analyze = await refusal(request, datasette, "analyze") is None
     can_cancel = job is not None and job["status"] in ("queued", "running") and (
@@ -107,26 +111,26 @@ async def analyse_form_view(request, datasette):
         return Response.redirect(f"{ROUTE}{request.url_vars['id']}")
     refused = await refusal(request, datasette, "analyze")
     if refused is not None:
-        return text_page(*refused)
+        return await error_page(datasette, request, *refused)
     service = service_of(datasette)
     try:
         await service.writer.run(lambda st: jobs.ask(st, request.url_vars["id"], None, 0, request.actor["id"],
                                                       max_queued=service.limits.max_queued))
     except jobs.TooManyJobs as err:
-        return text_page(429, str(err))
+        return await error_page(datasette, request, 429, str(err))
     except ScorebookError as err:
-        return text_page(404, str(err))
+        return await error_page(datasette, request, 404, str(err))
     return Response.redirect(f"{ROUTE}{request.url_vars['id']}")
 
 
 async def cancel_form_view(request, datasette):
     """The record page's cancel button (its owner's, or an administrator's)."""
     if request.method != "POST":
-        return text_page(405, "POST to cancel")
+        return await error_page(datasette, request, 405, "POST to cancel")
     from .api import cancel_job
     status, doc = await cancel_job(request, datasette, int(request.url_vars["job"]))
     if status != 200:
-        return text_page(status, doc["error"])
+        return await error_page(datasette, request, status, doc["error"])
     return Response.redirect(f"{ROUTE}{doc['record']}")
 
 
@@ -156,11 +160,12 @@ async def submit_page(request, datasette):
     if request.method != "POST":
         return await render(datasette, request, "scorebook_submit.html", context)
     if refused is not None:
-        return text_page(*refused)
+        return await error_page(datasette, request, *refused)
     text = ((await request.post_vars()).get("text") or "").replace("\r\n", "\n")
     data = text.encode("utf-8")
     if len(data) > limit:
-        return text_page(413, f"a submission is at most {limit:,} bytes (max_submission_bytes): send it in parts")
+        return await error_page(datasette, request, 413,
+                                f"a submission is at most {limit:,} bytes (max_submission_bytes): send it in parts")
     doc = await submit(service, data, f"form:{request.actor['id']}")
     results = []
     for o in doc["records"]:
@@ -180,27 +185,37 @@ async def submit_page(request, datasette):
 _RATINGS_LOCK = threading.Lock()
 
 
-def ratings_page(path: str, game: str | None) -> str:
-    """Every player's rating from the stored games (``scorebook ratings``), as one page: drawn
+def ratings_page(path: str, game: str | None) -> tuple[str, str]:
+    """Every player's rating from the stored games (``scorebook ratings``): (title, body), drawn
     once for each state of the archive, one drawing at a time (many visitors at once cost one)."""
     with _RATINGS_LOCK:
         return _ratings_drawn(path, game, reading(path, lambda store: store.last_key()))
 
 
 @functools.lru_cache(maxsize=16)
-def _ratings_drawn(path: str, game: str | None, last_key: int) -> str:
+def _ratings_drawn(path: str, game: str | None, last_key: int) -> tuple[str, str]:
     from scorebook.analyze.ratings import ratings
-    return report_html.render_ratings(reading(path, lambda store: ratings(store, game)))
+    return report_html.ratings_parts(reading(path, lambda store: ratings(store, game)))
 
 
 async def ratings_view(request, datasette):
+    """The ratings, in the site's own page (its header, its menu)."""
     database = datasette.get_database()
     game = request.args.get("game") or None
     try:
-        page = await database.execute_fn(lambda conn: ratings_page(database.path, game))
+        title, body = await database.execute_fn(lambda conn: ratings_page(database.path, game))
     except ScorebookError as err:
-        return text_page(404, str(err))
-    return Response.html(page)
+        return await site_page(datasette, request, "Ratings", error=str(err), status=404)
+    return await site_page(datasette, request, title, body)
+
+
+async def site_page(datasette, request, title: str, body: str = "", *, error: str | None = None,
+                    status: int = 200) -> Response:
+    """A page of Scorebook's in the site's own chrome (Datasette's header and menu): ``body`` is
+    HTML Scorebook drew (every text of a record escaped), ``error`` text."""
+    return await render(datasette, request, "scorebook_page.html",
+                        {"title": title, "body": Markup(body), "error": error, "css": Markup(report_html.REPORT_CSS)},
+                        status)
 
 
 # ---------------------------------------------------------------- standings
@@ -225,12 +240,13 @@ def _standings_drawn(path: str, event: str, last_key: int) -> str:
 async def standings_view(request, datasette):
     event = request.args.get("event") or ""
     if not event or len(event) > MAX_EVENT_NAME:
-        return text_page(400, f"name the event: {STANDINGS_ROUTE}?event=NAME ({MAX_EVENT_NAME} characters at most)")
+        return await error_page(datasette, request, 400,
+                                f"name the event: {STANDINGS_ROUTE}?event=NAME ({MAX_EVENT_NAME} characters at most)")
     database = datasette.get_database()
     try:
         page = await database.execute_fn(lambda conn: standings_page(database.path, event))
     except ScorebookError as err:
-        return text_page(404, str(err))
+        return await error_page(datasette, request, 404, str(err))
     return Response.html(page)
 
 
@@ -248,7 +264,7 @@ async def login_view(request, datasette):
     if request.method != "POST":
         return await render(datasette, request, "scorebook_login.html", context)
     if not context["has_accounts"]:
-        return text_page(403, "no one signs in here: this server takes no accounts")
+        return await error_page(datasette, request, 403, "no one signs in here: this server takes no accounts")
     if CSRF_COOKIE not in request.cookies:
         context["error"] = "Sign in with this page's form (a sign-in sent from elsewhere is refused)."
         return await render(datasette, request, "scorebook_login.html", context, 403)

@@ -102,13 +102,19 @@ def handle_exception(datasette, request, exception):
 @hookimpl
 def render_cell(value, column, table, database, datasette):
     """A record's id, wherever the tables and views show it, links to its page; an event's
-    name to its standings."""
+    name to its standings, where it has some."""
     if column in ("id", "record", "record_id") and table in ("records", "games", "player_results", "analysed_moves",
                                                              "analysis_jobs") and isinstance(value, str):
         return Markup(f'<a href="{pages.ROUTE}{html.escape(value)}">{html.escape(value)}</a>')
     if column == "name" and table == "events" and isinstance(value, str):
-        return Markup(f'<a href="{pages.STANDINGS_ROUTE}?event={urllib.parse.quote(value, safe="")}">'
-                      f'{html.escape(value)}</a>')
+        async def standings_link():  # only an event that has standings links to them
+            try:
+                ranked = await read(datasette, lambda st: st.event_ranked(value))
+            except (sqlite3.Error, Unavailable):
+                return None
+            return Markup(f'<a href="{pages.STANDINGS_ROUTE}?event={urllib.parse.quote(value, safe="")}">'
+                          f'{html.escape(value)}</a>') if ranked else None
+        return standings_link
     return None
 
 

@@ -107,3 +107,33 @@ def test_play_labels_each_game_with_one_measure_whatever_the_seats(run_cli):
     assert "mean share" in two and "wins" not in two.split("mean share")[1]
     goi = run_cli("play", "game-of-islands", "--players", "random,greedy", "--games", "1", "--grid", "5").stdout
     assert "margin (random)" in goi.splitlines()[0] and "mean margin" in goi
+
+
+def test_served_pages_link_standings_only_where_they_exist_and_refuse_in_the_sites_page(run_cli):
+    """The events table linked every event to standings (an event of Tsuro games: a bare-text
+    404 with a command-line hint); the ratings page had no site header and no caption for
+    Patchwork's two tables."""
+    import re
+    import urllib.error
+    import urllib.request
+    from .test_service import Server
+    cli_json(run_cli("ingest", str(SAMPLES / "game-of-islands" / "bot-round-robin"), str(TSURO),
+                     str(SAMPLES / "patchwork"), "--json"))
+    server = Server(run_cli.db)
+    try:
+        events = urllib.request.urlopen(server.base + f"/{server.db_name}/events", timeout=30).read().decode()
+        assert "standings?event=Scorebook%20bot%20round%20robin" in events
+        assert "standings?event=scorebook%20play%20seed%205" not in events  # Tsuro's: nothing to rank
+        with urllib.request.urlopen(server.base + "/-/scorebook/ratings", timeout=30) as page:
+            ratings = page.read().decode()
+        assert 'class="hd"' in ratings or "<header" in ratings  # the site's own header and menu
+        assert "<caption>games of two or more players" in ratings and "<caption>games of one player" in ratings
+        try:
+            urllib.request.urlopen(server.base + "/-/scorebook/standings?event=scorebook%20play%20seed%205", timeout=30)
+            raise AssertionError("standings of an event without matches")
+        except urllib.error.HTTPError as err:
+            missing = err.read().decode()
+            assert err.code == 404 and ("<header" in missing or 'class="hd"' in missing)
+            assert re.search(r'id="error">[^<]*no tournament file', missing)
+    finally:
+        server.stop()
