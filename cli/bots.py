@@ -280,7 +280,7 @@ def _show_analysis(report: dict, out, players: list[str]) -> None:
                                                               "thresholds", "moves", "summary")})
     if out.human:
         for name, s in report["summary"].items():
+            # two lines a player: each within 100 columns (one ran to 134)
             click.echo(f"{name}: mean loss {s['mean_loss']} over {plural(s['moves'], 'move')}, "
-                       f"total {s['total_loss']}, "
-                       f"accuracy {s['accuracy']}%, best move {s['best_move_rate']}%, "
-                       + ", ".join(f"{k} {v}" for k, v in s["classes"].items()))
+                       f"total {s['total_loss']}, accuracy {s['accuracy']}%, best move {s['best_move_rate']}%")
+            click.echo("  " + ", ".join(f"{k} {v}" for k, v in s["classes"].items()))

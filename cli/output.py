@@ -53,7 +53,8 @@ def _shorten(text: str, width: int, keep_end: bool) -> str:
 
 def _wrap(text: str, width: int) -> list[str]:
     """A cell broken into lines of at most ``width`` characters: after a list's `` / `` where it
-    can (a line of players ends with its slash), else at a space, else anywhere."""
+    can (a line of players ends with its slash), else at a space, else anywhere (the table's
+    widths keep an answer's words whole: ``_fitted``)."""
     lines = []
     while len(text) > width:
         cut = text.rfind(" / ", 1, width + 1) + 2  # the slash ends the line
@@ -66,7 +67,8 @@ def _wrap(text: str, width: int) -> list[str]:
 
 
 # the columns that carry a command's answer: wrapped onto more lines, never cut
-ANSWERS = ("players", "player", "score", "result", "played", "best", "won", "event", "bot")
+ANSWERS = ("players", "player", "score", "result", "played", "best", "won", "event", "bot",
+           "value best", "value played")  # (these two wrap their headings: a number is short)
 ANSWER_FLOOR = 12
 SHORT_ANSWER = 24  # an answer no longer than this (an event's name) stays whole while a longer one wraps
 PATH_FLOOR = 24  # a path keeps its end, the file's name, to this width before an answer wraps
@@ -79,7 +81,7 @@ def terminal_width() -> int:
 
 
 # the short columns no table cuts: a loss, a class, a ply, a date, a code keep their width
-WHOLE = ("id", "game", "status", "ply", "loss", "class", "value best", "value played", "date", "first date",
+WHOLE = ("id", "game", "status", "ply", "loss", "class", "date", "first date",
          "last date", "code", "rank", "rating", "tournament", "margin", "share", "seconds")
 
 
@@ -125,6 +127,11 @@ def _fitted(cells: list[list[str]], width: int | None, whole, answers, keep_end=
     if width is None:
         return widths
     floor, least = _floors(widths, headers, whole, answers, keep_end)
+    for i, h in enumerate(headers):  # an answer wraps between its words (its heading's too), never inside one
+        if _named(h, answers):
+            word = max((len(w) for r in cells for w in r[i].split()), default=0)
+            floor[i] = word
+            least[i] = (max(word, 4), max(_first_wrap(widths[i], word, True), word), max(word, 4))
     for stage in (0, 1, 2):
         movers = [i for i in range(len(headers)) if _named(headers[i], answers) == (stage > 0)]
         _give_way(widths, width, movers, floor, [limits[stage] for limits in least])

@@ -137,3 +137,18 @@ def test_served_pages_link_standings_only_where_they_exist_and_refuse_in_the_sit
             assert re.search(r'id="error">[^<]*no tournament file', missing)
     finally:
         server.stop()
+
+
+def test_an_analysis_table_at_100_columns_never_breaks_a_move_and_its_summary_fits(run_cli):
+    """At 100 columns an Iwoki move broke inside itself (``st29-0@H1_H4_H`` / ``5``, reading as
+    another gap) and the per-player summary ran to 134 characters."""
+    from click.testing import CliRunner
+    from scorebook.cli.main import main
+    rid = cli_json(run_cli("ingest", str(SAMPLES / "iwoki" / "iwoki-minimax2-greedy-s5-0001.pgn"), "--json")
+                   )["records"][0]["id"]
+    doc = cli_json(run_cli("analyze", rid, "--bot", "samples:2", "--json"))
+    shown = CliRunner().invoke(main, ["--db", run_cli.db, "analyze", rid, "--bot", "samples:2"],
+                               env={"COLUMNS": "100"}).stdout
+    words = set(shown.split())
+    assert all(m["played"].split()[-1] in words and m["best"] in words for m in doc["moves"])
+    assert max(len(line) for line in shown.splitlines()) <= 100, max(shown.splitlines(), key=len)
