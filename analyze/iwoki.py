@@ -6,6 +6,7 @@ consistently with what the mover knows, each option followed by Greedy play to t
 from __future__ import annotations
 
 import math
+import textwrap
 
 import numpy as np
 
@@ -238,16 +239,9 @@ def _in_words(played: str | None, best: str | None) -> tuple[bool, list[tuple[st
 
 def _wrapped(line: str, width: int = 64) -> list[str]:
     """A line of the board's text cut at spaces into lines of ``width`` characters at most
-    (a hand of many tiles), the later ones indented."""
-    out, words = [], line.split(" ")
-    current = ""
-    for word in words:
-        if current and len(current) + 1 + len(word) > width:
-            out.append(current)
-            current = "   " + word
-        else:
-            current = f"{current} {word}" if current else word
-    return out + [current]
+    (a hand of many tiles), the later ones indented; a tile's name never cut."""
+    return textwrap.wrap(line, width, subsequent_indent="   ", break_long_words=False, break_on_hyphens=False) \
+        or [line]
 
 
 def _inset_box(move: str) -> tuple[float, float, float, float]:

@@ -138,9 +138,7 @@ def top_moves(names: list[str], means, stderrs=None, first: int | None = None, k
 def sampled_top(names: list[str], values: np.ndarray, first: int | None = None) -> list[dict]:
     """``top_moves`` of sampled values (a row a candidate, a column a future): each mean with
     its standard error."""
-    n = values.shape[1]
-    se = values.std(axis=1, ddof=1) / math.sqrt(n) if n > 1 else None
-    return top_moves(names, values.mean(axis=1), se, first)
+    return top_moves(names, values.mean(axis=1), base_stderr(values), first)
 
 
 def base_stderr(values: np.ndarray):

@@ -46,35 +46,39 @@ def move_cells(move: str | None, two_player: bool) -> tuple[int, list[int]] | No
     return None
 
 
-def _duel_line(before: np.ndarray, first, playouts: int, seed: int) -> list[str]:
+def _line(before: np.ndarray, first, choose) -> list[str]:
     """Two players: the bot's line after ``first`` from a position (``before``, unchanged):
-    each seat's choice in turn as the same bot makes it (its candidates played out
-    ``playouts`` times), up to ``LINE_MOVES`` moves or the game's end."""
+    each seat's move in turn as ``choose(state, moves so far)`` gives it (None: no more), up to
+    ``LINE_MOVES`` moves or the game's end."""
     s, out, move = before.copy(), [], tuple(int(v) for v in first)
     while True:
         if R.apply(s, *move) != R.OK or len(out) == LINE_MOVES or R.is_over(s):
             return out
         seat = int(s[R.TO_MOVE])
-        move = S.duel_choice(s, playouts, seed + len(out))[0]
+        move = choose(s, len(out))
+        if move is None:
+            return out
         out.append(f"{seat + 1}:" + PW.move_text(*move))
+
+
+def _duel_line(before: np.ndarray, first, playouts: int, seed: int) -> list[str]:
+    """The line of the play-outs' bot: each choice with its candidates played out ``playouts`` times."""
+    return _line(before, first, lambda s, k: S.duel_choice(s, playouts, seed + k)[0])
 
 
 SOLVE_SPACES = 44  # the end is solved once the two seats have this many time spaces left between them, or fewer
 
 
 def _solved_line(before: np.ndarray, first, table) -> list[str]:
-    """Two players, the end solved: after ``first``, each seat's best move of the solve
-    (``search.duel_options``) in turn, up to ``LINE_MOVES`` moves or the game's end."""
-    s, out, move = before.copy(), [], np.asarray(first, np.int64)
+    """The end solved: each seat's best move of the solve (``search.duel_options``) in turn."""
     options, values = np.empty((1 + R.WINDOW, 3), np.int64), np.empty(1 + R.WINDOW, np.float64)
-    while True:
-        if R.apply(s, *(int(v) for v in move)) != R.OK or len(out) == LINE_MOVES or R.is_over(s):
-            return out
+
+    def best(s, _):
         n = int(S.duel_options(s, options))
         if not S.solved_values(s, options[:n], *table, 10 ** 7, values[:n]):
-            return out
-        move = options[int(np.argmax(values[:n]))].copy()
-        out.append(f"{int(s[R.TO_MOVE]) + 1}:" + PW.move_text(*(int(v) for v in move)))
+            return None
+        return tuple(int(v) for v in options[int(np.argmax(values[:n]))])
+    return _line(before, first, best)
 
 
 TARGET_STDERR = 1.0  # points: a two-player move's loss is topped up until this sure (half the inaccuracy threshold)

@@ -53,6 +53,10 @@ class Stopped(Exception):
     """A running job's end before its last move: cancelled, or out of time."""
 
 
+def out_of_time(seconds: float) -> str:
+    return f"stopped at the time limit of {seconds:g} s (job_seconds)"
+
+
 def job_doc(row: dict) -> dict:
     """A job as the HTTP API and ``scorebook jobs`` show it."""
     doc = {"job": row["id"], "record": row["record_id"], "bot": row["bot"], "seed": row["seed"],
@@ -205,7 +209,7 @@ class Worker(threading.Thread):
                 report = future.result(timeout=max(0.0, deadline - time.monotonic()))
             except concurrent.futures.TimeoutError:
                 future.cancel()
-                raise Stopped(f"stopped at the time limit of {self.job_seconds:g} s (job_seconds)") from None
+                raise Stopped(out_of_time(self.job_seconds)) from None
         if "error" in report:
             raise ScorebookError(report["error"])
         self.writer.call(lambda st: st.save_analysis(report["id"], report))
@@ -246,7 +250,7 @@ def run_in_process(row: dict, spec: str | None, seed: int, files: dict | None, p
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise Stopped(f"stopped at the time limit of {seconds:g} s (job_seconds)")
+                raise Stopped(out_of_time(seconds))
             if not ours.poll(min(left, PROGRESS_SECONDS)):
                 if not process.is_alive() and not ours.poll(0):
                     raise ScorebookError(f"the analysis process ended with code {process.exitcode}")
