@@ -302,7 +302,7 @@ def page(title: str, body: str, css: str = CSS) -> str:
     """One self-contained page: its title as the heading, the style inline (a report's body
     carries the viewer's script inline); nothing fetched from outside the page."""
     return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-            "<meta name='viewport' content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title>"
+            f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title>"
             f"<style>{css}</style></head><body><h1>{html.escape(title)}</h1>{body}</body></html>")
 
 

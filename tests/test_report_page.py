@@ -28,6 +28,12 @@ def _points(svg: str, css: str) -> list[tuple[float, float]]:
     return [tuple(map(float, p.split(","))) for p in line.split()]
 
 
+def test_a_page_has_its_title_escaped_and_a_viewport():
+    from scorebook.analyze.html import page
+    head = page("Ann <b> & Bob", "<p>x</p>").split("</head>")[0]
+    assert "<title>Ann &lt;b&gt; &amp; Bob</title>" in head and "name='viewport'" in head
+
+
 def test_two_players_are_charted_from_the_first_seats_side():
     moves = [_move(1, 0, 4.0, 4.0, cls="best"), _move(2, 1, 4.0, 4.0, cls="best")]
     svg = chart(moves, [["inaccuracy", 1.0]], ["Ann", "Bob"], "margin")
