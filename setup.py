@@ -3,7 +3,7 @@ imports them as ``scorebook.<layer>``. Sub-packages (a game's engine folder) are
 so adding a game needs no packaging edit. Everything else is in ``pyproject.toml``."""
 from setuptools import find_packages, setup
 
-LAYERS = ("cli", "records", "engines", "analyze", "service")
+LAYERS = ("cli", "records", "engines", "analyze", "tournaments", "service")
 
 setup(
     package_dir={"scorebook": "scorebook", **{f"scorebook.{layer}": layer for layer in LAYERS}},

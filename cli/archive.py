@@ -275,10 +275,15 @@ def standings(ctx, event, html_path, out):
     Example: scorebook standings 'Autumn Open' --html standings.html"""
     from scorebook.analyze.standings import standing_rows, standings_of
     check_writable(html_path)
-    doc, store = standings_of(event, lambda: open_store(ctx, write=False))
+    store = None if os.path.exists(event) else open_store(ctx, write=False)
+    if store is not None and store.planned_tournament(event) is not None:  # a tournament run here
+        from scorebook.tournaments.director import standings_of as run_here
+        doc = run_here(store, event)
+    else:
+        doc, store = standings_of(event, lambda: store or open_store(ctx, write=False))
     if html_path:
         _write_standings_page(html_path, doc, store, event)
-    rows = standing_rows(doc)
+    rows = doc["standings"] if "format" in doc else standing_rows(doc)  # a tournament run here counts its own
     columns = ([(k, k) for k in ["rank", "player"] + doc["tiebreaks"]]
                + [("games", "games"), ("won", "W"), ("drawn", "D"), ("lost", "L")])
     if out.json:

@@ -14,7 +14,7 @@ import signal
 import sys
 import threading
 
-from . import archive, bots, files, service  # noqa: F401 - each registers its commands on the group
+from . import archive, bots, files, service, tournament  # noqa: F401 - each registers its commands on the group
 from .common import interrupted_line, main
 
 __all__ = ["main", "run"]

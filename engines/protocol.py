@@ -110,6 +110,11 @@ class Engine(ABC):
 
     # ---- bots
 
+    def seat_options(self, seats: int) -> dict:
+        """The play options under which a game seats ``seats`` players (a tournament's tables):
+        none by default, a rule set that changes the count of players where there is one."""
+        return {}
+
     def check_play(self, bots: list[BotSpec], options: dict) -> str | None:
         """Why these bots cannot play a game under these options (a usage error), or None:
         e.g. one bot for a rule set of two players."""

@@ -188,8 +188,10 @@ def _store_batch(store: Store, batch: list[tuple[dict, tuple | None]], seen: set
         out["status"] = "ingested"
         if p.warnings:
             out["warnings"] = p.warnings
-        fresh.append(p)
-    store.add_records(fresh)
+        fresh.append((out, p))
+    for (out, _), note in zip(fresh, store.add_records([p for _, p in fresh])):
+        if note:
+            out["tournament"] = note
 
 
 def ingest_text(store: Store, text: str, source: str, fmt: str = "auto", *,

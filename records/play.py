@@ -290,3 +290,28 @@ def ladder_matches(game: registry.Game, specs: list[str], options: dict | None =
     if len(specs) > 2 and players.min <= len(specs) <= players.max:
         return [specs]
     return [[a, b] for i, a in enumerate(specs) for b in specs[i + 1:]]
+
+
+def play_seated(store: Store, game_id: str, seats: list[tuple[str, str]], options: dict, *, seed: int,
+                tags: dict, deal: list[int] | None = None) -> dict:
+    """One game of bots in the seats given (``(player name, bot spec)`` in seat order), its
+    record tagged with ``tags`` (a tournament's Event, Round and Table) and stored as any
+    record is: its outcome. ``deal``: the setup drawn from this seed instead (a duplicate
+    round: every table of it the same deal)."""
+    game = registry.get_game(game_id)
+    engine, notation = game.engine, game.notation
+    bots = parse_bots(game, [spec for _, spec in seats])
+    names = [name for name, _ in seats]
+    opts = play_options(game, options)
+    problem = engine.check_play(bots, opts)
+    if problem:
+        raise UsageError(problem)
+    store.check_writable()
+    match = Match(game.id, tuple(bots), tuple(names), opts, seed, tags.get("Event", ""))
+    loaded = warm_bots(match)
+    rng = np.random.default_rng([seed, 0])
+    setup = engine.new_game(np.random.default_rng(deal) if deal is not None else rng, opts)
+    played = engine.play(setup, bots, int(rng.integers(2**31)), loaded)
+    text = notation.write_played(setup, played, list(zip(names, bots)), dict(tags),
+                                 {"seed": seed, "game": 0, "options": opts})
+    return ingest_text(store, text, f"tournament:{tags.get('Event', '')}:round={tags.get('Round', '')}", "pgn")[0]

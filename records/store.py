@@ -29,6 +29,7 @@ from scorebook import registry
 from scorebook.errors import DatabaseError, NotFound, Unavailable, UnknownGame, UsageError
 from .notation import browsing, score_text
 from .store_service import ServiceTables
+from .store_tournaments import TournamentTables
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -328,6 +329,45 @@ MIGRATIONS: list[str] = [
         ended_at TEXT
     );
     """,
+    # 17: tournaments a director runs (``records/store_tournaments.py``): each event's plan, its
+    # entrants in joining order, and every table of every round (seats in order, as JSON) with
+    # its result and the record it came from
+    """
+    CREATE TABLE tournament_plans (
+        event_id INTEGER PRIMARY KEY REFERENCES events(id),
+        game TEXT NOT NULL,
+        format TEXT NOT NULL,
+        rounds INTEGER NOT NULL,
+        settings TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE tournament_entrants (
+        event_id INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        rating INTEGER,
+        joined INTEGER NOT NULL,
+        absent TEXT NOT NULL,
+        withdrawn INTEGER,
+        PRIMARY KEY (event_id, number),
+        UNIQUE (event_id, name)
+    ) WITHOUT ROWID;
+    CREATE TABLE tournament_tables (
+        event_id INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        seats TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        places TEXT,
+        scores TEXT,
+        source TEXT,
+        record_id TEXT,
+        deal TEXT,
+        PRIMARY KEY (event_id, round, number)
+    ) WITHOUT ROWID;
+    CREATE INDEX tournament_tables_record ON tournament_tables(record_id);
+    """,
 ]
 RATINGS = 11  # the migration that keeps ratings
 CHECKPOINTS = 12  # the migration that keeps ratings' checkpoints
@@ -405,7 +445,7 @@ def _split_statements(script: str) -> list[str]:
     return out
 
 
-class Store(ServiceTables):
+class Store(ServiceTables, TournamentTables):
     """A Scorebook database file. ``write``: the database is created and migrated as needed,
     and checked (``PRAGMA quick_check``) when opened; a reader (``write=False``) never
     creates one and refuses a path with no database."""
@@ -444,6 +484,7 @@ class Store(ServiceTables):
             raise DatabaseError(f"cannot open database {path}: {exc}") from None
         self._player_ids: dict[str, int] = {}
         self._event_ids: dict[str, int] = {}
+        self._planned: dict[str, int] | None = None  # the tournaments run here (``_planned_events``)
 
     def close(self) -> None:
         """Close the connection (a process that opens stores per request, as the Datasette
@@ -585,6 +626,7 @@ class Store(ServiceTables):
                 conn.execute("ROLLBACK")
             self._player_ids.clear()  # ids handed out inside were rolled back with it
             self._event_ids.clear()
+            self._planned = None
             raise
         conn.execute("COMMIT")
 
@@ -606,8 +648,9 @@ class Store(ServiceTables):
                 cache[name] = row[0]
         return cache[name]
 
-    def add_records(self, items: list) -> None:
-        """Insert prepared records (``notation.PreparedRecord``); call inside ``atomic()``."""
+    def add_records(self, items: list) -> list[str | None]:
+        """Insert prepared records (``notation.PreparedRecord``); call inside ``atomic()``.
+        Returns, for each, what became of it in a tournament (``attach_records``)."""
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         rows: list[tuple] = []
         links, moves, scores = [], [], []
@@ -635,6 +678,7 @@ class Store(ServiceTables):
         _insert_rows(conn, "moves", 6, moves)
         _insert_rows(conn, "scores", 4, scores)
         self._summarise_events(rows, links)
+        return self.attach_records(items)
 
     def _summarise_events(self, rows: list[tuple], links: list[tuple]) -> None:
         """Add new records to their events' kept summaries (``events``)."""
@@ -727,6 +771,7 @@ class Store(ServiceTables):
             "SELECT e.name, t.game, json_array_length(t.snapshot, '$.spec.players'), "
             "json_array_length(t.snapshot, '$.spec.matches') FROM tournaments t JOIN events e ON e.id = t.event_id")
         } if self.schema_version >= TOURNAMENTS else {}
+        kept.update(self.planned_summaries())  # a tournament run here: its entrants, its games with a result
         out = [{"event": e, "game": game, "records": n, "first": first, "last": last, "players": players,
                 "tournament": e in kept, "matches": (kept[e][2] or 0) if e in kept else None}
                for e, game, n, first, last, players in rows if e is not None]
@@ -891,7 +936,7 @@ class Store(ServiceTables):
         """Whether ``standings EVENT`` has something to rank: a tournament kept under its name,
         or records of a game whose events are ranked (through the name's and the summary's keys)."""
         from scorebook import registry
-        if self.tournament(event) is not None:
+        if self.tournament(event) is not None or event in self._planned_events():
             return True
         row = self.db.execute("SELECT s.games FROM event_summaries s JOIN events e ON e.id = s.event_id "
                               "WHERE e.name = ?", [event]).fetchone()

@@ -11,10 +11,10 @@ import importlib.util
 import pkgutil
 from pathlib import Path
 
-LAYERS = ("engines", "records", "analyze", "service", "cli")  # each may import those before it, never after
+LAYERS = ("engines", "records", "analyze", "tournaments", "service", "cli")  # each may import those before it, never after
 # the service and the CLI stand beside each other (the CLI only wires the service's serve)
 
-STORE = ("scorebook.records.store", "scorebook.records.store_service")  # the only modules that speak SQL
+STORE = ("scorebook.records.store", "scorebook.records.store_service", "scorebook.records.store_tournaments")  # the only modules that speak SQL
 SQL = re.compile(r"^\s*(SELECT\b.*\bFROM\b|INSERT\s+(OR\s+\w+\s+)?INTO\b|UPDATE\s+\w+\s+SET\b|DELETE\s+FROM\b|"
                  r"(CREATE|DROP|ALTER)\s+(TABLE|INDEX|VIEW|TRIGGER|VIRTUAL)\b|PRAGMA\s+\w+)", re.IGNORECASE | re.DOTALL)
 NO_IO = {"sqlite3", "socket", "shutil", "subprocess", "pathlib", "tempfile", "io", "urllib", "http", "click",

@@ -92,6 +92,9 @@ class PatchworkEngine(Engine):
 
     # ---- bots
 
+    def seat_options(self, seats: int) -> dict:
+        return {"variant": P.VARIANTS[P.TWO_PLAYER]} if seats == 2 else {}
+
     def check_play(self, bots, options: dict) -> str | None:
         variant = variant_of(options)
         seats = 2 if variant == P.TWO_PLAYER else 1
