@@ -186,14 +186,15 @@ def planned_rounds(format_: str, entrants: int) -> int | None:
 
 
 def table_sizes(players: int, size: int) -> list[int]:
-    """As many full tables as can be, the rest one seat fewer: ceil(n/size) tables."""
+    """ceil(n/size) tables, as many full as can be and the rest one seat fewer; where that
+    cannot seat everyone (9 at tables of 7), the sizes as even as can be (5 and 4)."""
     if players == 0:
         return []
     count = -(-players // size)
-    short = count * size - players
-    if short > count or size - 1 < 2 and short:
-        raise UsageError(f"{players} players cannot sit at tables of {size} or {size - 1}")
-    return [size] * (count - short) + [size - 1] * short
+    base, extra = divmod(players, count)
+    if base < 2:
+        raise UsageError(f"{players} players cannot sit at tables of {size}")
+    return [base + 1] * extra + [base] * (count - extra)
 
 
 def history(t: Tournament, before: int) -> tuple[Counter, Counter]:
