@@ -161,7 +161,7 @@ class TournamentTables:
         if not p.finished:
             return f"not attached to {event}: round {round_} table {number}: the record is unfinished"
         if format_ == "duplicate":
-            deals = {r[5] for r in self.db.execute("SELECT deal FROM tournament_tables WHERE event_id = ? AND round = ? "
+            deals = {r[0] for r in self.db.execute("SELECT deal FROM tournament_tables WHERE event_id = ? AND round = ? "
                                                    "AND deal IS NOT NULL", [event_id, round_])}
             if deals and p.deck not in deals:
                 return f"not attached to {event}: round {round_} table {number}: not the round's deal"

@@ -223,9 +223,9 @@ def _places(t: Tournament, x: Table, outcome: str) -> list[int]:
         places = [int(p) for p in outcome.split(",")]
     except ValueError:
         places = []
-    if len(places) != len(x.seats) or any(not 1 <= p <= len(x.seats) for p in places):
+    if len(places) != len(x.seats) or any(p != 1 + sum(q < p for q in places) for p in places):
         raise UsageError(f"a table of {len(x.seats)}: its places in seat order, 1 to {len(x.seats)} "
-                         "(1,3,2,4); seats that tie share a place")
+                         "(1,3,2,4); seats that tie share a place, the next place after them as many lower (1,1,3)")
     return places
 
 
