@@ -231,3 +231,27 @@ def test_two_directors_pairing_at_once_make_one_round(run_cli):
     assert sorted(answers, key=str) == [1, "Race: round 1 has no result yet at table(s) 1, 2 (pair --force to pair anyway)"]
     assert {x["round"] for x in tables_of(run_cli, "Race")} == {1}
     assert json.loads(run_cli("tournament", "show", "Race", "--json").stdout)["paired"] == 1
+
+
+@pytest.mark.parametrize("game,bots,extra", [
+    ("game-of-islands", ["random", "greedy", "random-2", "greedy-2"], []),
+    ("patchwork", ["random", "vbrz", "random-patch", "vbrz-2"], []),
+    ("tsuro", ["random", "simple", "random-2", "simple-2"], []),
+    ("tsuro", ["random", "simple", "random-2", "simple-2", "random-3", "simple-3", "random-4"],
+     ["--format", "tables", "--table-size", "4"]),
+])
+def test_a_bot_tournament_of_every_game_runs_end_to_end(run_cli, game, bots, extra):
+    run_cli("tournament", "create", "E", "--game", game, "--rounds", "2", *extra)
+    run_cli("tournament", "join", "E", *bots)
+    for r in (1, 2):
+        doc = cli_json(run_cli("tournament", "pair", "E", "--json"))
+        played = run_cli("tournament", "play", "E")
+        assert played.output.count(f"attached to E round {r}") == len(doc["tables"]), played.output
+    rows = cli_json(run_cli("standings", "E", "--json"))["standings"]
+    tables = tables_of(run_cli, "E")
+    by_hand = {b: 0.0 for b in bots}
+    for x in tables:
+        for name, points in zip(x["seats"], x["points"]):
+            by_hand[name] += points
+    assert {r["player"]: r["points"] for r in rows} == by_hand
+    assert [r["points"] for r in rows] == sorted(by_hand.values(), reverse=True)
