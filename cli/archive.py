@@ -85,12 +85,20 @@ def _ingest_rows(doc: dict, table: bool) -> list[dict]:
     return [r for r in rows if r["status"] != "ingested"][:40] if table and len(rows) > 40 else rows
 
 
+NOTES_SHOWN = 20  # records of tournaments whose attachment ingest says, one a line
+
+
 def _say_ingested(doc: dict, db: str) -> None:
     """The tournaments taken and the summary line."""
     for t in doc["tournaments"]:
         if t["status"] != "rejected":
             click.echo(f"tournament {t['event']!r} ({t['game']}): {t['matches']} matches, {t['players']} players, "
                        f"{t['status']}; rank it with: scorebook standings {shlex.quote(t['event'])}")
+    notes = [f"{o.get('id')}: {o['tournament']}" for o in doc["records"] if o.get("tournament")]
+    for line in notes[:NOTES_SHOWN]:  # what each record of a tournament run here became
+        click.echo(safe(line))
+    if len(notes) > NOTES_SHOWN:
+        click.echo(f"… and {len(notes) - NOTES_SHOWN} more records of tournaments (--json lists them all)")
     summary = doc["summary"]
     click.echo(f"{summary['ingested']} ingested, {summary['duplicates']} duplicates, "
                f"{summary['rejected']} rejected; database {db if len(db) <= 50 else '…' + db[-49:]}")
@@ -264,10 +272,12 @@ def export(ctx, record_id, fmt, out_path, as_json):
 @click.argument("event")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False),
               help="Also write the standings as one self-contained page (ranking, tiebreaks, crosstable).")
+@click.option("--archive", "archive_url", metavar="URL",
+              help="The served archive's address: the --html page links each result to its record there.")
 @db_option
 @output_options
 @click.pass_context
-def standings(ctx, event, html_path, out):
+def standings(ctx, event, html_path, archive_url, out):
     """Tournament standings from a tournament file (or the folder that holds one) or a stored
     event name (scorebook events lists them): match points and the tiebreaks, each player's
     matches won, drawn and lost, and the matches.
@@ -277,12 +287,16 @@ def standings(ctx, event, html_path, out):
     check_writable(html_path)
     store = None if os.path.exists(event) else open_store(ctx, write=False)
     if store is not None and store.planned_tournament(event) is not None:  # a tournament run here
-        from scorebook.tournaments.director import standings_of as run_here
-        doc = run_here(store, event)
+        from scorebook.service.pages import ROUTE
+        from scorebook.tournaments import director, html
+        page = director.page_doc(store, event)
+        doc = page["standings"]
+        if html_path:
+            write_file(html_path, html.render(page, archive_url.rstrip("/") + ROUTE if archive_url else None))
     else:
         doc, store = standings_of(event, lambda: store or open_store(ctx, write=False))
-    if html_path:
-        _write_standings_page(html_path, doc, store, event)
+        if html_path:
+            _write_standings_page(html_path, doc, store, event)
     rows = doc["standings"] if "format" in doc else standing_rows(doc)  # a tournament run here counts its own
     columns = ([(k, k) for k in ["rank", "player"] + doc["tiebreaks"]]
                + [("games", "games"), ("won", "W"), ("drawn", "D"), ("lost", "L")])

@@ -232,10 +232,13 @@ def standings_page(path: str, event: str) -> str:
 @functools.lru_cache(maxsize=16)
 def _standings_drawn(path: str, event: str, last_key: int) -> str:
     from scorebook.analyze.standings import standings_from_store
-    from scorebook.tournaments.director import standings_of as run_here
+    from scorebook.tournaments import director, html as tournament_html
+    planned = reading(path, lambda store: director.page_doc(store, event)
+                      if store.planned_tournament(event) is not None else None)
+    if planned is not None:  # a tournament run here: its rounds, each result a link to its record
+        return tournament_html.render(planned, ROUTE)
     links: dict = {}
-    doc = reading(path, lambda store: run_here(store, event) if store.planned_tournament(event) is not None
-                  else standings_from_store(store, event, links))
+    doc = reading(path, lambda store: standings_from_store(store, event, links))
     return report_html.render_standings(doc, ROUTE, links)
 
 

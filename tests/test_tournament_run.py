@@ -255,3 +255,18 @@ def test_a_bot_tournament_of_every_game_runs_end_to_end(run_cli, game, bots, ext
             by_hand[name] += points
     assert {r["player"]: r["points"] for r in rows} == by_hand
     assert [r["points"] for r in rows] == sorted(by_hand.values(), reverse=True)
+
+
+def test_the_standings_page_links_each_result_to_its_record_and_escapes_every_name(run_cli, tmp_path):
+    run_cli("tournament", "create", "<b>Cup</b>", "--game", "iwoki", "--rounds", "1")
+    run_cli("tournament", "join", "<b>Cup</b>", "random", "greedy", "--rating", "2000")
+    run_cli("tournament", "join", "<b>Cup</b>", "<script>alert(1)</script>", "--rating", "1000")
+    assert cli_json(run_cli("tournament", "pair", "<b>Cup</b>", "--json"))["byes"] == ["<script>alert(1)</script>"]
+    run_cli("tournament", "play", "<b>Cup</b>")
+    record = next(x["record"] for x in tables_of(run_cli, "<b>Cup</b>") if x["record"])
+    page = tmp_path / "cup.html"
+    assert run_cli("standings", "<b>Cup</b>", "--html", str(page), "--archive", "https://club.example/").exit_code == 0
+    text = page.read_text()
+    assert "<script>alert" not in text and "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    assert "<b>Cup" not in text
+    assert f"<a href='https://club.example/-/scorebook/record/{record}'>record</a>" in text

@@ -246,6 +246,15 @@ def standings_of(store, event: str) -> dict:
     return doc
 
 
+def page_doc(store, event: str) -> dict:
+    """What the tournament's page shows: its standings, the tournament, and which of its
+    records are analysed."""
+    shown = show(store, event)
+    records = [x["record"] for x in shown["tables"] if x.get("record")]
+    return {"standings": standings_of(store, event), "tournament": shown,
+            "analysed": [r for r in records if store.latest_analysis(r) is not None]}
+
+
 def export(store, event: str, fmt: str = "trf") -> tuple[str, list[str]]:
     """(text, what the format dropped): TRF16 for a two-seat event, or the tournament as JSON."""
     t = load(store, event)
