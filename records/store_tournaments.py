@@ -150,10 +150,11 @@ class TournamentTables:
                 return f"not attached to {event}: round {round_} has no table {table_no}"
         found = [r for r in rows if r[2] == "game" and sorted(json.loads(r[1])) == sorted(players)]
         if not found:
-            where = f"table {table_no}" if table_no is not None else "no table"
-            seated = f" (seats {', '.join(json.loads(rows[0][1]))})" if table_no is not None else ""
-            return (f"not attached to {event}: round {round_} {where}{seated} is not "
-                    f"{' / '.join(players) or 'its players'}'s")
+            who = " / ".join(players) or "its players"
+            if table_no is None:
+                return f"not attached to {event}: no table of round {round_} seats {who}"
+            return (f"not attached to {event}: round {round_} table {table_no} (seats "
+                    f"{', '.join(json.loads(rows[0][1]))}) is not {who}'s")
         number, seats_text, _, places, record_id, _ = found[0]
         if places is not None:
             held = f"record {record_id}" if record_id else "a result entered by the director"

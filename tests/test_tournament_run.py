@@ -270,3 +270,19 @@ def test_the_standings_page_links_each_result_to_its_record_and_escapes_every_na
     assert "<script>alert" not in text and "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     assert "<b>Cup" not in text
     assert f"<a href='https://club.example/-/scorebook/record/{record}'>record</a>" in text
+
+
+def test_trf_with_its_own_points_and_a_game_not_yet_played(run_cli, tmp_path):
+    text = "\n".join(["012 Football Rules", "XXR 3", "XXS W=3 D=1 L=0",
+                      player_line(1, "Ann", 1900, 3.0, 1, "   2 w 1", "   3 b  "),
+                      player_line(2, "Bob", 1800, 3.0, 2, "   1 b 0", "0000 - U"),  # the bye: a win's 3
+                      player_line(3, "Cyd", 1700, 0.0, 2, "0000 - Z", "   1 w  ")]) + "\n"
+    path = tmp_path / "f.trf"
+    path.write_text(text)
+    assert run_cli("tournament", "import", str(path), "--game", "iwoki").exit_code == 0
+    tables = tables_of(run_cli, "Football Rules")
+    assert [(x["round"], x["seats"], x["kind"], x["places"]) for x in tables] == [
+        (1, ["Ann", "Bob"], "game", [1, 2]), (1, ["Cyd"], "absent", None),
+        (2, ["Cyd", "Ann"], "game", None), (2, ["Bob"], "bye", None)]
+    refused = run_cli("tournament", "pair", "Football Rules")
+    assert "round 2 has no result yet at table(s) 1" in refused.output

@@ -56,9 +56,13 @@ def _round_block(t: Tournament, name: str, round_: int, number: dict[str, int], 
     return f"{number[other]:4d} {colour} {mark}"
 
 
-def block_points(t: Tournament, block: str) -> float:
-    mark = block[7]
-    return {"1": 1.0, "+": 1.0, "W": 1.0, "F": 1.0, "=": 0.5, "D": 0.5, "H": 0.5, "U": t.bye_points}.get(mark, 0.0)
+def block_points(t: Tournament, block: str, scoring: dict[str, float] | None = None) -> float:
+    """A round block's points: FIDE's, or a file's own (its XXS codes: W D L, FW FL, PAB FPB HPB ZPB)."""
+    scoring = scoring or {}
+    win, draw, loss = scoring.get("W", 1.0), scoring.get("D", 0.5), scoring.get("L", 0.0)
+    return {"1": win, "W": win, "+": scoring.get("FW", win), "F": scoring.get("FPB", win),
+            "=": draw, "D": draw, "H": scoring.get("HPB", draw), "U": t.bye_points,
+            "0": loss, "L": loss, "-": scoring.get("FL", loss), "Z": scoring.get("ZPB", loss)}.get(block[7], 0.0)
 
 
 def write(t: Tournament, upto: int | None = None, pair_round: int | None = None) -> str:
@@ -95,6 +99,7 @@ def read(text: str, game: str, options: dict | None = None, where: str = "<trf>"
     first seat (XXC). An inconsistent file (a game one side does not list, points that do not
     add up) is a UsageError naming its line."""
     event, rounds, first_seat, bye_points = None, None, "white1", 1.0
+    scoring: dict[str, float] = {}  # XXS: the points of each result code, where not FIDE's
     players: dict[int, tuple[int, str, int | None, float | None, list[str]]] = {}
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip("\r\n")
@@ -112,11 +117,11 @@ def read(text: str, game: str, options: dict | None = None, where: str = "<trf>"
         elif code == "XXS":
             for part in line[4:].split():
                 key, _, value = part.partition("=")
-                if key == "PAB":
-                    try:
-                        bye_points = float(value)
-                    except ValueError:
-                        raise UsageError(f"{where}:{n}: XXS PAB={value}: not a number") from None
+                try:
+                    scoring[key] = float(value)
+                except ValueError:
+                    raise UsageError(f"{where}:{n}: XXS {part}: not a number") from None
+            bye_points = scoring.get("PAB", scoring.get("W", bye_points))
         elif code == "001":
             players[_number(line, n, where)] = _player(line, n, where)
     if not players:
@@ -139,7 +144,7 @@ def read(text: str, game: str, options: dict | None = None, where: str = "<trf>"
         t.tables.extend(_round_tables(players, r, where))
     for k in sorted(players):
         line, name, _, stated, blocks = players[k]
-        computed = sum(block_points(t, b) for b in blocks)
+        computed = sum(block_points(t, b, scoring) for b in blocks)
         if stated is not None and abs(stated - computed) > 1e-9:
             raise UsageError(f"{where}:{line}: {name}: the points say {stated:g}, the results add up to {computed:g}")
     return t
@@ -171,7 +176,9 @@ def _player(line: str, n: int, where: str) -> tuple:
         opponent, colour, mark = block[:4].strip(), block[5], block[7].upper()
         if not (opponent.isdigit() or opponent == "") or colour not in "wb- " or mark not in "10=+-WDLUFHZ ":
             raise UsageError(f"{where}:{n}:{col}: {block.strip()!r} is no round result")
-        blocks.append(f"{int(opponent or 0):4d} {colour if colour != ' ' else '-'} {mark if mark != ' ' else 'Z'}")
+        pending = mark == " " and opponent not in ("", "0000") and int(opponent) > 0  # paired, no result yet
+        blocks.append(f"{int(opponent or 0):4d} {colour if colour != ' ' else '-'} "
+                      f"{'*' if pending else mark if mark != ' ' else 'Z'}")
     return n, name, rating_value, points_value, blocks
 
 
@@ -197,13 +204,16 @@ def _round_tables(players: dict, r: int, where: str) -> list[Table]:
         if theirs is None or int(theirs[:4]) != k:
             raise UsageError(f"{where}:{line}: round {r}: {name} met {opponent}, whose line does not say so")
         other_mark = theirs[7]
-        expected = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+", "W": "L", "L": "W", "D": "D"}
+        expected = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+", "W": "L", "L": "W", "D": "D", "*": "*"}
         if expected.get(mark) != other_mark or colour == theirs[5] != "-":
             raise UsageError(f"{where}:{line}: round {r}: {name} ({colour} {mark}) and "
                              f"{names[opponent]} ({theirs[5]} {other_mark}) do not agree")
         done.update((k, opponent))
         first, second = (k, opponent) if colour != "b" else (opponent, k)
         first_mark = mark if first == k else other_mark
+        if first_mark == "*":
+            games.append(Table(round=r, table=0, seats=[names[first], names[second]]))
+            continue
         places = {"1": [1, 2], "+": [1, 2], "W": [1, 2], "0": [2, 1], "-": [2, 1], "L": [2, 1]}.get(first_mark, [1, 1])
         games.append(Table(round=r, table=0, seats=[names[first], names[second]], places=places,
                            source="forfeit" if first_mark in "+-" else "director"))
