@@ -286,3 +286,7 @@ def test_trf_with_its_own_points_and_a_game_not_yet_played(run_cli, tmp_path):
         (2, ["Cyd", "Ann"], "game", None), (2, ["Bob"], "bye", None)]
     refused = run_cli("tournament", "pair", "Football Rules")
     assert "round 2 has no result yet at table(s) 1" in refused.output
+    rows = {r["player"]: r["points"] for r in cli_json(run_cli("standings", "Football Rules", "--json"))["standings"]}
+    assert rows == {"Ann": 3.0, "Bob": 3.0, "Cyd": 0.0}  # the file's points: a win 3
+    exported = run_cli("tournament", "export", "Football Rules").stdout
+    assert "XXS W=3.0 D=1.0 L=0.0 PAB=3.0" in exported

@@ -74,6 +74,7 @@ class Tournament(_Model):
     rounds: int
     table_size: int = 2
     bye_points: float = 1.0  # a pairing-allocated bye's points (the director's)
+    win_draw_loss: tuple[float, float, float] = (1.0, 0.5, 0.0)  # two seats: a game's points (a TRF's XXS)
     placement: list[float] = Field(default_factory=list)  # tables: points by place (4/2/1/0)
     first_seat: Literal["white1", "black1"] = "white1"  # TRF XXC: the first entrant's seat in round 1
     forbidden: list[tuple[str, str]] = Field(default_factory=list)
@@ -111,7 +112,8 @@ class Tournament(_Model):
         if self.format == "duplicate":
             return [float(table.scores[0]) if table.scores else 0.0]
         if len(table.seats) == 2 and self.format in TWO_SEATS:
-            return [1.0 if p == 1 and table.places.count(1) == 1 else 0.5 if p == 1 else 0.0 for p in table.places]
+            win, draw, loss = self.win_draw_loss
+            return [win if p == 1 and table.places.count(1) == 1 else draw if p == 1 else loss for p in table.places]
         points = list(self.placement) + [0.0] * len(table.seats)
         out = []
         for p in table.places:

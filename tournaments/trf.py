@@ -72,14 +72,15 @@ def write(t: Tournament, upto: int | None = None, pair_round: int | None = None)
     entrants = numbering(t)
     number = {e.name: k for k, e in enumerate(entrants, 1)}
     lines = [f"012 {t.event}", f"XXR {t.rounds}", f"XXC {t.first_seat}"]
-    if t.bye_points != 1.0:
-        lines.append(f"XXS PAB={t.bye_points:.1f}")
+    points = dict(zip(("W", "D", "L"), t.win_draw_loss), PAB=t.bye_points)
+    if points != {"W": 1.0, "D": 0.5, "L": 0.0, "PAB": 1.0}:
+        lines.append("XXS " + " ".join(f"{k}={v:.1f}" for k, v in points.items()))
     rows = []
     for e in entrants:
         blocks = [_round_block(t, e.name, r, number, pairing=False) for r in range(1, upto + 1)]
         if pair_round is not None and not e.plays_in(pair_round):
             blocks.append(_round_block(t, e.name, pair_round, number, pairing=True))
-        points = sum(block_points(t, b) for b in blocks[:upto])
+        points = sum(block_points(t, b, dict(zip(("W", "D", "L"), t.win_draw_loss))) for b in blocks[:upto])
         rows.append((e, blocks, points))
     ranked = sorted(rows, key=lambda row: (-row[2], number[row[0].name]))
     rank = {row[0].name: k for k, row in enumerate(ranked, 1)}
@@ -138,7 +139,8 @@ def read(text: str, game: str, options: dict | None = None, where: str = "<trf>"
     if played > rounds:
         raise UsageError(f"{where}: {played} rounds played but XXR plans {rounds}")
     t = Tournament(event=event, game=game, options=dict(options or {}), format="swiss", rounds=rounds,
-                   bye_points=bye_points, first_seat=first_seat)
+                   bye_points=bye_points, first_seat=first_seat,
+                   win_draw_loss=(scoring.get("W", 1.0), scoring.get("D", 0.5), scoring.get("L", 0.0)))
     t.entrants = [Entrant(name=players[k][1], rating=players[k][2]) for k in sorted(players)]
     for r in range(1, played + 1):
         t.tables.extend(_round_tables(players, r, where))
