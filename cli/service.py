@@ -154,8 +154,8 @@ def token():
 
 @token.command("create", short_help="Print a new token for ACTOR (shown once).")
 @click.argument("actor")
-@click.option("--can", "permissions", multiple=True, type=click.Choice(["submit", "analyze"]), required=True,
-              help="What it may do (repeat for both).")
+@click.option("--can", "permissions", multiple=True, type=click.Choice(["submit", "analyze", "tournament"]),
+              required=True, help="What it may do (repeat for several): tournament runs events (a director).")
 @db_option
 @output_options
 @click.pass_context

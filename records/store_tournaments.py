@@ -15,8 +15,11 @@ from datetime import datetime, timezone
 from scorebook import registry
 
 
+TOURNAMENT_PLANS = 17  # the migration that adds these tables
+
+
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")  # a page's version: every change
 
 
 def _int(text) -> int | None:
@@ -31,16 +34,21 @@ class TournamentTables:
 
     def _planned_events(self) -> dict[str, int]:
         """{event name: event id} of every tournament a director runs (few: read once a store)."""
-        if self._planned is None:
+        if self.schema_version < TOURNAMENT_PLANS:
+            return {}
+        # another process (the CLI beside a server) may have made one: a look at the plans' count
+        # and last id (a table of a few rows) says whether what is held is still so
+        mark = self.db.execute("SELECT count(*), max(event_id) FROM tournament_plans").fetchone()
+        if self._planned is None or self._planned_mark != mark:
             self._planned = {name: eid for name, eid in self.db.execute(
-                "SELECT e.name, p.event_id FROM tournament_plans p JOIN events e ON e.id = p.event_id")} \
-                if "tournament_plans" in self.db.table_names() else {}
+                "SELECT e.name, p.event_id FROM tournament_plans p JOIN events e ON e.id = p.event_id")}
+            self._planned_mark = mark
         return self._planned
 
     def planned_tournament(self, event: str) -> dict | None:
         """The tournament run under ``event`` as data (``tournaments.model.Tournament``'s
         fields), or None."""
-        if "tournament_plans" not in self.db.table_names():
+        if self.schema_version < TOURNAMENT_PLANS:
             return None
         row = self.db.execute("SELECT p.event_id, p.game, p.format, p.rounds, p.settings FROM tournament_plans p "
                               "JOIN events e ON e.id = p.event_id WHERE e.name = ?", [event]).fetchone()
@@ -100,6 +108,43 @@ class TournamentTables:
             out[name] = (game, players, games)
         return out
 
+    def latest_summaries(self, record_ids: list[str]) -> dict[str, dict]:
+        """{record id: its latest analysis's per-player summary} of those analysed (each through
+        the record's id and the analyses' record index)."""
+        out = {}
+        for rid in record_ids:
+            row = self.db.execute("SELECT a.summary FROM analyses a JOIN records r ON r.key = a.record_key "
+                                  "WHERE r.id = ? ORDER BY a.id DESC LIMIT 1", [rid]).fetchone()
+            if row is not None:
+                out[rid] = json.loads(row[0])
+        return out
+
+    def tournament_version(self, event: str) -> str | None:
+        """What changes whenever the tournament's page would: its plan's last change, the last
+        record stored and the last analysis (each a key's end); None for no such tournament."""
+        event_id = self._planned_events().get(event)
+        if event_id is None:
+            return None
+        updated = self.db.execute("SELECT updated_at FROM tournament_plans WHERE event_id = ?", [event_id]).fetchone()
+        record = self.db.execute("SELECT max(key) FROM records").fetchone()[0]
+        analysis = self.db.execute("SELECT max(id) FROM analyses").fetchone()[0]
+        return f"{updated[0] if updated else ''}/{record or 0}/{analysis or 0}"
+
+    def planned_list(self) -> list[dict]:
+        """Every tournament run here: event, game, format, planned rounds, players, rounds paired,
+        the last change; the latest changed first."""
+        out = []
+        for name, event_id in self._planned_events().items():
+            game, format_, rounds, updated = self.db.execute(
+                "SELECT game, format, rounds, updated_at FROM tournament_plans WHERE event_id = ?", [event_id]).fetchone()
+            players = self.db.execute("SELECT count(*) FROM tournament_entrants WHERE event_id = ?",
+                                      [event_id]).fetchone()[0]
+            paired = self.db.execute("SELECT max(round) FROM tournament_tables WHERE event_id = ?",
+                                     [event_id]).fetchone()[0] or 0
+            out.append({"event": name, "game": game, "format": format_, "rounds": rounds, "players": players,
+                        "paired": paired, "updated_at": updated})
+        return sorted(out, key=lambda r: r["updated_at"], reverse=True)
+
     def drop_planned_tournament(self, event: str) -> bool:
         """Forget a tournament's plan, entrants and tables (its records stay)."""
         found = self._planned_events().get(event)
@@ -112,7 +157,7 @@ class TournamentTables:
 
     def tournament_of_record(self, record_id: str) -> tuple[str, int, int] | None:
         """(event, round, table) a record is attached to, or None (through the record index)."""
-        if "tournament_tables" not in self.db.table_names():
+        if self.schema_version < TOURNAMENT_PLANS:
             return None
         row = self.db.execute("SELECT e.name, t.round, t.number FROM tournament_tables t JOIN events e "
                               "ON e.id = t.event_id WHERE t.record_id = ?", [record_id]).fetchone()

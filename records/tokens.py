@@ -21,7 +21,7 @@ import secrets
 
 from scorebook.errors import NotFound, UsageError
 
-PERMISSIONS = ("submit", "analyze")
+PERMISSIONS = ("submit", "analyze", "tournament")
 TOKEN_RE = re.compile(r"sbk_([0-9a-f]{16})_([0-9A-Za-z_-]{43})")
 
 
@@ -47,7 +47,7 @@ def create(store, actor: str, permissions: list[str]) -> str:
     actor = check_actor(actor)
     unknown = sorted(set(permissions) - set(PERMISSIONS))
     if unknown or not permissions:
-        raise UsageError(f"--can takes {' and '.join(PERMISSIONS)} (at least one)")
+        raise UsageError(f"--can takes {', '.join(PERMISSIONS)} (at least one)")
     token_id, secret = secrets.token_hex(8), secrets.token_urlsafe(32)
     store.add_token(token_id, actor, json.dumps(sorted(set(permissions))), _hash(secret))
     return f"sbk_{token_id}_{secret}"

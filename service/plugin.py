@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from scorebook.records import tokens
 
-from . import api, pages
+from . import api, pages, tournaments
 from .state import PRIVATE_TABLES, allowed, read
 from .writer import Unavailable
 
@@ -34,6 +34,11 @@ def register_routes():
             (_route("/-/scorebook/jobs/") + r"(?P<job>[0-9]{1,12})/cancel$", pages.cancel_form_view),
             (_route(pages.RATINGS_ROUTE) + "$", pages.ratings_view),
             (_route(pages.STANDINGS_ROUTE) + "$", pages.standings_view),
+            (_route(tournaments.TOURNAMENTS_ROUTE) + "$", tournaments.tournaments_view),
+            (_route(tournaments.TOURNAMENT_ROUTE) + "$", tournaments.tournament_view),
+            (_route(tournaments.ACT_ROUTE) + "$", tournaments.act_form_view),
+            (_route(tournaments.API_ROUTE) + "$", tournaments.api_view),
+            (_route(tournaments.VERSION_ROUTE) + "$", tournaments.version_view),
             (_route(pages.SUBMIT_ROUTE) + "$", pages.submit_page),
             (_route(pages.LOGIN_ROUTE) + "$", pages.login_view),
             (_route(pages.LOGOUT_ROUTE) + "$", pages.logout_view),
@@ -112,7 +117,12 @@ def render_cell(value, column, table, database, datasette):
                 ranked = await read(datasette, lambda st: st.event_ranked(value))
             except (sqlite3.Error, Unavailable):
                 return None
-            return Markup(f'<a href="{pages.STANDINGS_ROUTE}?event={urllib.parse.quote(value, safe="")}">'
+            try:
+                run_here = await read(datasette, lambda st: st.tournament_version(value) is not None)
+            except (sqlite3.Error, Unavailable):
+                run_here = False
+            route = tournaments.TOURNAMENT_ROUTE if run_here else pages.STANDINGS_ROUTE
+            return Markup(f'<a href="{route}?event={urllib.parse.quote(value, safe="")}">'
                           f'{html.escape(value)}</a>') if ranked else None
         return standings_link
     return None
@@ -135,7 +145,8 @@ def prepare_connection(conn):
 def menu_links(datasette, actor):
     from .state import service_of
     service = service_of(datasette)
-    links = [{"href": pages.RATINGS_ROUTE, "label": "Ratings"}]
+    links = [{"href": pages.RATINGS_ROUTE, "label": "Ratings"},
+             {"href": tournaments.TOURNAMENTS_ROUTE, "label": "Tournaments"}]
     if service.writes:
         links.append({"href": pages.SUBMIT_ROUTE, "label": "Submit a record"})
         if actor is None and service.accounts:

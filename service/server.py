@@ -75,7 +75,7 @@ def plan(open_store, host: str, port: int, *, public: bool, writes: bool, allow_
     limits = config.scorebook
     if limits.accounts:
         Accounts(limits.accounts)  # read now: a broken file is one line before serving
-    permitted = any(getattr(limits, k) for k in ("submit", "analyze")) or tokens
+    permitted = any(getattr(limits, k) for k in ("submit", "analyze", "tournament")) or tokens
     if writes and not is_loopback(host) and not permitted:
         raise UsageError("--writes on a network address needs a permission: a token (scorebook token create) or "
                          "--config naming who may submit or analyze")
@@ -101,7 +101,8 @@ def metadata(path: str, allow_sql: bool, plugins: dict | None = None) -> dict:
     base = "/" + tilde_encode(name)
     links = [(f"{base}/games", "games"), (f"{base}/player_results", "player results"),
              (f"{base}/records", "records (full-text search)"), (f"{base}/players", "players"),
-             (f"{base}/events", "events"), ("/-/scorebook/ratings", "ratings")]
+             (f"{base}/events", "events"), ("/-/scorebook/tournaments", "tournaments"),
+             ("/-/scorebook/ratings", "ratings")]
     meta["description_html"] = (html.escape(meta["description"]) + "<br>Browse: " + ", ".join(
         f'<a href="{html.escape(href)}">{html.escape(label)}</a>' for href, label in links) + ".")
     if not allow_sql:

@@ -48,6 +48,7 @@ class Limits(BaseModel):
 class ScorebookConfig(Limits):
     submit: Allow | None = None
     analyze: Allow | None = None
+    tournament: Allow | None = None  # who directs tournaments: create, join, pair, results, analyses of a round
     admin: Allow | None = None  # who may cancel any actor's job (an owner may always cancel their own)
     accounts: str | None = None  # the accounts file: NAME:HASH lines (scorebook account set)
 

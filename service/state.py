@@ -16,7 +16,8 @@ from .accounts import Accounts, Attempts, Checker
 from .settings import ServeConfig
 from .writer import Unavailable, Writer
 
-ACTIONS = {"submit": "scorebook-submit", "analyze": "scorebook-analyze", "admin": "scorebook-admin"}
+ACTIONS = {"submit": "scorebook-submit", "analyze": "scorebook-analyze", "tournament": "scorebook-tournament",
+           "admin": "scorebook-admin"}
 PRIVATE_TABLES = frozenset({"api_tokens", "sessions"})  # never shown: no page, JSON, CSV or SQL reads them
 
 

@@ -251,8 +251,25 @@ def page_doc(store, event: str) -> dict:
     records are analysed."""
     shown = show(store, event)
     records = [x["record"] for x in shown["tables"] if x.get("record")]
-    return {"standings": standings_of(store, event), "tournament": shown,
-            "analysed": [r for r in records if store.latest_analysis(r) is not None]}
+    summaries = store.latest_summaries(records)
+    return {"standings": standings_of(store, event), "tournament": shown, "analysed": sorted(summaries),
+            "accuracy": accuracy(summaries)}
+
+
+def accuracy(summaries: dict[str, dict]) -> list[dict]:
+    """Each player's accuracy and mean loss over the event's analysed games (their latest
+    analyses' per-player summaries, weighted by moves), the most accurate first."""
+    totals: dict[str, list[float]] = {}
+    for summary in summaries.values():
+        for player, s in summary.items():
+            t = totals.setdefault(player, [0, 0, 0.0, 0.0])
+            t[0] += 1
+            t[1] += s["moves"]
+            t[2] += s["accuracy"] * s["moves"] / 100
+            t[3] += s["total_loss"]
+    rows = [{"player": p, "games": g, "moves": m, "accuracy": round(100 * good / m, 1) if m else 0.0,
+             "mean_loss": round(loss / m, 3) if m else 0.0} for p, (g, m, good, loss) in totals.items()]
+    return sorted(rows, key=lambda r: (-r["accuracy"], r["mean_loss"], r["player"]))
 
 
 def export(store, event: str, fmt: str = "trf") -> tuple[str, list[str]]:
