@@ -80,6 +80,16 @@ def test_a_tournament_runs_end_to_end_over_http(server):
     assert shown.count("/-/scorebook/record/") == 2 and "playing" not in shown
     status, ranked = server.call("GET", "/-/scorebook/api/tournaments?" + urllib.parse.urlencode({"event": EVENT}))
     assert status == 200 and sum(r["points"] for r in ranked["standings"]["standings"]) == 2
+    status, queued = act(server, tokens["director"], action="analyse", event=EVENT, round=1, bot="samples:2")
+    assert status == 202 and len(queued["jobs"]) == 2
+    for job in queued["jobs"]:
+        assert server.wait_done(job["job"])["status"] == "done"
+    status, ranked = server.call("GET", "/-/scorebook/api/tournaments?" + query)
+    assert len(ranked["analysed"]) == 2
+    assert sorted(a["player"] for a in ranked["accuracy"]) == sorted(PLAYERS)
+    assert all(a["games"] == 1 and 0 <= a["accuracy"] <= 100 for a in ranked["accuracy"])
+    shown = page(server, "/-/scorebook/tournament?" + query)
+    assert "Accuracy over the event" in shown and shown.count(">record and analysis</a>") == 2
     status, second = act(server, tokens["director"], action="pair", event=EVENT)
     assert status == 200 and second["round"] == 2
     met = {frozenset(t["players"]) for t in paired["tables"]}
