@@ -68,6 +68,29 @@ def standings_case(n: int, rounds: int, repeat: int) -> float:
         return timed(lambda: director.standings_of(reader, t.event), repeat)
 
 
+def served_cases(repeat: int) -> list[tuple[str, float, float]]:
+    """The served page at 10 and at 500 players after 9 rounds: (what, seconds at 10, at 500) for
+    the poll's version, the page once drawn (each visitor), and its drawing (once a change)."""
+    from scorebook.service import tournaments as served
+    out = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for n in (10, 500):
+            path = str(Path(folder) / f"t{n}.db")
+            t = simulate(n, 9, 9)
+            store = Store(path)
+            with store.atomic():
+                store.save_planned_tournament(t.model_dump())
+            store.close()
+            version = timed(lambda: served.reading(path, lambda st: st.tournament_version(t.event)), repeat)
+            served.page_body(path, t.event, None)
+            cached = timed(lambda: served.page_body(path, t.event, None), repeat)
+            drawn = timed(lambda: served._drawn.__wrapped__(path, t.event, None, "x"), repeat)
+            out[n] = (version, cached, drawn)
+    labels = ("the poll: the tournament's version", "a visitor's page (drawn once a change)",
+              "drawing the page after a change")
+    return [(label, out[10][k], out[500][k]) for k, label in enumerate(labels)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help="put the figures into BENCHMARKS.md")
@@ -87,6 +110,9 @@ def main() -> None:
         seconds = run()
         rows.append(f"| {label} | {seconds:.2f} | {target:g} | {seconds / target:.2f} |")
         print(rows[-1], flush=True)
+    served_rows = [f"| {label} | {small * 1000:.3f} | {large * 1000:.3f} | {large / small:.1f} |"
+                   for label, small, large in served_cases(args.repeat)]
+    print("\n".join(served_rows))
     report = "\n".join([
         f"### Tournaments: pairing and standings ({date.today()}, {platform.machine()}, "
         f"{__import__('os').cpu_count()} cores, Python {platform.python_version()})",
@@ -97,6 +123,12 @@ def main() -> None:
         "| case | seconds | target | ratio |",
         "| --- | ---: | ---: | ---: |",
         *rows,
+        "",
+        "The served tournament page (`service/tournaments.py`), 10 against 500 players after 9 rounds, milliseconds:",
+        "",
+        "| request | 10 players | 500 players | ratio |",
+        "| --- | ---: | ---: | ---: |",
+        *served_rows,
     ])
     publish("### Tournaments: pairing and standings", report, args.write)
 
