@@ -50,8 +50,9 @@ def show_lines(row: dict, trace):
     headers = notation.game_headers(trace.record) if trace.record is not None else {}
     players = trace.players
     yield "  ".join([row["id"] or "(not stored)", row["game"]] + [f"{k} {row[k]}" for k in ("rules", "deck") if row[k]])
-    if players:  # one header for every game: the players by name, in seat order
-        yield f"  players: {' / '.join(players)}"
+    # one header for every game: the players by name, in seat order (a record naming no one, a
+    # TinyBot line read without --player, says so)
+    yield f"  players: {' / '.join(players)}" if players else "  players: unknown"
     if not headers:
         yield from (f"  {k}: {v}" for k, v in row["tags"].items() if k not in PLAYER_TAGS)
     yield from _move_lines(record_states(row, trace), headers, players)

@@ -27,10 +27,12 @@ INGEST_COLUMNS = [("source", "source"), ("index", "record"), ("status", "status"
               help="Force a format instead of detecting it from content.")
 @click.option("--strict", is_flag=True, help="Reject a whole file when any of its records is rejected.")
 @click.option("--lenient", is_flag=True, help="Store records whose stated score differs, with a warning.")
+@click.option("--player", metavar="NAME",
+              help="The player of solo records that name none (a TinyBot line names no one: without it, no one).")
 @db_option
 @output_options
 @click.pass_context
-def ingest(ctx, paths, fmt, strict, lenient, out):
+def ingest(ctx, paths, fmt, strict, lenient, player, out):
     """Read, validate by replay, and store records from files, folders (recursively) or - (stdin),
     in any format a game reads (detected from the content). A file is stored whole or not at all;
     a record already stored is reported as a duplicate; a rejected one is one line on stderr.
@@ -45,7 +47,8 @@ def ingest(ctx, paths, fmt, strict, lenient, out):
     if plan.skipped:
         click.echo(f"scorebook: {plan.skipped_line()}", err=True)
     with Progress(len(plan.files), "ingesting", not out.json and sys.stderr.isatty()) as bar:
-        doc = plan.run(store, strict=strict, lenient=lenient, take_tournament=ingest_tournament, progress=bar.update)
+        doc = plan.run(store, strict=strict, lenient=lenient, take_tournament=ingest_tournament, progress=bar.update,
+                       player=_player_name(player))
     rate_new(store, {o.get("game") for o in doc["records"] if o["status"] == "ingested"})
     _say_rejections(doc)
     out.rows(INGEST_COLUMNS, _ingest_rows(doc, out.human), doc)
@@ -53,6 +56,17 @@ def ingest(ctx, paths, fmt, strict, lenient, out):
         _say_ingested(doc, ctx.find_root().obj["db"])
     if doc["summary"]["rejected"]:
         sys.exit(1)
+
+
+def _player_name(name: str | None) -> str | None:
+    """``--player``: a name a tag can hold (printable, no quote or backslash, at most 100)."""
+    if name is None:
+        return None
+    name = name.strip()
+    if not name or len(name) > 100 or not name.isprintable() or any(c in name for c in '"\\[]'):
+        raise click.UsageError("--player: a printable name of 1 to 100 characters, without quotes, "
+                               "backslashes or brackets")
+    return name
 
 
 def _stored_before(db: str, start: int) -> str:

@@ -174,9 +174,27 @@ def _gc_paused():
             gc.enable()
 
 
-def _store_batch(store: Store, batch: list[tuple[dict, tuple | None]], seen: set[str]) -> None:
-    """Write the new records of a batch (inside the file's transaction); mark the duplicates."""
-    prepared = [(out, PreparedRecord._make(p)) for out, p in batch if p is not None]
+def named(prepared: PreparedRecord, player: str | None) -> PreparedRecord:
+    """A record of one seat that names no player (a TinyBot line), read again as ``player``'s
+    (``ingest --player``): the player is part of its text, so of its id."""
+    if player is None or prepared.players or registry.get_game(prepared.game).info.players.max != 1:
+        return prepared
+    text = f'[Player "{player}"]\n' + prepared.text
+    policy = LENIENT if prepared.warnings else STRICT
+    items = list(iter_text(text, prepared.source, "pgn", policy=policy))
+    if len(items) != 1 or items[0].error is not None:
+        return prepared
+    try:
+        again = prepare(items[0], prepared.source, policy)
+    except RecordRejected:
+        return prepared
+    return again._replace(format=prepared.format, index=prepared.index)
+
+
+def _store_batch(store: Store, batch: list[tuple[dict, tuple | None]], seen: set[str], player: str | None = None) -> None:
+    """Write the new records of a batch (inside the file's transaction); mark the duplicates.
+    ``player``: who a record of one seat without a player is credited to."""
+    prepared = [(out, named(PreparedRecord._make(p), player)) for out, p in batch if p is not None]
     existing = store.existing_hashes([p.hash for _, p in prepared])
     fresh = []
     for out, p in prepared:
@@ -195,7 +213,7 @@ def _store_batch(store: Store, batch: list[tuple[dict, tuple | None]], seen: set
 
 
 def ingest_text(store: Store, text: str, source: str, fmt: str = "auto", *,
-                strict: bool = False, lenient: bool = False) -> list[dict]:
+                strict: bool = False, lenient: bool = False, player: str | None = None) -> list[dict]:
     """Ingest every record of one text atomically; returns one outcome dict per record.
     ``strict``: one rejected record rejects the file; ``lenient``: a stated score that differs
     from the replay is stored with a warning (the readers' error policy)."""
@@ -203,11 +221,11 @@ def ingest_text(store: Store, text: str, source: str, fmt: str = "auto", *,
     with _gc_paused():
         if strict:  # read everything first: one rejection and nothing is written
             return _write_pairs(store, [pair for batch in _prepared_batches(text, source, fmt, policy)
-                                        for pair in batch], strict=True)
-        return _write_batches(store, _prepared_batches(text, source, fmt, policy))
+                                        for pair in batch], strict=True, player=player)
+        return _write_batches(store, _prepared_batches(text, source, fmt, policy), player=player)
 
 
-def _write_pairs(store: Store, pairs: list[tuple], *, strict: bool) -> list[dict]:
+def _write_pairs(store: Store, pairs: list[tuple], *, strict: bool, player: str | None = None) -> list[dict]:
     """Write a file's prepared records in one transaction; with ``strict``, none when one was rejected."""
     if strict and any(p is None for _, p in pairs):
         for out, p in pairs:
@@ -217,10 +235,10 @@ def _write_pairs(store: Store, pairs: list[tuple], *, strict: bool) -> list[dict
                                   "code": "file-rejected",
                                   "message": "another record of this file was rejected and --strict is on"}]
         return [out for out, _ in pairs]
-    return _write_batches(store, [pairs])
+    return _write_batches(store, [pairs], player=player)
 
 
-def _write_batches(store: Store, batches: Iterable) -> list[dict]:
+def _write_batches(store: Store, batches: Iterable, player: str | None = None) -> list[dict]:
     """Write the batches of one file in one transaction, as they come."""
     outcomes: list[dict] = []
     seen: set[str] = set()
@@ -228,7 +246,7 @@ def _write_batches(store: Store, batches: Iterable) -> list[dict]:
         with store.atomic():
             for batch in batches:
                 outcomes.extend(out for out, _ in batch)
-                _store_batch(store, batch, seen)
+                _store_batch(store, batch, seen, player)
     finally:
         if hasattr(batches, "close"):
             batches.close()  # stops the workers at once if writing failed
@@ -421,14 +439,14 @@ def document(outcomes: list[dict], skipped: list[str] | None = None, tournaments
 
 
 def ingest_file(store: Store, path: str, fmt: str = "auto", *, strict: bool = False,
-                lenient: bool = False) -> list[dict]:
+                lenient: bool = False, player: str | None = None) -> list[dict]:
     """Ingest one file (or ``-`` for stdin); unreadable, oversized or undecodable input is one rejection."""
     source = "<stdin>" if path == "-" else path
     try:
         text = decode(read_source(path))
     except RecordRejected as err:
         return [file_rejection(source, err)]
-    return ingest_text(store, text, source, fmt, strict=strict, lenient=lenient)
+    return ingest_text(store, text, source, fmt, strict=strict, lenient=lenient, player=player)
 
 
 @dataclass
@@ -454,7 +472,7 @@ class IngestPlan:
         return cls(files, problems, [f for f in skipped if os.path.abspath(f) not in named], named, fmt)
 
     def run(self, store: Store, *, strict: bool = False, lenient: bool = False, take_tournament=None,
-            progress=None) -> dict:
+            progress=None, player: str | None = None) -> dict:
         """Ingest every file, each whole or not at all: ``ingest --json``'s document. A
         tournament file goes to ``take_tournament(store, path, text, strict, lenient,
         also_ingested)`` (the standings' ingest, a layer above), which returns its outcomes and
@@ -474,8 +492,8 @@ class IngestPlan:
                     tournaments.append(tournament)
                 else:
                     _, pairs = next(pooled)
-                    outcomes.extend(ingest_file(store, path, self.fmt, strict=strict, lenient=lenient)
-                                    if pairs is None else _write_pairs(store, pairs, strict=strict))
+                    outcomes.extend(ingest_file(store, path, self.fmt, strict=strict, lenient=lenient, player=player)
+                                    if pairs is None else _write_pairs(store, pairs, strict=strict, player=player))
                 if progress:
                     progress()
         finally:

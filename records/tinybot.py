@@ -191,7 +191,7 @@ def _parse_checked(line: str, line_no: int, ints: str | None, label: str | None)
             random_placements = nums[9]
         score_pos = (line_no, len(" ".join(words)) + 2, " ".join(ints.split()[:9]))
     return TinyIslandsRecord(
-        offers=offers, placements=placements, drawings=drawings, tags={"Player": "TinyBot"}, rules="tinybot",
+        offers=offers, placements=placements, drawings=drawings, tags={}, rules="tinybot",
         recorded=recorded, label=(label or "").rstrip() or None, random_placements=random_placements,
         positions=_Positions(line_no, line), score_position=score_pos)
 
@@ -220,7 +220,7 @@ def _parse_tokens(line: str, line_no: int) -> TinyIslandsRecord:
         (offers if kind == "offer" else placements if kind == "placement" else drawings).append(read)
     recorded, random_placements, score_pos = _score_fields(line, line_no, words, ints)
     return TinyIslandsRecord(
-        offers=offers, placements=placements, drawings=drawings, tags={"Player": "TinyBot"}, rules="tinybot",
+        offers=offers, placements=placements, drawings=drawings, tags={}, rules="tinybot",
         recorded=recorded, label=label, random_placements=random_placements,
         positions=positions, score_position=score_pos)
 
@@ -394,7 +394,7 @@ class TinybotFormat(Format):
 def dropped(record: TinyIslandsRecord) -> list[str]:
     """What of a record a TinyBot line cannot carry (read back, the line is TinyBot's game
     under TinyBot's rules, with no tags and no comments, stating a whole breakdown or none)."""
-    out = [f"tag {k}" for k, v in record.tags.items() if not (k == "Player" and v == "TinyBot")]
+    out = [f"tag {k}" for k in record.tags]  # the player too: a line names no one
     if record.recorded and len(record.recorded) != len(CATEGORIES):
         out.append("the stated total alone (a TinyBot line states the whole breakdown: the replayed one)")
     if record.rules != "tinybot":

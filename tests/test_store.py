@@ -51,7 +51,10 @@ def test_ingested_record_rows(store):
     assert row["score"] == out["score"] and row["text"].startswith('[Game "tiny-islands"]')
     assert len(store.moves(rid)) == 26 + 3
     assert store.scores(rid) == {(0, k): v for k, v in out["score"].items()}
-    assert list(store.list(player="TinyBot"))[0]["id"] == rid
+    assert list(store.list(player="TinyBot")) == []  # a TinyBot line names no player
+    named = ingest_text(store, lines(1), "a.txt", player="Slogo")[0]
+    assert named["status"] == "ingested" and named["id"] != rid  # the player is part of the record
+    assert [r["id"] for r in store.list(player="Slogo")] == [named["id"]]
     assert list(store.list(player="nobody")) == []
 
 

@@ -2,7 +2,8 @@
 made before the redesign of the readers and the walks): the same record ids, byte-identical
 exports in every format, and the same analysis numbers. A sample added later is not in the set
 and is not compared. (Changed on purpose since: two-player Patchwork's analysis numbers, engine
-0.9.0: its searched play-outs and solved end.)"""
+0.9.0: its searched play-outs and solved end; the three TinyBot lines' ids and Scorebook-notation
+exports, which no longer name TinyBot as their player: a line names no one.)"""
 from __future__ import annotations
 
 import json

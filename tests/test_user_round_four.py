@@ -152,3 +152,23 @@ def test_an_analysis_table_at_100_columns_never_breaks_a_move_and_its_summary_fi
     words = set(shown.split())
     assert all(m["played"].split()[-1] in words and m["best"] in words for m in doc["moves"])
     assert max(len(line) for line in shown.splitlines()) <= 100, max(shown.splitlines(), key=len)
+
+
+def test_a_tinybot_line_credits_no_one_unless_ingest_names_the_player(run_cli):
+    """Every TinyBot line was credited to ``TinyBot`` (the bundled random games too: the ratings
+    showed TinyBot at a mean of 26). A line names no player: stored so, and ``--player``
+    names one."""
+    lines = SAMPLES / "tiny-islands" / "random-games.tinybot.txt"
+    anonymous = cli_json(run_cli("ingest", str(lines), "--json"))["records"]
+    assert [r["status"] for r in anonymous] == ["ingested"] * 3
+    listed = cli_json(run_cli("list", "--game", "tiny-islands", "--json"))["records"]
+    assert [r["players"] for r in listed] == [[], [], []]
+    assert "players: unknown" in run_cli("show", anonymous[0]["id"]).output
+    assert "TinyBot" not in run_cli("ratings", "--game", "tiny-islands").output
+    named = cli_json(run_cli("ingest", str(lines), "--player", "Slogo", "--json"))["records"]
+    assert [r["status"] for r in named] == ["ingested"] * 3  # another player's games are other records
+    assert {r["id"] for r in named}.isdisjoint({r["id"] for r in anonymous})
+    assert "players: Slogo" in run_cli("show", named[0]["id"]).output
+    again = cli_json(run_cli("ingest", str(lines), "--player", "Slogo", "--json"))["records"]
+    assert [r["status"] for r in again] == ["duplicate"] * 3
+    assert run_cli("ingest", str(lines), "--player", 'a"b').exit_code == 2

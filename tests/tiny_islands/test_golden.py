@@ -9,9 +9,9 @@ from ..golden import golden_check
 # file, record, id, breakdown: penalties, forests, houses, sand, waves, mountains, churches, boats, total
 GOLDEN = [
     ("tiny-islands/hand-written-opening.pgn", 1, "7224246f76ecd02f", [15, 0, 0, 0, 2, 0, 0, 0, -13]),
-    ("tiny-islands/random-games.tinybot.txt", 1, "1d7bced77b6dee8a", [80, 0, 4, 2, 2, 0, 2, 0, -70]),
-    ("tiny-islands/random-games.tinybot.txt", 2, "0b4a84728041c234", [50, 0, 2, 2, 2, 0, 0, 0, -44]),
-    ("tiny-islands/random-games.tinybot.txt", 3, "35d3e83033d189b5", [45, 2, 4, 4, 2, 4, 4, 2, -23]),
+    ("tiny-islands/random-games.tinybot.txt", 1, "c66281a0e8b8dbb4", [80, 0, 4, 2, 2, 0, 2, 0, -70]),
+    ("tiny-islands/random-games.tinybot.txt", 2, "c1e79aed976f6cb2", [50, 0, 2, 2, 2, 0, 0, 0, -44]),
+    ("tiny-islands/random-games.tinybot.txt", 3, "b7105f627c921949", [45, 2, 4, 4, 2, 4, 4, 2, -23]),
     ("tiny-islands/tiny-islands-mc4-s9-0001.pgn", 1, "370ad016ad09563a", [0, 6, 13, 16, 6, 2, 6, 7, 56]),
     ("tiny-islands/tiny-islands-mc4-s9-0002.pgn", 1, "755dec5c409a87a8", [0, 8, 11, 8, 4, 18, 4, 3, 56]),
     ("tiny-islands/tiny-islands-random-s2026-0001.pgn", 1, "a5918d7a16a82a26", [55, 0, 6, 3, 0, 0, 6, 3, -37]),
