@@ -248,7 +248,18 @@ def standings(players: list[str], matches: list[Match], chain: list[str],
         rank += len(group)
     return {"event": event, "tiebreaks": chain, "standings": table,
             "matches": [{"match": m.match, "players": list(m.players), "totals": list(m.totals),
-                         "margin": m.margin, "result": m.result} for m in matches]}
+                         "margin": m.margin, "result": m.result} for m in sorted(matches, key=_match_order)]}
+
+
+def _match_order(m: Match) -> tuple:
+    """Matches in round order: a Match tag read as numbers (``21.1`` before ``22.1``, ``3.2``
+    before ``10.1``), a tag that is not after them in its own order, none last as they came."""
+    if m.match is None:
+        return (2,)
+    parts = m.match.split(".")
+    if all(p.isdigit() for p in parts):
+        return (0, tuple(int(p) for p in parts))
+    return (1, m.match)
 
 
 def match_results(doc: dict) -> dict:

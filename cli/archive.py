@@ -205,7 +205,7 @@ def events(ctx, limit, out):
     columns = [("event", "event"), ("game", "game"), ("records", "records"), ("players", "players"),
                ("first", "first date"), ("last", "last date"), ("tournament", "tournament")]
     if out.human:  # one column for the tournament kept: how many matches it ranks
-        out.rows(columns, [dict(r, tournament=f"{r['matches']} matches" if r["tournament"] else "-") for r in rows])
+        out.rows(columns, [dict(r, tournament=plural(r["matches"], "match") if r["tournament"] else "-") for r in rows])
     else:
         out.rows(columns + [("matches", "matches")], rows, {"events": rows})
     if out.human:

@@ -35,10 +35,10 @@ def safe(text: str) -> str:
 def plural(n: int, word: str) -> str:
     """``1 record``, ``2 records``, ``0 records``, ``2 losses``.
 
-    >>> plural(1, "move"), plural(3, "move"), plural(2, "loss")
-    ('1 move', '3 moves', '2 losses')
+    >>> plural(1, "move"), plural(3, "move"), plural(2, "loss"), plural(3, "match")
+    ('1 move', '3 moves', '2 losses', '3 matches')
     """
-    return f"{n} {word}" + ("" if n == 1 else "es" if word.endswith("s") else "s")
+    return f"{n} {word}" + ("" if n == 1 else "es" if word.endswith(("s", "ch", "sh", "x")) else "s")
 
 
 def emit_json(doc) -> None:

@@ -772,13 +772,15 @@ class Store(ServiceTables, TournamentTables):
             "json_array_length(t.snapshot, '$.spec.matches') FROM tournaments t JOIN events e ON e.id = t.event_id")
         } if self.schema_version >= TOURNAMENTS else {}
         kept.update(self.planned_summaries())  # a tournament run here: its entrants, its games with a result
+        ranked = self._stored_matches(rows)
         out = [{"event": e, "game": game, "records": n, "first": first, "last": last, "players": players,
-                "tournament": e in kept, "matches": (kept[e][2] or 0) if e in kept else None}
+                "tournament": e in kept or e in ranked,
+                "matches": max(kept[e][2] or 0, ranked.get(e, 0)) if e in kept else ranked.get(e)}
                for e, game, n, first, last, players in rows if e is not None]
         seen = {r[0] for r in rows}
         # a tournament whose records are stored under their own events (bot games with their own
-        # Event tags): no record of its own, its game, its file's players and matches
-        out += [{"event": name, "game": kept[name][0], "records": 0, "first": None, "last": None,
+        # Event tags): its game, its file's players and matches, a record a match (as standings count)
+        out += [{"event": name, "game": kept[name][0], "records": kept[name][2] or 0, "first": None, "last": None,
                  "players": kept[name][1] or 0, "tournament": True, "matches": kept[name][2] or 0}
                 for name in sorted(set(kept) - seen)]
         out.sort(key=lambda r: r["event"])
@@ -787,6 +789,24 @@ class Store(ServiceTables, TournamentTables):
             _, game, n, first, last, players = none[0]
             out.append({"event": None, "game": game, "records": n, "first": first, "last": last,
                         "players": players, "tournament": False, "matches": None})
+        return out
+
+    def _stored_matches(self, rows: list[tuple]) -> dict[str, int]:
+        """{event: its finished stored matches} of every event of a game whose events are ranked
+        (``standings EVENT`` ranks them by Match tag), through the records' event index."""
+        from scorebook import registry
+        ranked_games = {g.id for g in registry.games() if g.has_tournaments}
+        out = {}
+        for name, games, *_ in rows:
+            found = ranked_games & set((games or "").split(","))
+            if name is None or not found:
+                continue
+            count = self.db.execute(
+                "SELECT count(DISTINCT json_extract(r.tags, '$.Match')) FROM records r JOIN events e ON e.id = r.event_id "
+                f"WHERE e.name = ? AND r.finished = 1 AND r.game IN ({','.join('?' * len(found))}) "
+                "AND json_extract(r.tags, '$.Match') IS NOT NULL", [name, *sorted(found)]).fetchone()[0]
+            if count:
+                out[name] = count
         return out
 
     def finished_results(self, game: str | None = None, event: str | None = None,

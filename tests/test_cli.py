@@ -203,14 +203,16 @@ def test_list_takes_row_controls_and_events_are_listed(run_cli):
 
 
 def test_a_tournament_of_bot_games_is_an_event_with_its_game_players_and_matches(run_cli):
-    """The bot round robin's records keep their own Event tags: its event has no record of its
-    own, and says its game, its players and the matches it ranks (it said game '-', 0 players);
-    a table says 'yes' and 'no', never Python's True and False."""
+    """The bot round robin's records keep their own Event tags: its event says its game, its
+    players, the records and matches it ranks (it said game '-', 0 players, then 0 records); each
+    bot game's own event ranks its one triad; a table says 'yes' and 'no', never Python's True
+    and False."""
     cli_json(run_cli("ingest", str(SAMPLES / "game-of-islands" / "bot-round-robin"), "--json"))
     events = cli_json(run_cli("events", "--json"))["events"]
     kept = [e for e in events if e["tournament"]]
-    assert kept == [{"event": "Scorebook bot round robin", "game": "game-of-islands", "records": 0, "first": None,
-                     "last": None, "players": 3, "tournament": True, "matches": 3}]
+    assert kept[0] == {"event": "Scorebook bot round robin", "game": "game-of-islands", "records": 3, "first": None,
+                       "last": None, "players": 3, "tournament": True, "matches": 3}
+    assert [(e["event"], e["matches"]) for e in kept[1:]] == [(f"scorebook play seed {s}", 1) for s in (21, 22, 23)]
     assert all(e["matches"] is None for e in events if not e["tournament"])
     table = run_cli("events", "--wide").stdout
     assert "3 matches" in table and "True" not in table and "False" not in table

@@ -172,3 +172,19 @@ def test_a_tinybot_line_credits_no_one_unless_ingest_names_the_player(run_cli):
     again = cli_json(run_cli("ingest", str(lines), "--player", "Slogo", "--json"))["records"]
     assert [r["status"] for r in again] == ["duplicate"] * 3
     assert run_cli("ingest", str(lines), "--player", 'a"b').exit_code == 2
+
+
+def test_events_count_a_tournaments_records_and_matches_as_its_standings_do(run_cli):
+    """The bot round robin showed 0 records (its games are stored under their own events), the
+    standings' matches came in the file's order (22.1, 23.1, 21.1), and an event whose stored
+    triads standings rank said no tournament."""
+    cli_json(run_cli("ingest", str(SAMPLES / "game-of-islands"), "--json"))
+    events = {e["event"]: e for e in cli_json(run_cli("events", "--json"))["events"]}
+    robin = events["Scorebook bot round robin"]
+    ranked = cli_json(run_cli("standings", "Scorebook bot round robin", "--json"))
+    assert robin["records"] == robin["matches"] == len(ranked["matches"]) == 3
+    assert [m["match"] for m in ranked["matches"]] == ["21.1", "22.1", "23.1"]
+    one = events["scorebook play seed 22"]
+    assert one["tournament"] and one["matches"] == len(cli_json(run_cli("standings", "scorebook play seed 22",
+                                                                         "--json"))["matches"]) == 1
+    assert "1 match" in run_cli("events").output and "3 matches" in run_cli("events").output
