@@ -290,3 +290,21 @@ def test_trf_with_its_own_points_and_a_game_not_yet_played(run_cli, tmp_path):
     assert rows == {"Ann": 3.0, "Bob": 3.0, "Cyd": 0.0}  # the file's points: a win 3
     exported = run_cli("tournament", "export", "Football Rules").stdout
     assert "XXS W=3.0 D=1.0 L=0.0 PAB=3.0" in exported
+
+
+def test_trf_keeps_its_own_starting_numbers_and_its_unpaired_points(run_cli, tmp_path):
+    """Starting numbers as the file gives them (not re-sorted by rating): player 1 takes the first
+    seat in round 1 (XXC white1); a requested half-point bye (H) and a point with no one met
+    ("0000 - +") count."""
+    text = "\n".join(["012 Numbers", "XXR 2", "XXC white1",
+                      player_line(1, "Low", 1000, 0.5, 2, "0000 - H"),
+                      player_line(2, "High", 2400, 1.0, 1, "0000 - +"),
+                      player_line(3, "Mid", 1800, 0.0, 3, "0000 - Z"),
+                      player_line(4, "Top", 2500, 0.0, 4, "0000 - Z")]) + "\n"
+    path = tmp_path / "n.trf"
+    path.write_text(text)
+    assert run_cli("tournament", "import", str(path), "--game", "iwoki").exit_code == 0
+    rows = {r["player"]: r["points"] for r in cli_json(run_cli("standings", "Numbers", "--json"))["standings"]}
+    assert rows == {"Low": 0.5, "High": 1.0, "Mid": 0.0, "Top": 0.0}
+    exported = run_cli("tournament", "export", "Numbers").stdout
+    assert [line[14:47].strip() for line in exported.splitlines() if line.startswith("001")] == ["Low", "High", "Mid", "Top"]

@@ -77,6 +77,8 @@ class Tournament(_Model):
     win_draw_loss: tuple[float, float, float] = (1.0, 0.5, 0.0)  # two seats: a game's points (a TRF's XXS)
     placement: list[float] = Field(default_factory=list)  # tables: points by place (4/2/1/0)
     first_seat: Literal["white1", "black1"] = "white1"  # TRF XXC: the first entrant's seat in round 1
+    # the starting order (TRF's starting numbers): by rating, or as entered (an imported file's own)
+    starting_order: Literal["rating", "entry"] = "rating"
     forbidden: list[tuple[str, str]] = Field(default_factory=list)
     tiebreaks: list[str] = Field(default_factory=list)
     seed: int = 0  # the deals of a duplicate event and the bots' games
@@ -107,7 +109,9 @@ class Tournament(_Model):
         bye its points; an absence 0."""
         if table.kind == "bye":
             return [self.bye_points]
-        if table.kind == "absent" or table.places is None:
+        if table.kind == "absent":  # an absence scores nothing, unless granted points (a TRF's F or H)
+            return [float(table.scores[0]) if table.scores else 0.0]
+        if table.places is None:
             return [0.0] * len(table.seats)
         if self.format == "duplicate":
             return [float(table.scores[0]) if table.scores else 0.0]

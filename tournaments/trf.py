@@ -22,7 +22,10 @@ BLOCK = 10
 
 
 def numbering(t: Tournament) -> list[Entrant]:
-    """The entrants in starting-number order: rating first (the highest 1), then as they joined."""
+    """The entrants in starting-number order: rating first (the highest 1), then as they joined;
+    an imported file's as it numbered them (late entries after)."""
+    if t.starting_order == "entry":
+        return list(t.entrants)
     order = {e.name: k for k, e in enumerate(t.entrants)}
     return sorted(t.entrants, key=lambda e: (-(e.rating or 0), order[e.name]))
 
@@ -139,11 +142,11 @@ def read(text: str, game: str, options: dict | None = None, where: str = "<trf>"
     if played > rounds:
         raise UsageError(f"{where}: {played} rounds played but XXR plans {rounds}")
     t = Tournament(event=event, game=game, options=dict(options or {}), format="swiss", rounds=rounds,
-                   bye_points=bye_points, first_seat=first_seat,
+                   bye_points=bye_points, first_seat=first_seat, starting_order="entry",
                    win_draw_loss=(scoring.get("W", 1.0), scoring.get("D", 0.5), scoring.get("L", 0.0)))
     t.entrants = [Entrant(name=players[k][1], rating=players[k][2]) for k in sorted(players)]
     for r in range(1, played + 1):
-        t.tables.extend(_round_tables(players, r, where))
+        t.tables.extend(_round_tables(players, r, where, scoring))
     for k in sorted(players):
         line, name, _, stated, blocks = players[k]
         computed = sum(block_points(t, b, scoring) for b in blocks)
@@ -184,7 +187,7 @@ def _player(line: str, n: int, where: str) -> tuple:
     return n, name, rating_value, points_value, blocks
 
 
-def _round_tables(players: dict, r: int, where: str) -> list[Table]:
+def _round_tables(players: dict, r: int, where: str, scoring: dict[str, float]) -> list[Table]:
     names = {k: p[1] for k, p in players.items()}
     games, others, done = [], [], set()
     for k in sorted(players):
@@ -194,8 +197,10 @@ def _round_tables(players: dict, r: int, where: str) -> list[Table]:
         if opponent == 0 or mark in "UFHZ":
             if mark == "U":
                 others.append(Table(round=r, table=0, seats=[name], kind="bye"))
-            else:
-                points = {"F": 1.0, "H": 0.5}.get(mark, 0.0)
+            else:  # not paired: a requested bye (F, H), an absence (Z, -), or a point with no one met (+)
+                win, draw = scoring.get("W", 1.0), scoring.get("D", 0.5)
+                points = {"F": scoring.get("FPB", win), "H": scoring.get("HPB", draw), "+": scoring.get("FW", win),
+                          "Z": scoring.get("ZPB", 0.0)}.get(mark, 0.0)
                 others.append(Table(round=r, table=0, seats=[name], kind="absent", scores=[points] if points else None))
             continue
         if k in done:
