@@ -47,7 +47,7 @@ def test_serve_shows_records_boards_and_search(run_cli, browser):
                 break
             except OSError:
                 time.sleep(0.2)
-        pages = {"home": "/", "search": "/cli/records?_search=TinyBot",
+        pages = {"home": "/", "search": "/cli/records?_search=simple",
                  **{game: f"/-/scorebook/record/{rid}" for game, rid in one_of_each.items()}}
         for name, path in pages.items():
             browser.open(base + path)
