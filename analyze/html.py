@@ -298,6 +298,11 @@ def _anchor(m: dict) -> str:
     return f"move-{m.get('game', 1)}-{m['ply']}"
 
 
+# where the served archive shows a record (its boards and analysis): a page drawn here links a
+# record there when it is told the archive's address (``service/pages.py`` serves it)
+RECORD_ROUTE = "/-/scorebook/record/"
+
+
 def page(title: str, body: str, css: str = CSS) -> str:
     """One self-contained page: its title as the heading, the style inline (a report's body
     carries the viewer's script inline); nothing fetched from outside the page."""

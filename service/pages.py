@@ -23,7 +23,7 @@ from .accounts import account_version, new_session_id
 from .writer import Unavailable
 from .state import read, reading, refusal, service_of, submission_status, submit
 
-ROUTE = "/-/scorebook/record/"
+ROUTE = report_html.RECORD_ROUTE
 SUBMIT_ROUTE = "/-/scorebook/submit"
 RATINGS_ROUTE = "/-/scorebook/ratings"
 STANDINGS_ROUTE = "/-/scorebook/standings"

@@ -173,6 +173,10 @@ def test_trf_import_reads_players_rounds_and_absences_and_export_round_trips(run
         [(x["round"], x["seats"], x["kind"], x["places"]) for x in show["tables"]]
     assert "trf drops the game and its options" in exported.stderr
     assert cli_json(run_cli("tournament", "pair", "Autumn Open", "--json"))["round"] == 3
+    pending = director.trf.read(run_cli("tournament", "export", "Autumn Open").stdout, "patchwork")
+    assert [x.places for x in pending.round_tables(3) if x.kind == "game"] == [None]  # no result yet, not a draw
+    now = {r["player"]: r["points"] for r in cli_json(run_cli("standings", "Autumn Open", "--json"))["standings"]}
+    assert director.standings.totals(pending) == now  # the bye of round 3 counted, its game not
 
 
 @pytest.mark.parametrize("text,message", [
@@ -308,3 +312,19 @@ def test_trf_keeps_its_own_starting_numbers_and_its_unpaired_points(run_cli, tmp
     assert rows == {"Low": 0.5, "High": 1.0, "Mid": 0.0, "Top": 0.0}
     exported = run_cli("tournament", "export", "Numbers").stdout
     assert [line[14:47].strip() for line in exported.splitlines() if line.startswith("001")] == ["Low", "High", "Mid", "Top"]
+
+
+def test_standings_of_a_tournament_need_no_web_extra(run_cli, tmp_path):
+    """``standings EVENT --html`` imported the service (Datasette) for a route's name: without
+    the web extra it was a traceback."""
+    import subprocess
+    import sys
+    run_cli("tournament", "create", "Plain", "--game", "iwoki", "--rounds", "1")
+    run_cli("tournament", "join", "Plain", "A", "B")
+    script = ("import sys; sys.modules['datasette'] = None\n"
+              "from scorebook.cli.main import main\n"
+              f"main(['--db', {run_cli.db!r}, 'standings', 'Plain', '--html', {str(tmp_path / 'p.html')!r}, "
+              "'--archive', 'http://club'])")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "Plain" in done.stdout and (tmp_path / "p.html").exists()

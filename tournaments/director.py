@@ -282,8 +282,6 @@ def export(store, event: str, fmt: str = "trf") -> tuple[str, list[str]]:
     dropped = ["the game and its options", "each game's points and record"]
     if any(len(e.name) > trf.NAME_WIDTH for e in t.entrants):
         dropped.append(f"names beyond {trf.NAME_WIDTH} characters")
-    if any(x.places is None and x.kind == "game" for x in t.tables):
-        dropped.append("the tables without a result (written as draws)")
     return trf.write(t), dropped
 
 

@@ -34,7 +34,8 @@ def _points_text(points: float) -> str:
     return f"{points:4.1f}"
 
 
-def _round_block(t: Tournament, name: str, round_: int, number: dict[str, int], *, pairing: bool) -> str:
+def _round_block(t: Tournament, name: str, round_: int, number: dict[str, int], *, pairing: bool,
+                 pending: str = "=") -> str:
     """One round's block for a player: ``pairing``: the round about to be paired (a player who
     will not be paired gets a zero-point bye, the engine's sign to leave them out)."""
     if pairing:
@@ -48,8 +49,8 @@ def _round_block(t: Tournament, name: str, round_: int, number: dict[str, int], 
     seat = table.seats.index(name)
     other = table.seats[1 - seat]
     colour = "w" if seat == 0 else "b"
-    if table.places is None:  # paired, not reported (pairing told to go on): counted as a draw
-        mark = "="
+    if table.places is None:  # paired, not reported: no result (the engine, told to go on, a draw)
+        mark = pending
     else:
         mine, theirs = table.places[seat], table.places[1 - seat]
         if table.source == "forfeit":
@@ -65,7 +66,7 @@ def block_points(t: Tournament, block: str, scoring: dict[str, float] | None = N
     win, draw, loss = scoring.get("W", 1.0), scoring.get("D", 0.5), scoring.get("L", 0.0)
     return {"1": win, "W": win, "+": scoring.get("FW", win), "F": scoring.get("FPB", win),
             "=": draw, "D": draw, "H": scoring.get("HPB", draw), "U": t.bye_points,
-            "0": loss, "L": loss, "-": scoring.get("FL", loss), "Z": scoring.get("ZPB", loss)}.get(block[7], 0.0)
+            "0": loss, "L": loss, "-": scoring.get("FL", loss), "Z": scoring.get("ZPB", loss)}.get(block[7:8], 0.0)
 
 
 def write(t: Tournament, upto: int | None = None, pair_round: int | None = None) -> str:
@@ -80,7 +81,8 @@ def write(t: Tournament, upto: int | None = None, pair_round: int | None = None)
         lines.append("XXS " + " ".join(f"{k}={v:.1f}" for k, v in points.items()))
     rows = []
     for e in entrants:
-        blocks = [_round_block(t, e.name, r, number, pairing=False) for r in range(1, upto + 1)]
+        blocks = [_round_block(t, e.name, r, number, pairing=False, pending="=" if pair_round else " ")
+                  for r in range(1, upto + 1)]
         if pair_round is not None and not e.plays_in(pair_round):
             blocks.append(_round_block(t, e.name, pair_round, number, pairing=True))
         points = sum(block_points(t, b, dict(zip(("W", "D", "L"), t.win_draw_loss))) for b in blocks[:upto])
