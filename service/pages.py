@@ -169,7 +169,8 @@ async def submit_page(request, datasette):
     doc = await submit(service, data, f"form:{request.actor['id']}")
     results = []
     for o in doc["records"]:
-        r = {"index": o["index"], "game": o.get("game"), "status": o["status"], "id": o.get("id")}
+        r = {"index": o["index"], "game": o.get("game"), "status": o["status"], "id": o.get("id"),
+             "tournament": o.get("tournament")}  # a tournament's game: attached to its table, or why not
         if o["status"] == "rejected":
             e = o["errors"][0]
             r.update(e, id=None, context=context_lines(text, e.get("line")))

@@ -158,6 +158,14 @@ def test_a_director_runs_the_event_from_forms_and_others_are_refused(director_ac
     _form(server, event_page, alice, {"action": "join", "event": "Night", "names": "Ada, Bob, Cy"})
     status, shown = _form(server, event_page, alice, {"action": "pair", "event": "Night"})
     assert status == 200 and "<h3>Round 1</h3>" in shown and "bye (1)" in shown
+    status, doc = server.call("GET", "/-/scorebook/api/tournaments?event=Night")
+    table = next(x for x in doc["tournament"]["tables"] if x["kind"] == "game")
+    game = record_text({"players": ["random", "greedy"]}, 1, 5).replace(EVENT, "Night")
+    for name, seat in zip(table["seats"], ("random", "greedy")):
+        game = game.replace(f'"{seat}"', f'"{name}"')
+    status, answer = _form(server, ("/-/scorebook/submit", "/-/scorebook/submit"), _account_cookie(server, "bob"),
+                           {"text": game})
+    assert status == 201 and f"attached to Night round 1 table {table['table']}" in answer  # bob sees it attach
     assert "Pair the next round" in shown  # alice directs: the forms are hers
     status, _ = _form(server, event_page, _account_cookie(server, "bob"), {"action": "pair", "event": "Night",
                                                                           "force": "1"})
