@@ -167,6 +167,7 @@ def test_a_director_runs_the_event_from_forms_and_others_are_refused(director_ac
                            {"text": game})
     assert status == 201 and f"attached to Night round 1 table {table['table']}" in answer  # bob sees it attach
     assert "Pair the next round" in shown  # alice directs: the forms are hers
+    assert len(re.findall(r"name='csrftoken' value='[^']{20,}'", shown)) == 5  # each form carries its token
     status, _ = _form(server, event_page, _account_cookie(server, "bob"), {"action": "pair", "event": "Night",
                                                                           "force": "1"})
     assert status == 403  # bob may submit, not direct
