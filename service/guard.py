@@ -44,6 +44,9 @@ HIDDEN = re.compile(r"^/-/(metadata|password-tool|databases|threads|versions|plu
                     r"|create-token)(\.json)?/?$")
 LOGIN_BYTES = 8 * 1024  # a sign-in form
 SMALL_BYTES = 16 * 1024  # any other body of a request with a credential (an analysis asked for, a cancel)
+# a director's ask (JSON or a form): at most 500 players of 100 characters joined at once
+TOURNAMENT_PATHS = ("/-/scorebook/api/tournaments", "/-/scorebook/tournament/act")
+TOURNAMENT_BYTES = 64 * 1024
 ANONYMOUS_BYTES = 4 * 1024  # a body without any credential: it will be refused, so it is not read far
 FORM_OVERHEAD = 3  # a form's text, percent-encoded, takes at most three bytes a byte
 SECURITY_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
@@ -139,6 +142,8 @@ class Guard:
             return self.limits.max_submission_bytes
         if path == SUBMIT_FORM:
             return FORM_OVERHEAD * self.limits.max_submission_bytes + 4096
+        if path in TOURNAMENT_PATHS:
+            return TOURNAMENT_BYTES
         return SMALL_BYTES
 
     async def body(self, scope, receive) -> bytes | tuple[int, str]:

@@ -214,3 +214,17 @@ def test_the_pages_in_chromium_on_a_phone_without_a_console_error(run_cli, brows
     finally:
         browser.page("Emulation.clearDeviceMetricsOverride")
         running.stop()
+
+
+def test_a_directors_ask_is_bounded_before_it_is_read(server):
+    server, tokens = server
+    act(server, tokens["director"], action="create", event="Big", game="tsuro", format="tables", table_size=4,
+        rounds=1)
+    names = [f"player number {k:03d} of the big open event" for k in range(450)]  # 20 KiB: past the 16 KiB of a small ask
+    status, doc = act(server, tokens["director"], action="join", event="Big", names=names)
+    assert status == 200 and len(doc["entrants"]) == 450
+    status, doc = server.call("POST", "/-/scorebook/api/tournaments", b'{"action": "join", "event": "Big", "names": ["'
+                              + b"x" * (70 * 1024) + b'"]}', tokens["director"])
+    assert status == 413
+    status, doc = act(server, tokens["director"], action="join", event="Big", names=["y"] * 501)
+    assert status == 400 and "names" in doc["error"]
