@@ -368,12 +368,23 @@ MIGRATIONS: list[str] = [
     ) WITHOUT ROWID;
     CREATE INDEX tournament_tables_record ON tournament_tables(record_id);
     """,
+    # 18: each event's matches as standings rank them (a finished record of a game whose events
+    # are ranked, by its Match tag), kept as records arrive: ``events`` counts them through the
+    # key, not the records (filled for older records by ``_fill_event_matches``)
+    """
+    CREATE TABLE event_matches (
+        event_id INTEGER NOT NULL,
+        match TEXT NOT NULL,
+        PRIMARY KEY (event_id, match)
+    ) WITHOUT ROWID;
+    """,
 ]
 RATINGS = 11  # the migration that keeps ratings
 CHECKPOINTS = 12  # the migration that keeps ratings' checkpoints
 EVENT_SUMMARIES = 13  # the migration that keeps each event's summary
 DATES = 10  # the migration that adds each record's date
 TOURNAMENTS = 6  # the migration that adds the tournaments table
+EVENT_MATCHES = 18  # the migration that keeps each event's ranked matches
 # created once older rows are filled and indexed (``_fill_browsing``): deleting from the index
 # what was never in it would corrupt it
 FTS_UPDATE_TRIGGER = """
@@ -390,6 +401,11 @@ RECORD_COLUMNS = ("key, id, hash, game, rules, deck, format, source, source_inde
                   "recorded, total, finished, warnings, event_id, engine_version, ingested_at, players, event, result, "
                   "date")
 _DATE = re.compile(r"(\d{4})[.\-/](\d{2})[.\-/](\d{2})")
+
+
+def _ranked_games() -> list[str]:
+    """The games whose events standings rank (their matches are kept for ``events``)."""
+    return sorted(g.id for g in registry.games() if g.has_tournaments)
 
 
 def _least(a: str | None, b: str | None) -> str | None:
@@ -568,12 +584,23 @@ class Store(ServiceTables, TournamentTables):
                     self._fill_outcomes()
                 if number + 1 == DATES:
                     self._fill_dates()
+                if number + 1 == EVENT_MATCHES:
+                    self._fill_event_matches()
                 conn.execute(f"PRAGMA user_version = {number + 1}")
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
+
+    def _fill_event_matches(self) -> None:
+        """Migration 18 for the records stored before it: each event's ranked matches."""
+        games = _ranked_games()
+        if games:
+            self.db.conn.execute(
+                "INSERT OR IGNORE INTO event_matches (event_id, match) SELECT coalesce(event_id, 0), "
+                "json_extract(tags, '$.Match') FROM records WHERE finished = 1 AND json_extract(tags, '$.Match') "
+                f"IS NOT NULL AND game IN ({','.join('?' * len(games))})", games)
 
     def _fill_browsing(self) -> None:
         """Migration 4 for the records stored before it: label columns, points, search index."""
@@ -704,6 +731,12 @@ class Store(ServiceTables, TournamentTables):
                                  "VALUES (?,?,?,?,?)", [(eid, ",".join(e[0]), *e[1:]) for eid, e in found.items()])
         self.db.conn.executemany("INSERT OR IGNORE INTO event_players (event_id, player_id) VALUES (?,?)",
                                  sorted({(event_of[key], player) for key, _, player, _, _ in links}))
+        if self.schema_version >= EVENT_MATCHES:
+            ranked = set(_ranked_games())
+            self.db.conn.executemany(
+                "INSERT OR IGNORE INTO event_matches (event_id, match) VALUES (?,?)",
+                sorted({(event_of[r[0]], json.loads(r[10])["Match"]) for r in rows
+                        if r[3] in ranked and r[14] and "Match" in json.loads(r[10])}))
 
     def get(self, ref: str) -> dict:
         """A record by id or unique id prefix (hexadecimal: nothing else is any record's)."""
@@ -792,22 +825,12 @@ class Store(ServiceTables, TournamentTables):
         return out
 
     def _stored_matches(self, rows: list[tuple]) -> dict[str, int]:
-        """{event: its finished stored matches} of every event of a game whose events are ranked
-        (``standings EVENT`` ranks them by Match tag), through the records' event index."""
-        from scorebook import registry
-        ranked_games = {g.id for g in registry.games() if g.has_tournaments}
-        out = {}
-        for name, games, *_ in rows:
-            found = ranked_games & set((games or "").split(","))
-            if name is None or not found:
-                continue
-            count = self.db.execute(
-                "SELECT count(DISTINCT json_extract(r.tags, '$.Match')) FROM records r JOIN events e ON e.id = r.event_id "
-                f"WHERE e.name = ? AND r.finished = 1 AND r.game IN ({','.join('?' * len(found))}) "
-                "AND json_extract(r.tags, '$.Match') IS NOT NULL", [name, *sorted(found)]).fetchone()[0]
-            if count:
-                out[name] = count
-        return out
+        """{event: its finished stored matches} (``standings EVENT`` ranks them by Match tag),
+        from what ingest kept (``event_matches``)."""
+        if self.schema_version < EVENT_MATCHES:
+            return {}
+        return {name: count for name, count in self.db.execute(
+            "SELECT e.name, count(*) FROM event_matches m JOIN events e ON e.id = m.event_id GROUP BY m.event_id")}
 
     def finished_results(self, game: str | None = None, event: str | None = None,
                          after_key: int | None = None, from_date: str | None = None) -> list[tuple]:

@@ -188,3 +188,18 @@ def test_events_count_a_tournaments_records_and_matches_as_its_standings_do(run_
     assert one["tournament"] and one["matches"] == len(cli_json(run_cli("standings", "scorebook play seed 22",
                                                                          "--json"))["matches"]) == 1
     assert "1 match" in run_cli("events").output and "3 matches" in run_cli("events").output
+
+
+def test_an_older_archive_counts_its_events_matches_once_migrated(run_cli):
+    """The matches ``events`` counts are kept as records arrive; an archive from before keeps
+    them from its stored records when it is migrated."""
+    import sqlite3
+    from scorebook.records.store import Store
+    cli_json(run_cli("ingest", str(SAMPLES / "game-of-islands"), "--json"))
+    before = cli_json(run_cli("events", "--json"))["events"]
+    db = sqlite3.connect(run_cli.db)
+    db.executescript("DROP TABLE event_matches; PRAGMA user_version = 17;")
+    db.close()
+    Store(run_cli.db).close()  # a writer migrates
+    assert cli_json(run_cli("events", "--json"))["events"] == before
+    assert sum(1 for e in before if e["matches"]) == 5  # the round robin and the four triads of their own
