@@ -97,7 +97,7 @@ def test_a_tournament_runs_end_to_end_over_http(server):
     status, version = server.call("GET", "/-/scorebook/api/tournaments/version?" + urllib.parse.urlencode({"event": EVENT}))
     assert status == 200 and version["version"]
     player = page(server, "/-/scorebook/tournament?" + urllib.parse.urlencode({"event": EVENT, "player": "greedy"}))
-    assert player.count("<h3>Round") == 2
+    assert player.count("<h2>Round") == 2
 
 
 @pytest.mark.parametrize("who", ["ada", None])
@@ -157,7 +157,7 @@ def test_a_director_runs_the_event_from_forms_and_others_are_refused(director_ac
     event_page = ("/-/scorebook/tournament?event=Night", "/-/scorebook/tournament/act")
     _form(server, event_page, alice, {"action": "join", "event": "Night", "names": "Ada, Bob, Cy"})
     status, shown = _form(server, event_page, alice, {"action": "pair", "event": "Night"})
-    assert status == 200 and "<h3>Round 1</h3>" in shown and "bye (1)" in shown
+    assert status == 200 and "<h2>Round 1</h2>" in shown and "bye (1)" in shown
     status, doc = server.call("GET", "/-/scorebook/api/tournaments?event=Night")
     table = next(x for x in doc["tournament"]["tables"] if x["kind"] == "game")
     game = record_text({"players": ["random", "greedy"]}, 1, 5).replace(EVENT, "Night")

@@ -87,8 +87,8 @@ def body(doc: dict, record_url: str | None = None, player_url: str | None = None
                 record = _e("forfeit" if x["source"] == "forfeit" else "entered by the director")
             lines.append(f"<tr><td>{x['table']}</td><td>{seats}</td><td>{result}</td><td>{record}</td></tr>")
         if lines:
-            rounds.append(f"<h3>Round {r}</h3>" + _scroll(
+            rounds.append(f"<h2>Round {r}</h2>" + _scroll(
                 "<table class='round'><tr><th>table</th><th>players</th><th>result</th>"
                 f"<th>record</th></tr>{''.join(lines)}</table>"))
-    out.append("<h2>Rounds</h2>" + "".join(rounds) if rounds else "<p>No round is paired yet.</p>")
+    out.append("".join(rounds) if rounds else "<p>No round is paired yet.</p>")
     return "".join(out)
