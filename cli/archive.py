@@ -311,7 +311,8 @@ def standings(ctx, event, html_path, archive_url, out):
         doc, store = standings_of(event, lambda: store or open_store(ctx, write=False))
         if html_path:
             _write_standings_page(html_path, doc, store, event)
-    rows = doc["standings"] if "format" in doc else standing_rows(doc)  # a tournament run here counts its own
+    # a tournament run here counts its own games (beside the rows)
+    rows = [dict(r, **doc["games"][r["player"]]) for r in doc["standings"]] if "format" in doc else standing_rows(doc)
     columns = ([(k, k) for k in ["rank", "player"] + doc["tiebreaks"]]
                + [("games", "games"), ("won", "W"), ("drawn", "D"), ("lost", "L")])
     if out.json:

@@ -71,6 +71,8 @@ def test_standings_equal_the_tiebreaks_computed_by_hand(run_cli):
     assert all(sorted(v) == sorted(set("ABCD") - {p}) for p, v in met.items())  # 4 players, 3 rounds: all met
     # by hand: A 3, B 2, C 0.5, D 0.5; Buchholz = the others' points; SB = points times each beaten opponent's
     doc = cli_json(run_cli("standings", "Hand", "--json"))
+    assert all(set(r) == {"rank", "player", *doc["tiebreaks"]} for r in doc["standings"])  # the contract's rows
+    assert doc["games"]["A"] == {"games": 3, "won": 3, "drawn": 0, "lost": 0}
     rows = {r["player"]: r for r in doc["standings"]}
     assert [r["player"] for r in doc["standings"][:2]] == ["A", "B"]
     assert [rows[p]["points"] for p in "ABCD"] == [3.0, 2.0, 0.5, 0.5]

@@ -52,7 +52,8 @@ def body(doc: dict, record_url: str | None = None, player_url: str | None = None
         return f"<a href='{_e(player_url + urllib.parse.quote(n, safe=''))}'>{_e(n)}</a>"
     head = "".join(f"<th>{_e(TIEBREAK_NAMES.get(c, c))}</th>" for c in chain)
     rows = "".join(f"<tr><td>{r['rank']}</td><td class='player'>{name(r['player'])}</td>"
-                   + "".join(f"<td>{_number(r[c])}</td>" for c in chain) + f"<td>{r['games']}</td></tr>"
+                   + "".join(f"<td>{_number(r[c])}</td>" for c in chain)
+                   + f"<td>{standings['games'][r['player']]['games']}</td></tr>"
                    for r in standings["standings"] if player is None or r["player"] == player)
     state = "finished" if t["finished"] else f"{t['paired']} of {t['rounds'] or '?'} rounds paired"
     intro = (f"<p id='state'>{_e(t['game'])}, {_e(t['format'])}, {len(t['entrants'])} players, {_e(state)}. "

@@ -95,10 +95,12 @@ def compute(t: Tournament, chain: list[str] | None = None) -> dict:
         for c in chain:
             value = values[name][c]
             row[c] = int(value) if c in ("wins", "seniority") else round(value, 4)
-        row.update(games=played[name], won=int(values[name]["won"]), drawn=int(values[name]["drawn"]),
-                   lost=int(values[name]["lost"]))
         rows.append(row)
-    return {"event": t.event, "tiebreaks": chain, "standings": rows}
+    # each player's games over the board, won, drawn and lost: beside the contract's rows (a
+    # row holds its rank, its player and one key a tie-break)
+    games = {name: {"games": played[name], "won": int(values[name]["won"]), "drawn": int(values[name]["drawn"]),
+                    "lost": int(values[name]["lost"])} for name in ordered}
+    return {"event": t.event, "tiebreaks": chain, "standings": rows, "games": games}
 
 
 def _rank(names: list[str], chain: list[str], values: dict, games: list, t: Tournament) -> list[str]:
