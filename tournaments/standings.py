@@ -94,7 +94,9 @@ def compute(t: Tournament, chain: list[str] | None = None) -> dict:
         row = {"rank": rank, "player": name}
         for c in chain:
             value = values[name][c]
-            row[c] = int(value) if c in ("wins", "seniority") else round(value, 4)
+            # counts and game points whole numbers, as the contract writes them (``"omb": 7``)
+            whole = c in ("wins", "seniority") or (c in ("omb", "g_score", "game_score") and float(value).is_integer())
+            row[c] = int(value) if whole else round(value, 4)
         rows.append(row)
     # each player's games over the board, won, drawn and lost: beside the contract's rows (a
     # row holds its rank, its player and one key a tie-break)
