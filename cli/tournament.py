@@ -230,9 +230,9 @@ def import_(ctx, path, game_id, options):
     Swiss tournament, named by its 012 line; then pair, take results and rank it as any other.
 
     Example: scorebook tournament import club.trf --game iwoki"""
-    t = _director().import_trf(open_store(ctx), path, game_id, _options(game_id, options))
-    click.echo(safe(f"imported {t.event}: {plural(len(t.entrants), 'player')}, {t.paired_rounds} of "
-                    f"{plural(t.rounds, 'round')} played"))
+    t, new = _director().import_trf(open_store(ctx), path, game_id, _options(game_id, options))
+    click.echo(safe(f"{'imported' if new else 'already imported, unchanged:'} {t.event}: "
+                    f"{plural(len(t.entrants), 'player')}, {t.paired_rounds} of {plural(t.rounds, 'round')} played"))
 
 
 @tournament.command(short_help="Bots play the current round's tables.")

@@ -163,6 +163,11 @@ def test_trf_import_reads_players_rounds_and_absences_and_export_round_trips(run
     done = run_cli("tournament", "import", str(path), "--game", "patchwork")
     assert done.exit_code == 0, done.output
     assert "imported Autumn Open: 3 players, 2 of 3 rounds played" in done.output
+    again = run_cli("tournament", "import", str(path), "--game", "patchwork")
+    assert again.exit_code == 0 and "already imported, unchanged: Autumn Open" in again.output
+    path.with_name("other.trf").write_text(TRF.replace("1.5", "1.0").replace("Cyd", "Cy "))
+    other = run_cli("tournament", "import", str(path.with_name("other.trf")), "--game", "patchwork")
+    assert other.exit_code == 2 and "exists already, not as this file has it" in other.output
     show = cli_json(run_cli("tournament", "show", "Autumn Open", "--json"))
     assert show["options"]["variant"] == "two-player" and show["rounds"] == 3
     assert [(x["round"], x["seats"], x["kind"]) for x in show["tables"]] == [

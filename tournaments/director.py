@@ -285,8 +285,9 @@ def export(store, event: str, fmt: str = "trf") -> tuple[str, list[str]]:
     return trf.write(t), dropped
 
 
-def import_trf(store, path: str, game_id: str, options: dict | None = None) -> Tournament:
-    """A TRF16 file as a stored two-seat Swiss tournament of ``game_id``, named by its 012 line."""
+def import_trf(store, path: str, game_id: str, options: dict | None = None) -> tuple[Tournament, bool]:
+    """A TRF16 file as a stored two-seat Swiss tournament of ``game_id``, named by its 012 line;
+    whether it is new (the same file again changes nothing)."""
     from scorebook.records.ingest import read_source
     from scorebook.records.formats import decode
     from scorebook.errors import RecordRejected
@@ -305,10 +306,13 @@ def import_trf(store, path: str, game_id: str, options: dict | None = None) -> T
         raise UsageError(f"{path}: not a tournament: {exc.errors()[0]['msg']}") from None
     t.tiebreaks = _default_chain(game, "swiss")
     with store.atomic():
-        if store.planned_tournament(t.event) is not None:
-            raise UsageError(f"a tournament named {t.event!r} exists already")
+        kept = store.planned_tournament(t.event)
+        if kept is not None:
+            if Tournament.model_validate(kept) == t:  # the same file again: nothing to do
+                return t, False
+            raise UsageError(f"a tournament named {t.event!r} exists already, not as this file has it")
         _save(store, t)
-    return t
+    return t, True
 
 
 # ------------------------------------------------------------------ bots play a round
