@@ -43,7 +43,8 @@ def _round_block(t: Tournament, name: str, round_: int, number: dict[str, int], 
     table = next((x for x in t.round_tables(round_) if name in x.seats), None)
     if table is None or table.kind == "absent":
         points = table.scores[0] if table is not None and table.scores else 0.0
-        return "0000 - " + ("F" if points >= 1 else "H" if points > 0 else "Z")
+        win, draw, _ = t.win_draw_loss  # a requested bye's points: a win's (F), a draw's (H), or none
+        return "0000 - " + ("F" if points == win and points else "H" if points == draw and points else "Z")
     if table.kind == "bye":
         return "0000 - U"
     seat = table.seats.index(name)
