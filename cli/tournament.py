@@ -8,6 +8,7 @@ import click
 
 from scorebook.tournaments.model import FORMATS
 
+from . import archive
 from .common import GAME, check_writable, db_option, main, open_store, say, write_file
 from .output import emit_json, json_option, output_options, plural, safe
 
@@ -254,3 +255,7 @@ def play(ctx, event, as_json):
     if not outcomes:
         say(f"{event}: no table of the current round is all bots without a result")
         sys.exit(0)
+
+
+# the standings of a tournament run here are any event's: the one command, named here too
+tournament.add_command(archive.standings, "standings")
