@@ -55,6 +55,8 @@ def show_lines(row: dict, trace):
     yield f"  players: {' / '.join(players)}" if players else "  players: unknown"
     if not headers:
         yield from (f"  {k}: {v}" for k, v in row["tags"].items() if k not in PLAYER_TAGS)
+    if row.get("attached"):
+        yield f"  result of: {row['attached']}"
     yield from _move_lines(record_states(row, trace), headers, players)
     yield ""
     for k, line in enumerate(notation.score_lines(trace.score, players) if trace.score else []):

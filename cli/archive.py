@@ -245,7 +245,11 @@ def _shown(ctx, record: str):
     from scorebook.records.preview import file_record, parse_reference
     path, number = parse_reference(record)
     if re.fullmatch(r"[0-9a-f]+", record) or path != "-" and not os.path.lexists(path):  # an id, or its first digits
-        row = open_store(ctx, write=False).get(record)  # (it bounds what it says of a long one)
+        store = open_store(ctx, write=False)
+        row = store.get(record)  # (it bounds what it says of a long one)
+        table = store.tournament_of_record(row["id"])
+        if table:  # the table of a tournament run here that it is the result of, said with its tags
+            row = dict(row, attached=f"round {table[1]}, table {table[2]} of {table[0]}")
         return row, trace_of(row, partial=True), None
     found = file_record(path, number)
     others = f"{found.path} holds {found.count} records; {found.path}#N shows the N-th" if found.count > 1 else None

@@ -10,6 +10,7 @@ import html
 import sqlite3
 import threading
 import time
+import urllib.parse
 from importlib import resources
 
 from datasette import Response
@@ -27,6 +28,7 @@ ROUTE = report_html.RECORD_ROUTE
 SUBMIT_ROUTE = "/-/scorebook/submit"
 RATINGS_ROUTE = "/-/scorebook/ratings"
 STANDINGS_ROUTE = "/-/scorebook/standings"
+TOURNAMENT_ROUTE = "/-/scorebook/tournament"  # a tournament run here (``service/tournaments.py``)
 LOGIN_ROUTE = "/-/login"
 LOGOUT_ROUTE = "/-/logout"
 PAGES_CACHED = 64
@@ -89,6 +91,7 @@ async def record_view(request, datasette):
     try:
         rid, title, body = await database.execute_fn(lambda conn: record_parts(database.path, request.url_vars["id"]))
         job = await read(datasette, lambda st: jobs.latest_job(st, rid))
+        table = await read(datasette, lambda st: st.tournament_of_record(rid))  # (event, round, table) or None
     except ScorebookError as err:
         return await error_page(datasette, request, 404, str(err))
     urls = datasette.urls
@@ -101,7 +104,9 @@ async def record_view(request, datasette):
         "results_url": urls.table(database.name, "player_results") + f"?record={rid}", "ratings_url": RATINGS_ROUTE,
         "job": job, "refresh": job is not None and job["status"] in ("queued", "running"),
         "can_analyze": can_analyze, "analyse_url": f"{ROUTE}{rid}/analyse",
-        "can_cancel": can_cancel, "cancel_url": f"/-/scorebook/jobs/{job['job']}/cancel" if job else None})
+        "can_cancel": can_cancel, "cancel_url": f"/-/scorebook/jobs/{job['job']}/cancel" if job else None,
+        "table": table, "tournament_url": TOURNAMENT_ROUTE + "?" + urllib.parse.urlencode({"event": table[0]})
+        if table else None})
 
 
 async def analyse_form_view(request, datasette):

@@ -29,11 +29,10 @@ from scorebook.tournaments import director, html as tournament_html
 
 from . import jobs
 from .guard import TOURNAMENT_PATHS
-from .pages import ROUTE, error_page, site_page
+from .pages import ROUTE, TOURNAMENT_ROUTE, error_page, site_page
 from .state import read, reading, refusal, service_of
 
 TOURNAMENTS_ROUTE = "/-/scorebook/tournaments"
-TOURNAMENT_ROUTE = "/-/scorebook/tournament"
 API_ROUTE, ACT_ROUTE = TOURNAMENT_PATHS  # the guard bounds their bodies
 VERSION_ROUTE = "/-/scorebook/api/tournaments/version"
 POLL_SECONDS = 15  # a page of a round in play asks this often whether anything changed

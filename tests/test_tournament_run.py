@@ -31,6 +31,8 @@ def test_a_bot_swiss_runs_end_to_end_and_every_record_attaches(run_cli):
         assert played.output.count(f"attached to Bot Swiss round {r} table") == 2, played.output
     tables = tables_of(run_cli, "Bot Swiss")
     assert all(x["record"] for x in tables if x["kind"] == "game")
+    first = next(x for x in tables if x["kind"] == "game")
+    assert f"  result of: round 1, table {first['table']} of Bot Swiss" in run_cli("show", first["record"]).output
     assert len({x["seats"][0] for x in tables if x["kind"] == "bye"}) == 3  # one bye each, at most
     standing = cli_json(run_cli("standings", "Bot Swiss", "--json"))
     assert cli_json(run_cli("tournament", "standings", "Bot Swiss", "--json")) == standing  # one command, two names

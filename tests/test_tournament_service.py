@@ -78,6 +78,10 @@ def test_a_tournament_runs_end_to_end_over_http(server):
     assert "Club &lt;Swiss&gt; &amp; Co" in listing and "<Swiss>" not in listing
     shown = page(server, "/-/scorebook/tournament?" + urllib.parse.urlencode({"event": EVENT}))
     assert shown.count("/-/scorebook/record/") == 2 and "playing" not in shown
+    rid = re.search(r"/-/scorebook/record/([0-9a-f]+)", shown).group(1)
+    record_page = page(server, f"/-/scorebook/record/{rid}")
+    assert re.search(r"Round 1, table \d of <a href=\"/-/scorebook/tournament\?event=Club\+%3CSwiss%3E\+%26\+Co\">"
+                     r"Club &lt;Swiss&gt; &amp; Co</a>", record_page)  # back to its table's tournament
     status, ranked = server.call("GET", "/-/scorebook/api/tournaments?" + urllib.parse.urlencode({"event": EVENT}))
     assert status == 200 and sum(r["points"] for r in ranked["standings"]["standings"]) == 2
     status, queued = act(server, tokens["director"], action="analyse", event=EVENT, round=1, bot="samples:2")
