@@ -338,3 +338,21 @@ def test_standings_of_a_tournament_need_no_web_extra(run_cli, tmp_path):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     assert "Plain" in done.stdout and (tmp_path / "p.html").exists()
+
+
+def test_a_trf_block_past_the_rounds_played_is_an_absence_for_the_round_to_pair(run_cli, tmp_path):
+    """javafo's way to say who sits out the next round: a ``0000 - Z`` (or H) block in its column
+    for those players alone. That round is not played: it is paired without them."""
+    text = "\n".join(["012 Sit Out", "XXR 3", "XXC white1",
+                      player_line(1, "Ann", 1900, 1.0, 1, "   2 w 1", "0000 - Z"),
+                      player_line(2, "Bob", 1800, 0.0, 4, "   1 b 0"),
+                      player_line(3, "Cyd", 1700, 1.0, 2, "   4 w 1"),
+                      player_line(4, "Dan", 1600, 0.0, 3, "   3 b 0"),
+                      player_line(5, "Eve", 1500, 1.0, 5, "0000 - U")]) + "\n"
+    path = tmp_path / "s.trf"
+    path.write_text(text)
+    done = run_cli("tournament", "import", str(path), "--game", "iwoki")
+    assert done.exit_code == 0 and "1 of 3 rounds played" in done.output, done.output
+    paired = cli_json(run_cli("tournament", "pair", "Sit Out", "--json"))
+    assert paired["round"] == 2 and paired["byes"] == []
+    assert sorted(p for x in paired["tables"] for p in x["players"]) == ["Bob", "Cyd", "Dan", "Eve"]

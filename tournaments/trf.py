@@ -140,20 +140,29 @@ def read(text: str, game: str, options: dict | None = None, where: str = "<trf>"
     names = [players[k][1] for k in sorted(players)]
     if len(set(names)) != len(names):
         raise UsageError(f"{where}: a name is written twice")
-    played = max(len(p[4]) for p in players.values())
-    rounds = rounds if rounds is not None else played
-    if played > rounds:
-        raise UsageError(f"{where}: {played} rounds played but XXR plans {rounds}")
+    # the rounds played: up to the last with a game, a pairing-allocated bye, or a block for
+    # every player; a round after it holding some players' byes asked for and absences alone
+    # (javafo's way of saying who sits out the round to pair) is not played: announced absences
+    longest = max(len(p[4]) for p in players.values())
+    played = max([r for r in range(1, longest + 1)
+                  if all(len(p[4]) >= r for p in players.values())
+                  or any(len(p[4]) >= r and (int(p[4][r - 1][:4]) > 0 or p[4][r - 1][7] == "U")
+                         for p in players.values())], default=0)
+    rounds = rounds if rounds is not None else max(played, max(len(p[4]) for p in players.values()))
+    if max(len(p[4]) for p in players.values()) > rounds:
+        raise UsageError(f"{where}: {max(len(p[4]) for p in players.values())} rounds played but XXR plans {rounds}")
     t = Tournament(event=event, game=game, options=dict(options or {}), format="swiss", rounds=rounds,
                    bye_points=bye_points, first_seat=first_seat, starting_order="entry",
                    win_draw_loss=(scoring.get("W", 1.0), scoring.get("D", 0.5), scoring.get("L", 0.0)))
-    t.entrants = [Entrant(name=players[k][1], rating=players[k][2]) for k in sorted(players)]
+    t.entrants = [Entrant(name=players[k][1], rating=players[k][2],
+                          absent=[r for r in range(played + 1, len(players[k][4]) + 1)]) for k in sorted(players)]
     for r in range(1, played + 1):
         t.tables.extend(_round_tables(players, r, where, scoring))
     for k in sorted(players):
         line, name, _, stated, blocks = players[k]
-        computed = sum(block_points(t, b, scoring) for b in blocks)
-        if stated is not None and abs(stated - computed) > 1e-9:
+        computed = sum(block_points(t, b, scoring) for b in blocks[:played])
+        announced = computed + sum(block_points(t, b, scoring) for b in blocks[played:])  # as javafo adds them
+        if stated is not None and abs(stated - computed) > 1e-9 and abs(stated - announced) > 1e-9:
             raise UsageError(f"{where}:{line}: {name}: the points say {stated:g}, the results add up to {computed:g}")
     return t
 
