@@ -68,6 +68,23 @@ def standings_case(n: int, rounds: int, repeat: int) -> float:
         return timed(lambda: director.standings_of(reader, t.event), repeat)
 
 
+def cli_case(repeat: int) -> tuple[float, float]:
+    """``scorebook standings EVENT --json`` of 500 players after 9 rounds, a process from start to
+    end, and ``scorebook --help`` (what any command costs to start) beside it."""
+    import subprocess
+    with tempfile.TemporaryDirectory() as folder:
+        path = str(Path(folder) / "cli.db")
+        t = simulate(500, 9, 9)
+        store = Store(path)
+        with store.atomic():
+            store.save_planned_tournament(t.model_dump())
+        store.close()
+        run = lambda *args: subprocess.run([sys.executable, "-m", "scorebook", *args], capture_output=True,  # noqa: E731
+                                           check=True)
+        return (timed(lambda: run("--db", path, "standings", t.event, "--json"), repeat),
+                timed(lambda: run("--help"), repeat))
+
+
 def served_cases(repeat: int) -> list[tuple[str, float, float]]:
     """The served page at 10 and at 500 players after 9 rounds: (what, seconds at 10, at 500) for
     the poll's version, the page once drawn (each visitor), and its drawing (once a change)."""
@@ -110,6 +127,10 @@ def main() -> None:
         seconds = run()
         rows.append(f"| {label} | {seconds:.2f} | {target:g} | {seconds / target:.2f} |")
         print(rows[-1], flush=True)
+    cli_seconds, start_seconds = cli_case(args.repeat)
+    rows.append(f"| `scorebook standings EVENT --json`, 500 players after 9 rounds, a whole process "
+                f"(`scorebook --help` alone: {start_seconds:.2f} s) | {cli_seconds:.2f} | 0.5 | {cli_seconds / 0.5:.2f} |")
+    print(rows[-1], flush=True)
     served_rows = [f"| {label} | {small * 1000:.3f} | {large * 1000:.3f} | {large / small:.1f} |"
                    for label, small, large in served_cases(args.repeat)]
     print("\n".join(served_rows))

@@ -305,12 +305,15 @@ def standings(ctx, event, html_path, archive_url, out):
     check_writable(html_path)
     store = None if os.path.exists(event) else open_store(ctx, write=False)
     if store is not None and store.planned_tournament(event) is not None:  # a tournament run here
-        from scorebook.analyze.html import RECORD_ROUTE
-        from scorebook.tournaments import director, html
-        page = director.page_doc(store, event)
-        doc = page["standings"]
+        from scorebook.tournaments import director
         if html_path:
+            from scorebook.analyze.html import RECORD_ROUTE
+            from scorebook.tournaments import html
+            page = director.page_doc(store, event)
             write_file(html_path, html.render(page, archive_url.rstrip("/") + RECORD_ROUTE if archive_url else None))
+            doc = page["standings"]
+        else:
+            doc = director.standings_of(store, event)
     else:
         doc, store = standings_of(event, lambda: store or open_store(ctx, write=False))
         if html_path:
