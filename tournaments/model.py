@@ -1,6 +1,6 @@
 """A tournament as data: the event, its game and options, its format and planned rounds, its
 entrants, and every table of every round with its result once reported. What the store keeps
-(``records/store_tournaments.py``) and what pairing and standings read; no rules of any game.
+(``records/store/tournaments.py``) and what pairing and standings read; no rules of any game.
 
 A table's result is what its record (or the director) says: each seat's finishing place (1 is
 best, seats that tie share a place) and, from a record, each seat's game points. The format
