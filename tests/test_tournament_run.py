@@ -119,6 +119,17 @@ def test_records_for_no_table_other_players_or_a_second_time_are_stored_not_atta
     assert [x["record"] for x in tables_of(run_cli, "Cup")] == [first["id"]]
 
 
+def test_a_table_short_of_its_size_is_paired_and_one_player_is_too_few(run_cli):
+    run_cli("tournament", "create", "Few", "--game", "tsuro", "--format", "tables", "--table-size", "4",
+            "--rounds", "1")
+    run_cli("tournament", "join", "Few", "A", "B", "C")
+    assert [x["players"] for x in cli_json(run_cli("tournament", "pair", "Few", "--json"))["tables"]] == [["A", "B", "C"]]
+    run_cli("tournament", "create", "One", "--game", "iwoki", "--rounds", "1")
+    run_cli("tournament", "join", "One", "A")
+    refused = run_cli("tournament", "pair", "One")
+    assert refused.exit_code == 2 and "1 player(s) to pair in round 1: too few" in refused.output
+
+
 def test_tables_and_a_duplicate_event_rank_by_their_points(run_cli):
     run_cli("tournament", "create", "Night", "--game", "tsuro", "--format", "tables", "--table-size", "3",
             "--rounds", "1", "--placement", "3,1,0")

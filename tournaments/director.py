@@ -171,7 +171,7 @@ def pair(store, event: str, *, force: bool = False) -> dict:
             raise UsageError(f"{event}: round {r - 1} has no result yet at table(s) "
                              f"{', '.join(str(x.table) for x in open_tables)} (pair --force to pair anyway)")
         playing = [e for e in t.entrants if e.plays_in(r)]
-        if len(playing) < max(t.seats, 2 if t.seats > 1 else 1):
+        if len(playing) < (1 if t.seats == 1 else 2):  # a table of tables may be one seat short, or more
             raise UsageError(f"{event}: {len(playing)} player(s) to pair in round {r}: too few")
         tables = pairing.pair_round(t, r, standings.totals(t))
         t.tables += tables
