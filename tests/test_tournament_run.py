@@ -367,3 +367,20 @@ def test_a_trf_block_past_the_rounds_played_is_an_absence_for_the_round_to_pair(
     paired = cli_json(run_cli("tournament", "pair", "Sit Out", "--json"))
     assert paired["round"] == 2 and paired["byes"] == []
     assert sorted(p for x in paired["tables"] for p in x["players"]) == ["Bob", "Cyd", "Dan", "Eve"]
+
+
+def test_a_round_robin_gives_the_opponent_of_a_withdrawn_player_a_bye(run_cli):
+    run_cli("tournament", "create", "RR", "--game", "iwoki", "--format", "round-robin")
+    run_cli("tournament", "join", "RR", "A", "B", "C", "D")
+    first = cli_json(run_cli("tournament", "pair", "RR", "--json"))
+    assert len(first["tables"]) == 2 and first["byes"] == []
+    for x in first["tables"]:
+        run_cli("tournament", "result", "RR", "1", str(x["table"]), "1-0")
+    run_cli("tournament", "withdraw", "RR", "D")
+    second = cli_json(run_cli("tournament", "pair", "RR", "--json"))
+    assert len(second["tables"]) == 1 and len(second["byes"]) == 1
+    shown = cli_json(run_cli("tournament", "show", "RR", "--json"))
+    assert shown["rounds"] == 3
+    seated = sorted(s for x in shown["tables"] if x["round"] == 2 for s in x["seats"])
+    assert seated == ["A", "B", "C"]  # D, withdrawn, has no table; its opponent a bye worth 0 here
+    assert [x["points"] for x in shown["tables"] if x["round"] == 2 and x["kind"] == "bye"] == [[0.0]]

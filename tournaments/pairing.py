@@ -40,12 +40,12 @@ def pair_round(t: Tournament, round_: int, standings_points: dict[str, float]) -
         games = round_robin(t, round_)
         playing_set = set(playing)
         kept = []
-        for g in games:  # a round robin's table with a player who is out: the other has no game
-            if all(s in playing_set for s in g.seats if g.kind == "game"):
+        # a Berger table with a player who is out: the other has a bye (the one out, an absence)
+        for g in games:
+            if g.kind != "game" or all(s in playing_set for s in g.seats):
                 kept.append(g)
             else:
-                kept += [Table(round=round_, table=0, seats=[s], kind="absent" if s not in playing_set else "bye")
-                         for s in g.seats if s in playing_set]
+                kept += [Table(round=round_, table=0, seats=[s], kind="bye") for s in g.seats if s in playing_set]
         games = kept
     elif t.format == "tables":
         games = seat_tables(t, round_, playing, standings_points)
