@@ -40,7 +40,9 @@ def _director():
 @click.option("--placement", help="tables: points by place, comma separated (4,2,1,0).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
               help="A play option of the game (--option grid=12, --option triad=true).")
-@click.option("--tiebreaks", help="The tie-break chain, comma separated, points first.")
+@click.option("--tiebreaks", help="The tie-break chain, comma separated, points first: buchholz_cut1, buchholz, "
+              "sonneborn_berger, direct, wins, omb, p_zero, g_score, seniority, game_score, opponents_points, "
+              "best_round (default: the format's, or the game's own).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seeds the deals and the bots' games.")
 @click.option("--forbid", multiple=True, metavar="A,B", help="Two players never to be paired (Swiss).")
 @db_option
