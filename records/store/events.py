@@ -64,7 +64,8 @@ class EventTables:
             "SELECT e.name, t.game, json_array_length(t.snapshot, '$.spec.players'), "
             "json_array_length(t.snapshot, '$.spec.matches') FROM tournaments t JOIN events e ON e.id = t.event_id")
         } if self.schema_version >= TOURNAMENTS else {}
-        kept.update(self.planned_summaries())  # a tournament run here: its entrants, its games with a result
+        # a tournament run here: its entrants, its games with a result
+        kept.update({t["event"]: (t["game"], t["players"], t["games"]) for t in self.planned_list()})
         ranked = self._stored_matches(rows)
         out = [{"event": e, "game": game, "records": n, "first": first, "last": last, "players": players,
                 "tournament": e in kept or e in ranked,

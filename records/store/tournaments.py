@@ -96,18 +96,6 @@ class TournamentTables:
               t.get("source"), t.get("record"), t.get("deal")) for t in data["tables"]])
         self._planned = None
 
-    def planned_summaries(self) -> dict[str, tuple[str, int, int]]:
-        """{event: (game, players, games with a result)} of every tournament run here."""
-        out = {}
-        for name, event_id in self._planned_events().items():
-            game = self.db.execute("SELECT game FROM tournament_plans WHERE event_id = ?", [event_id]).fetchone()[0]
-            players = self.db.execute("SELECT count(*) FROM tournament_entrants WHERE event_id = ?",
-                                      [event_id]).fetchone()[0]
-            games = self.db.execute("SELECT count(*) FROM tournament_tables WHERE event_id = ? AND kind = 'game' "
-                                    "AND places IS NOT NULL", [event_id]).fetchone()[0]
-            out[name] = (game, players, games)
-        return out
-
     def latest_summaries(self, record_ids: list[str]) -> dict[str, dict]:
         """{record id: its latest analysis's per-player summary} of those analysed (each through
         the record's id and the analyses' record index)."""
@@ -126,34 +114,24 @@ class TournamentTables:
         if event_id is None:
             return None
         updated = self.db.execute("SELECT updated_at FROM tournament_plans WHERE event_id = ?", [event_id]).fetchone()
-        record = self.db.execute("SELECT max(key) FROM records").fetchone()[0]
         analysis = self.db.execute("SELECT max(id) FROM analyses").fetchone()[0]
-        return f"{updated[0] if updated else ''}/{record or 0}/{analysis or 0}"
+        return f"{updated[0] if updated else ''}/{self.last_key()}/{analysis or 0}"
 
     def planned_list(self) -> list[dict]:
         """Every tournament run here: event, game, format, planned rounds, players, rounds paired,
-        the last change; the latest changed first."""
+        games with a result, the last change; the latest changed first."""
         out = []
         for name, event_id in self._planned_events().items():
             game, format_, rounds, updated = self.db.execute(
                 "SELECT game, format, rounds, updated_at FROM tournament_plans WHERE event_id = ?", [event_id]).fetchone()
             players = self.db.execute("SELECT count(*) FROM tournament_entrants WHERE event_id = ?",
                                       [event_id]).fetchone()[0]
-            paired = self.db.execute("SELECT max(round) FROM tournament_tables WHERE event_id = ?",
-                                     [event_id]).fetchone()[0] or 0
+            paired, games = self.db.execute(
+                "SELECT max(round), count(CASE WHEN kind = 'game' AND places IS NOT NULL THEN 1 END) "
+                "FROM tournament_tables WHERE event_id = ?", [event_id]).fetchone()
             out.append({"event": name, "game": game, "format": format_, "rounds": rounds, "players": players,
-                        "paired": paired, "updated_at": updated})
+                        "paired": paired or 0, "games": games, "updated_at": updated})
         return sorted(out, key=lambda r: r["updated_at"], reverse=True)
-
-    def drop_planned_tournament(self, event: str) -> bool:
-        """Forget a tournament's plan, entrants and tables (its records stay)."""
-        found = self._planned_events().get(event)
-        if found is None:
-            return False
-        for table in ("tournament_tables", "tournament_entrants", "tournament_plans"):
-            self.db.execute(f"DELETE FROM {table} WHERE event_id = ?", [found])
-        self._planned = None
-        return True
 
     def tournament_of_record(self, record_id: str) -> tuple[str, int, int] | None:
         """(event, round, table) a record is attached to, or None (through the record index)."""
@@ -184,8 +162,8 @@ class TournamentTables:
             return f"not attached to {event}: a {p.game} record in a {game} tournament"
         if round_ is None:
             return f"not attached to {event}: its Round tag names no round"
-        rows = self.db.execute("SELECT number, seats, kind, places, record_id, deal FROM tournament_tables "
-                               "WHERE event_id = ? AND round = ?", [event_id, round_]).fetchall()
+        rows = round_rows = self.db.execute("SELECT number, seats, kind, places, record_id, deal FROM tournament_tables "
+                                            "WHERE event_id = ? AND round = ?", [event_id, round_]).fetchall()
         if not rows:
             return f"not attached to {event}: round {round_} is not paired"
         players = list(p.players)
@@ -207,8 +185,7 @@ class TournamentTables:
         if not p.finished:
             return f"not attached to {event}: round {round_} table {number}: the record is unfinished"
         if format_ == "duplicate":
-            deals = {r[0] for r in self.db.execute("SELECT deal FROM tournament_tables WHERE event_id = ? AND round = ? "
-                                                   "AND deal IS NOT NULL", [event_id, round_])}
+            deals = {r[5] for r in round_rows if r[5] is not None}  # the deal the round's first record was played on
             if deals and p.deck not in deals:
                 return f"not attached to {event}: round {round_} table {number}: not the round's deal"
         seats = json.loads(seats_text)
