@@ -13,7 +13,7 @@ from scorebook import registry
 from scorebook.errors import NotFound, UnknownGame, UsageError
 
 from . import pairing, standings, trf
-from .model import DEFAULT_TIEBREAKS, FORMATS, TWO_SEATS, Entrant, Table, Tournament
+from .model import DEFAULT_TIEBREAKS, FORMATS, TWO_SEATS, Entrant, Table, Tournament, seats_of
 
 RESULTS = {"1-0": [1, 2], "0-1": [2, 1], "1/2-1/2": [1, 1], "+-": [1, 2], "-+": [2, 1]}
 MAX_ENTRANTS = 10_000
@@ -36,10 +36,6 @@ def load(store, event: str) -> Tournament:
 
 def _save(store, t: Tournament) -> None:
     store.save_planned_tournament(t.model_dump())
-
-
-def seats_of(format_: str, table_size: int | None) -> int:
-    return 1 if format_ == "duplicate" else 2 if format_ in TWO_SEATS else (table_size or 4)
 
 
 def create(store, event: str, game_id: str, format_: str | None = None, *, rounds: int | None = None,
@@ -323,7 +319,7 @@ def bot_spec(game, name: str) -> str | None:
     from scorebook.records.play import parse_bots
     for spec in (name, re.sub(r"-\d+$", "", name)):
         try:
-            parse_bots(game, [spec] * max(game.info.players.min, 1))
+            parse_bots(game, [spec] * game.info.players.min)  # the fewest players a game takes
             return spec
         except UsageError:
             continue
@@ -339,12 +335,13 @@ def play_round(store, event: str, progress=None) -> list[dict]:
     if r == 0:
         raise UsageError(f"{event}: no round is paired yet (scorebook tournament pair {event!r})")
     game = _game(t.game)
-    todo = [x for x in t.unreported(r) if all(bot_spec(game, s) for s in x.seats)]
+    seated = [(x, [(s, bot_spec(game, s)) for s in x.seats]) for x in t.unreported(r)]
+    todo = [(x, bots) for x, bots in seated if all(spec for _, spec in bots)]
     out = []
-    for x in todo:
+    for x, bots in todo:
         tags = {"Event": t.event, "Round": str(r), "Table": str(x.table)}
         deal = [t.seed, r] if t.format == "duplicate" else None
-        outcome = play_seated(store, game.id, [(s, bot_spec(game, s)) for s in x.seats], t.options,
+        outcome = play_seated(store, game.id, bots, t.options,
                               seed=t.seed * 1_000_003 + r * 1009 + x.table, tags=tags, deal=deal)
         outcome["table"] = x.table
         out.append(outcome)

@@ -27,6 +27,11 @@ DEFAULT_TIEBREAKS = {
 }
 
 
+def seats_of(format_: str, table_size: int | None) -> int:
+    """The seats at a table of a format: a duplicate's one, two, or the tables' size (4 unless asked)."""
+    return 1 if format_ == "duplicate" else 2 if format_ in TWO_SEATS else (table_size or 4)
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -87,7 +92,7 @@ class Tournament(_Model):
 
     @property
     def seats(self) -> int:
-        return 1 if self.format == "duplicate" else 2 if self.format in TWO_SEATS else self.table_size
+        return seats_of(self.format, self.table_size)
 
     @property
     def paired_rounds(self) -> int:

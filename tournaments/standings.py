@@ -69,7 +69,6 @@ def compute(t: Tournament, chain: list[str] | None = None) -> dict:
                     v["omb"] += x.scores[i] - x.scores[1 - i]
             won = x.places[i] == 1 and x.places.count(1) == 1
             v["wins"] += 1 if won else 0
-            v["won"] += 1 if won else 0
             v["drawn"] += 1 if x.places[i] == 1 and not won else 0
             v["lost"] += 1 if x.places[i] > 1 else 0
             if x.scores and x.scores[i] is not None:
@@ -100,7 +99,7 @@ def compute(t: Tournament, chain: list[str] | None = None) -> dict:
         rows.append(row)
     # each player's games over the board, won, drawn and lost: beside the contract's rows (a
     # row holds its rank, its player and one key a tie-break)
-    games = {name: {"games": played[name], "won": int(values[name]["won"]), "drawn": int(values[name]["drawn"]),
+    games = {name: {"games": played[name], "won": int(values[name]["wins"]), "drawn": int(values[name]["drawn"]),
                     "lost": int(values[name]["lost"])} for name in ordered}
     return {"event": t.event, "tiebreaks": chain, "standings": rows, "games": games}
 

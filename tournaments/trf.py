@@ -77,16 +77,16 @@ def write(t: Tournament, upto: int | None = None, pair_round: int | None = None)
     entrants = numbering(t)
     number = {e.name: k for k, e in enumerate(entrants, 1)}
     lines = [f"012 {t.event}", f"XXR {t.rounds}", f"XXC {t.first_seat}"]
-    points = dict(zip(("W", "D", "L"), t.win_draw_loss), PAB=t.bye_points)
-    if points != {"W": 1.0, "D": 0.5, "L": 0.0, "PAB": 1.0}:
-        lines.append("XXS " + " ".join(f"{k}={v:.1f}" for k, v in points.items()))
+    scoring = dict(zip(("W", "D", "L"), t.win_draw_loss))  # the event's points, FIDE's unless a file said
+    if {**scoring, "PAB": t.bye_points} != {"W": 1.0, "D": 0.5, "L": 0.0, "PAB": 1.0}:
+        lines.append("XXS " + " ".join(f"{k}={v:.1f}" for k, v in {**scoring, "PAB": t.bye_points}.items()))
     rows = []
     for e in entrants:
         blocks = [_round_block(t, e.name, r, number, pairing=False, pending="=" if pair_round else " ")
                   for r in range(1, upto + 1)]
         if pair_round is not None and not e.plays_in(pair_round):
             blocks.append(_round_block(t, e.name, pair_round, number, pairing=True))
-        points = sum(block_points(t, b, dict(zip(("W", "D", "L"), t.win_draw_loss))) for b in blocks[:upto])
+        points = sum(block_points(t, b, scoring) for b in blocks[:upto])
         rows.append((e, blocks, points))
     ranked = sorted(rows, key=lambda row: (-row[2], number[row[0].name]))
     rank = {row[0].name: k for k, row in enumerate(ranked, 1)}
