@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from scorebook.tournaments import pairing, trf
-from scorebook.tournaments.model import Entrant, Tournament
+from scorebook.tournaments.model import Entrant, Table, Tournament
 from scorebook.tournaments.standings import totals
 
 # FIDE Handbook C.05, Annex 1: the Berger tables for 4, 6 and 8 players (first seat first)
@@ -139,3 +139,16 @@ def test_table_sizes_are_as_many_full_tables_as_can_be():
     assert pairing.table_sizes(13, 4) == [4, 3, 3, 3]
     assert pairing.table_sizes(7, 8) == [7]
     assert pairing.table_sizes(9, 7) == [5, 4]  # 7 and 6 cannot seat 9: as even as can be
+
+
+def test_the_fold_gives_the_first_seat_to_who_is_owed_it():
+    """Seated first as often as second, the one who had the second seat last takes the first
+    (the fold gave it to the one who had just had it)."""
+    t = Tournament(event="owed", game="iwoki", format="swiss", rounds=3)
+    t.entrants = [Entrant(name=n, absent=[3] if n in "XY" else []) for n in "ABXY"]
+    for r, tables in ((1, [["A", "X"], ["Y", "B"]]), (2, [["Y", "A"], ["B", "X"]])):
+        t.tables += [Table(round=r, table=k, seats=s, places=[1, 1], source="director")
+                     for k, s in enumerate(tables, 1)]
+    assert [x.seats for x in pairing.fast_swiss(t, 3)] == [["A", "B"]]
+    t.tables[2].seats, t.tables[3].seats = ["A", "Y"], ["X", "B"]  # now A had it last: B is owed it
+    assert [x.seats for x in pairing.fast_swiss(t, 3)] == [["B", "A"]]

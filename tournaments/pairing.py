@@ -15,6 +15,7 @@ import itertools
 import os
 import tempfile
 from collections import Counter
+from pathlib import Path
 
 from scorebook.errors import UsageError
 
@@ -80,7 +81,7 @@ def swiss(t: Tournament, round_: int) -> list[Table]:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         try:
-            parsed = TrfParser.parse(__import__("pathlib").Path(path), strict=True)
+            parsed = TrfParser.parse(Path(path), strict=True)
             pairings = DutchEngine.generate_pairings(parsed)
         except (ParsingError, ConsistencyError) as exc:
             raise UsageError(f"{t.event}: the pairing engine cannot read the tournament: {exc}") from None
@@ -118,14 +119,14 @@ def fast_swiss(t: Tournament, round_: int) -> list[Table]:
         bye = next((n for n in reversed(players) if n not in had_bye), players[-1])
         players.remove(bye)
         byes.append(Table(round=round_, table=0, seats=[bye], kind="bye"))
-    last_seat = {}
+    seconds, last_seat = Counter(), {}
     for x in sorted(t.tables, key=lambda x: x.round):
         if x.kind == "game" and len(x.seats) == 2:
-            last_seat[x.seats[0]], last_seat[x.seats[1]] = 0, 1
-    seconds = Counter()
-    for x in t.tables:
-        if x.kind == "game" and len(x.seats) == 2:
             seconds[x.seats[1]] += 1
+            last_seat[x.seats[0]], last_seat[x.seats[1]] = 0, 1
+
+    def owed(name: str) -> tuple[int, int]:  # the lower takes the first seat
+        return firsts[name] - seconds[name], 1 if last_seat.get(name) == 0 else 0
     free = list(players)
     tables = []
     while free:
@@ -136,10 +137,8 @@ def fast_swiss(t: Tournament, round_: int) -> list[Table]:
         ok = [n for n in order if met[tuple(sorted((a, n)))] == 0 and tuple(sorted((a, n))) not in forbidden]
         b = (ok or order)[0]
         free.remove(b)
-        first, second = (a, b) if (firsts[a] - seconds[a], last_seat.get(a, 1)) <= \
-            (firsts[b] - seconds[b], last_seat.get(b, 1)) else (b, a)
-        if firsts[a] - seconds[a] == firsts[b] - seconds[b] and last_seat.get(a) == last_seat.get(b):
-            first, second = (a, b) if len(tables) % 2 == 0 else (b, a)
+        # as owed; owed alike, the higher-placed first on every other table
+        first, second = (a, b) if owed(a) < owed(b) or (owed(a) == owed(b) and len(tables) % 2 == 0) else (b, a)
         tables.append(Table(round=round_, table=0, seats=[first, second]))
     return tables + byes
 
