@@ -16,7 +16,6 @@ server's one writer, so two directors pairing at once make one round.
 from __future__ import annotations
 
 import functools
-import json
 import urllib.parse
 from typing import Literal
 
@@ -161,8 +160,9 @@ def _page_url(event: str, **more) -> str:
     return TOURNAMENT_ROUTE + "?" + urllib.parse.urlencode({"event": event, **more})
 
 
-def page_body(path: str, event: str, player: str | None) -> tuple[str, str, bool]:
-    """(version, the page's body, whether a round is open), drawn once for each version."""
+def page_body(path: str, event: str, player: str | None) -> tuple[str, str, bool, int]:
+    """(version, the page's body, whether a round is open, the rounds paired), drawn once for
+    each version."""
     version = reading(path, lambda st: st.tournament_version(event))
     if version is None:
         raise NotFound(f"no tournament named {event!r} here")
@@ -170,12 +170,13 @@ def page_body(path: str, event: str, player: str | None) -> tuple[str, str, bool
 
 
 @functools.lru_cache(maxsize=64)
-def _drawn(path: str, event: str, player: str | None, version: str) -> tuple[str, bool]:
+def _drawn(path: str, event: str, player: str | None, version: str) -> tuple[str, bool, int]:
     doc = reading(path, lambda st: director.page_doc(st, event))
     if player is not None and player not in {e["name"] for e in doc["tournament"]["entrants"]}:
         raise NotFound(f"{event}: no player named {player!r}")
     player_url = _page_url(event) + "&player="
-    return tournament_html.body(doc, ROUTE, player_url, player), not doc["tournament"]["finished"]
+    shown = doc["tournament"]
+    return tournament_html.body(doc, ROUTE, player_url, player), not shown["finished"], shown["paired"]
 
 
 POLL_SCRIPT = """<script>
@@ -233,7 +234,7 @@ async def tournament_view(request, datasette):
                                 f"name the event: {TOURNAMENT_ROUTE}?event=NAME ({MAX_EVENT} characters at most)")
     database = datasette.get_database()
     try:
-        version, body, open_ = await database.execute_fn(lambda conn: page_body(database.path, event, player))
+        version, body, open_, paired = await database.execute_fn(lambda conn: page_body(database.path, event, player))
     except ScorebookError as err:
         return await error_page(datasette, request, 404, str(err))
     fragment_url = _page_url(event, **({"player": player} if player else {}), fragment="1")
@@ -244,7 +245,6 @@ async def tournament_view(request, datasette):
            f"data-fragment='{_attr(fragment_url)}'>{body}</div>")
     more = ""
     if await refusal(request, datasette, "tournament") is None:
-        paired = await read(datasette, lambda st: director.load(st, event).paired_rounds)
         more = director_forms(event, request.scope.get("csrftoken", lambda: "")(), paired)
     back = f"<p><a href='{_attr(_page_url(event))}'>the whole tournament</a></p>" if player else ""
     title = f"{event}: {player}" if player else event
