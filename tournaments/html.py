@@ -6,12 +6,13 @@ from __future__ import annotations
 import html
 import urllib.parse
 
-from scorebook.analyze.html import CSS, page
+from scorebook.analyze.html import CSS, TIEBREAK_NAMES as MATCH_TIEBREAK_NAMES, page
 
-TIEBREAK_NAMES = {"points": "points", "buchholz_cut1": "Buchholz cut-1", "buchholz": "Buchholz",
-                  "sonneborn_berger": "Sonneborn-Berger", "direct": "direct encounter", "wins": "wins",
-                  "omb": "OMB (sum of margins)", "p_zero": "P-Zero (points among the tied)",
-                  "g_score": "G-score (game points)", "seniority": "starting number", "game_score": "game score",
+# the standings page's names (OMB, P-Zero, G-score), the formats' own beside them; here points are
+# a format's, not a triad's match points, and seniority is the starting number
+TIEBREAK_NAMES = {**MATCH_TIEBREAK_NAMES, "points": "points", "seniority": "starting number",
+                  "buchholz_cut1": "Buchholz cut-1", "buchholz": "Buchholz", "sonneborn_berger": "Sonneborn-Berger",
+                  "direct": "direct encounter", "wins": "wins", "game_score": "game score",
                   "opponents_points": "opponents' points", "best_round": "best round"}
 
 
