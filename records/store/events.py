@@ -45,10 +45,13 @@ class EventTables:
                                  sorted({(event_of[key], player) for key, _, player, _, _ in links}))
         if self.schema_version >= EVENT_MATCHES:
             ranked = set(_ranked_games())
-            self.db.conn.executemany(
-                "INSERT OR IGNORE INTO event_matches (event_id, match) VALUES (?,?)",
-                sorted({(event_of[r[0]], json.loads(r[10])["Match"]) for r in rows
-                        if r[3] in ranked and r[14] and "Match" in json.loads(r[10])}))
+            matches = set()
+            for r in rows:  # a finished record of a ranked game: its tags read once, for its Match tag
+                match = json.loads(r[10]).get("Match") if r[3] in ranked and r[14] else None
+                if match is not None:
+                    matches.add((event_of[r[0]], match))
+            self.db.conn.executemany("INSERT OR IGNORE INTO event_matches (event_id, match) VALUES (?,?)",
+                                     sorted(matches))
 
     def events(self) -> list[dict]:
         """Every event: its game(s), records, players, first and last date, and whether a
