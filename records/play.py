@@ -111,6 +111,7 @@ class Match:
     options: dict
     seed: int
     event: str = ""  # the records' Event tag (default: "scorebook play seed S")
+    tags: tuple[tuple[str, str], ...] = ()  # more tags, or others in place of the default ones (a table's Round)
 
 
 _WARM: set = set()  # the matches whose bots this process has loaded
@@ -140,9 +141,8 @@ def play_task(task: tuple) -> dict:
         setup = engine.new_game(rng, match.options)
     seats = list(zip(seated(list(match.names), g), seated(list(match.bots), g)))
     played = engine.play(setup, [bot for _, bot in seats], int(rng.integers(2**31)), options)
-    text = notation.write_played(setup, played, seats, {"Event": match.event or f"scorebook play seed {match.seed}",
-                                                        "Round": str(g + 1)},
-                                 {"seed": match.seed, "game": g, "options": match.options})
+    tags = {"Event": match.event or f"scorebook play seed {match.seed}", "Round": str(g + 1), **dict(match.tags)}
+    text = notation.write_played(setup, played, seats, tags, {"seed": match.seed, "game": g, "options": match.options})
     return {"text": text, "seconds": played.seconds, "info": played.info}
 
 
@@ -299,7 +299,7 @@ def play_seated(store: Store, game_id: str, seats: list[tuple[str, str]], option
     record is: its outcome. ``deal``: the setup drawn from this seed instead (a duplicate
     round: every table of it the same deal)."""
     game = registry.get_game(game_id)
-    engine, notation = game.engine, game.notation
+    engine = game.engine
     bots = parse_bots(game, [spec for _, spec in seats])
     names = [name for name, _ in seats]
     opts = play_options(game, options)
@@ -307,11 +307,8 @@ def play_seated(store: Store, game_id: str, seats: list[tuple[str, str]], option
     if problem:
         raise UsageError(problem)
     store.check_writable()
-    match = Match(game.id, tuple(bots), tuple(names), opts, seed, tags.get("Event", ""))
-    loaded = warm_bots(match)
-    rng = np.random.default_rng([seed, 0])
-    setup = engine.new_game(np.random.default_rng(deal) if deal is not None else rng, opts)
-    played = engine.play(setup, bots, int(rng.integers(2**31)), loaded)
-    text = notation.write_played(setup, played, list(zip(names, bots)), dict(tags),
-                                 {"seed": seed, "game": 0, "options": opts})
-    return ingest_text(store, text, f"tournament:{tags.get('Event', '')}:round={tags.get('Round', '')}", "pgn")[0]
+    match = Match(game.id, tuple(bots), tuple(names), opts, seed, tags.get("Event", ""), tuple(tags.items()))
+    setup = engine.new_game(np.random.default_rng(deal), opts) if deal is not None else None
+    done = play_task((match, 0, setup))  # game 0 of a match of one game: the seats as given
+    return ingest_text(store, done["text"], f"tournament:{tags.get('Event', '')}:round={tags.get('Round', '')}",
+                       "pgn")[0]
