@@ -90,8 +90,8 @@ async def record_view(request, datasette):
     database = datasette.get_database()
     try:
         rid, title, body = await database.execute_fn(lambda conn: record_parts(database.path, request.url_vars["id"]))
-        job = await read(datasette, lambda st: jobs.latest_job(st, rid))
-        table = await read(datasette, lambda st: st.tournament_of_record(rid))  # (event, round, table) or None
+        # its latest job, and the tournament table it is the result of ((event, round, table) or None)
+        job, table = await read(datasette, lambda st: (jobs.latest_job(st, rid), st.tournament_of_record(rid)))
     except ScorebookError as err:
         return await error_page(datasette, request, 404, str(err))
     urls = datasette.urls
