@@ -227,7 +227,10 @@ def _places(t: Tournament, x: Table, outcome: str) -> list[int]:
 
 def show(store, event: str) -> dict:
     """The tournament: plan, entrants, every round's tables and results."""
-    t = load(store, event)
+    return _shown(load(store, event))
+
+
+def _shown(t: Tournament) -> dict:
     return {"event": t.event, "game": t.game, "options": t.options, "format": t.format, "rounds": t.rounds,
             "paired": t.paired_rounds, "finished": _finished(t), "table_size": t.seats,
             "bye_points": t.bye_points, "placement": t.placement, "tiebreaks": t.tiebreaks,
@@ -236,7 +239,10 @@ def show(store, event: str) -> dict:
 
 
 def standings_of(store, event: str) -> dict:
-    t = load(store, event)
+    return _ranked(load(store, event))
+
+
+def _ranked(t: Tournament) -> dict:
     doc = standings.compute(t)
     doc["game"], doc["format"], doc["matches"] = t.game, t.format, []
     return doc
@@ -244,11 +250,10 @@ def standings_of(store, event: str) -> dict:
 
 def page_doc(store, event: str) -> dict:
     """What the tournament's page shows: its standings, the tournament, and which of its
-    records are analysed."""
-    shown = show(store, event)
-    records = [x["record"] for x in shown["tables"] if x.get("record")]
-    summaries = store.latest_summaries(records)
-    return {"standings": standings_of(store, event), "tournament": shown, "analysed": sorted(summaries),
+    records are analysed (the tournament read once)."""
+    t = load(store, event)
+    summaries = store.latest_summaries([x.record for x in t.tables if x.record])
+    return {"standings": _ranked(t), "tournament": _shown(t), "analysed": sorted(summaries),
             "accuracy": accuracy(summaries)}
 
 
