@@ -165,6 +165,13 @@ def player_line(number, name, rating, points, rank, *blocks):
     return head + "".join("  " + b for b in blocks)
 
 
+def trf_file(folder, name: str, *lines: str):
+    """A TRF16 file of these lines in ``folder``: its path."""
+    path = folder / name
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
 TRF = "\n".join(["012 Autumn Open", "XXR 3", "XXC white1",
                  player_line(1, "Ann", 1900, 1.5, 1, "   2 w 1", "0000 - Z"),
                  player_line(2, "Bob", 1800, 0.0, 3, "   1 b 0", "   3 w 0"),
@@ -298,12 +305,10 @@ def test_the_standings_page_links_each_result_to_its_record_and_escapes_every_na
 
 
 def test_trf_with_its_own_points_and_a_game_not_yet_played(run_cli, tmp_path):
-    text = "\n".join(["012 Football Rules", "XXR 3", "XXS W=3 D=1 L=0",
-                      player_line(1, "Ann", 1900, 3.0, 1, "   2 w 1", "   3 b  "),
-                      player_line(2, "Bob", 1800, 3.0, 2, "   1 b 0", "0000 - U"),  # the bye: a win's 3
-                      player_line(3, "Cyd", 1700, 0.0, 2, "0000 - Z", "   1 w  ")]) + "\n"
-    path = tmp_path / "f.trf"
-    path.write_text(text)
+    path = trf_file(tmp_path, "f.trf", "012 Football Rules", "XXR 3", "XXS W=3 D=1 L=0",
+                    player_line(1, "Ann", 1900, 3.0, 1, "   2 w 1", "   3 b  "),
+                    player_line(2, "Bob", 1800, 3.0, 2, "   1 b 0", "0000 - U"),  # the bye: a win's 3
+                    player_line(3, "Cyd", 1700, 0.0, 2, "0000 - Z", "   1 w  "))
     assert run_cli("tournament", "import", str(path), "--game", "iwoki").exit_code == 0
     tables = tables_of(run_cli, "Football Rules")
     assert [(x["round"], x["seats"], x["kind"], x["places"]) for x in tables] == [
@@ -321,13 +326,11 @@ def test_trf_keeps_its_own_starting_numbers_and_its_unpaired_points(run_cli, tmp
     """Starting numbers as the file gives them (not re-sorted by rating): player 1 takes the first
     seat in round 1 (XXC white1); a requested half-point bye (H) and a point with no one met
     ("0000 - +") count."""
-    text = "\n".join(["012 Numbers", "XXR 2", "XXC white1",
-                      player_line(1, "Low", 1000, 0.5, 2, "0000 - H"),
-                      player_line(2, "High", 2400, 1.0, 1, "0000 - +"),
-                      player_line(3, "Mid", 1800, 0.0, 3, "0000 - Z"),
-                      player_line(4, "Top", 2500, 0.0, 4, "0000 - Z")]) + "\n"
-    path = tmp_path / "n.trf"
-    path.write_text(text)
+    path = trf_file(tmp_path, "n.trf", "012 Numbers", "XXR 2", "XXC white1",
+                    player_line(1, "Low", 1000, 0.5, 2, "0000 - H"),
+                    player_line(2, "High", 2400, 1.0, 1, "0000 - +"),
+                    player_line(3, "Mid", 1800, 0.0, 3, "0000 - Z"),
+                    player_line(4, "Top", 2500, 0.0, 4, "0000 - Z"))
     assert run_cli("tournament", "import", str(path), "--game", "iwoki").exit_code == 0
     rows = {r["player"]: r["points"] for r in cli_json(run_cli("standings", "Numbers", "--json"))["standings"]}
     assert rows == {"Low": 0.5, "High": 1.0, "Mid": 0.0, "Top": 0.0}
@@ -354,14 +357,12 @@ def test_standings_of_a_tournament_need_no_web_extra(run_cli, tmp_path):
 def test_a_trf_block_past_the_rounds_played_is_an_absence_for_the_round_to_pair(run_cli, tmp_path):
     """javafo's way to say who sits out the next round: a ``0000 - Z`` (or H) block in its column
     for those players alone. That round is not played: it is paired without them."""
-    text = "\n".join(["012 Sit Out", "XXR 3", "XXC white1",
-                      player_line(1, "Ann", 1900, 1.0, 1, "   2 w 1", "0000 - Z"),
-                      player_line(2, "Bob", 1800, 0.0, 4, "   1 b 0"),
-                      player_line(3, "Cyd", 1700, 1.0, 2, "   4 w 1"),
-                      player_line(4, "Dan", 1600, 0.0, 3, "   3 b 0"),
-                      player_line(5, "Eve", 1500, 1.0, 5, "0000 - U")]) + "\n"
-    path = tmp_path / "s.trf"
-    path.write_text(text)
+    path = trf_file(tmp_path, "s.trf", "012 Sit Out", "XXR 3", "XXC white1",
+                    player_line(1, "Ann", 1900, 1.0, 1, "   2 w 1", "0000 - Z"),
+                    player_line(2, "Bob", 1800, 0.0, 4, "   1 b 0"),
+                    player_line(3, "Cyd", 1700, 1.0, 2, "   4 w 1"),
+                    player_line(4, "Dan", 1600, 0.0, 3, "   3 b 0"),
+                    player_line(5, "Eve", 1500, 1.0, 5, "0000 - U"))
     done = run_cli("tournament", "import", str(path), "--game", "iwoki")
     assert done.exit_code == 0 and "1 of 3 rounds played" in done.output, done.output
     paired = cli_json(run_cli("tournament", "pair", "Sit Out", "--json"))
