@@ -43,13 +43,39 @@ class Token:
 
 @dataclass
 class PgnGame:
-    """One game of a file: ``tags`` in file order, positions of each tag, movetext tokens."""
+    """One game of a file: ``tags`` in file order, positions of each tag, movetext tokens.
+
+    The splitter keeps a line of words only as the line itself (``pieces``), cut into tokens
+    when ``tokens`` is first read: a game's compiled reader (``Visitor.read_compiled``) reads
+    the lines whole (``movetext_lines``) and never makes a token."""
     index: int  # 1-based game number in the file
     line: int  # line of the first tag (or first movetext token)
     tags: dict[str, str] = field(default_factory=dict)
     tag_tokens: dict[str, Token] = field(default_factory=dict)
-    tokens: list[Token] = field(default_factory=list)
+    pieces: list = field(default_factory=list)  # Tokens, and (line number, line) of words only
     error: ParseError | None = None  # the first container error of this game (a bad tag or comment)
+
+    @property
+    def tokens(self) -> list[Token]:
+        """The movetext's tokens in order (its lines of words cut once, on first reading)."""
+        pieces = self.pieces
+        if any(type(piece) is tuple for piece in pieces):
+            out: list[Token] = []
+            for piece in pieces:
+                if type(piece) is tuple:
+                    line_no, line = piece
+                    out.extend(Token(m.group(), line_no, m.start() + 1) for m in _WORD.finditer(line))
+                else:
+                    out.append(piece)
+            self.pieces = pieces = out
+        return pieces
+
+    def movetext_lines(self) -> list[tuple[int, str]] | None:
+        """The movetext as its lines of words, (line number, line), or None where it holds a
+        comment or a group (or its tokens were cut already)."""
+        if any(type(piece) is not tuple for piece in self.pieces):
+            return None
+        return self.pieces
 
 
 def split_games(text: str) -> list[PgnGame]:
@@ -169,7 +195,7 @@ class _Splitter:
                 self.fail(too_large("a word", MAX_TOKEN_CHARS, line_no, i + 1, line[i:j]))
                 i = j
             else:
-                current.tokens.append(Token(line[i:j], line_no, i + 1))
+                current.pieces.append(Token(line[i:j], line_no, i + 1))
                 i = j
         if seen:
             self.in_movetext = True
@@ -177,7 +203,14 @@ class _Splitter:
             self.comment.append("\n")
 
     def _words(self, line_no: int, line: str) -> None:
-        """A line of words only (no comment, variation or ``;``)."""
+        """A line of words only (no comment, variation or ``;``): kept whole when no word of it
+        can be too large (``PgnGame.tokens`` cuts it when read)."""
+        if len(line) <= MAX_TOKEN_CHARS:
+            if line and not line.isspace():
+                current = self.current or self._begin(line_no)
+                self.in_movetext = True
+                current.pieces.append((line_no, line))
+            return
         words = [(m.group(), m.start() + 1) for m in _WORD.finditer(line)]
         if not words:
             return
@@ -187,7 +220,7 @@ class _Splitter:
             if len(word) > MAX_TOKEN_CHARS:
                 self.fail(too_large("a word", MAX_TOKEN_CHARS, line_no, column, word))
             else:
-                current.tokens.append(Token(word, line_no, column))
+                current.pieces.append(Token(word, line_no, column))
 
     def _comment_part(self, line_no: int, line: str, i: int) -> int:
         """The open comment's text from column ``i``: to its ``}`` (the comment is then a token,
@@ -202,7 +235,7 @@ class _Splitter:
         if self.comment_size > MAX_COMMENT_CHARS:
             self.fail(too_large("a comment", MAX_COMMENT_CHARS, *self.comment_start))
         else:
-            self.current.tokens.append(Token(" ".join(s.strip() for s in self.comment if s.strip()),
+            self.current.pieces.append(Token(" ".join(s.strip() for s in self.comment if s.strip()),
                                              self.comment_start[0], self.comment_start[1], COMMENT))
         self.comment = None
         return end + 1
@@ -216,7 +249,7 @@ class _Splitter:
             self.current.error = self.current.error or ParseError("bad-comment", "a comment closes without opening",
                                                                   line=line_no, column=i + 1, token="}")
         else:
-            self.current.tokens.append(Token(ch, line_no, i + 1, OPEN if ch == "(" else CLOSE))
+            self.current.pieces.append(Token(ch, line_no, i + 1, OPEN if ch == "(" else CLOSE))
         return i + 1
 
     def finish(self) -> None:
@@ -310,6 +343,12 @@ class Visitor:
         """May the result stand here (a token matching ``result_pattern`` is the result)?"""
         return True
 
+    def read_compiled(self, games: list[PgnGame]):
+        """The record read in one compiled call, or None: then ``read_record``'s walk reads it
+        (a game without a compiled reader, or a record the compiled one declines: see
+        ``records/compiled.py``). It may only say yes where the walk says yes, to the same record."""
+        return None
+
     def begin_game(self, game: PgnGame) -> None:
         raise NotImplementedError
 
@@ -339,6 +378,10 @@ def read_record(games: list[PgnGame], visitor: Visitor):
     for game in games:  # a container error (bad tag, comment) of any game comes first
         if game.error is not None:
             raise game.error
+    if visitor.walks is None:  # a walk that keeps the positions (show, the analysis) walks
+        compiled = visitor.read_compiled(games)
+        if compiled is not None:
+            return compiled
     for game in games:
         visitor.begin_game(game)
         result: Token | None = None

@@ -29,6 +29,7 @@ scorebook.errors.IllegalMove: line 6, column 6, ply 1, token 4r0@b1: wrong-squar
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -37,8 +38,9 @@ import numpy as np
 from scorebook.engines.tsuro import rules as R
 from scorebook.engines.tsuro.game import ENGINE
 
-from . import pgn
+from . import pgn, tsuro_compiled
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
+from .compiled import movetext_bytes, words_array
 from .limits import small_int
 from .notation import Canonical, Notation
 from .replay import Place, Replay, Step
@@ -71,10 +73,41 @@ class TsuroRecord:
     deck: list[int]
     refill: int
     tags: dict[str, str]
-    turns: list[Turn]
+    turns: Sequence[Turn]
     score: dict
     recorded: dict | None
     warnings: list[str] = field(default_factory=list)
+    lines: str | None = None  # the canonical turn lines, where the compiled reader wrote them
+
+
+class CompiledTurns(Sequence):
+    """The turns of a record the compiled reader read (``tsuro_compiled.read_turns``): kept as
+    its arrays, made Turns only when read (ingest never reads them)."""
+
+    def __init__(self, turns: np.ndarray, events: np.ndarray):
+        self.rows, self.events, self._made = turns, events, None
+
+    def _turns(self) -> list[Turn]:
+        if self._made is None:
+            self._made = []
+            for seat, tile, rotation, square, lo, hi in self.rows.tolist():
+                moves, by_kind = replay_events(self.events[lo:], hi - lo)
+                self._made.append(Turn(seat, tile, rotation, square, by_kind["deck"], moves,
+                                       {k: v for k, v in by_kind.items() if k != "deck"}))
+        return self._made
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, index):
+        return self._turns()[index]
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def placements(self) -> list[tuple[int, str]]:
+        """(seat, placement text) of each turn, without making the Turns."""
+        return [(seat, placement_text(tile, rotation, square)) for seat, tile, rotation, square, *_ in self.rows.tolist()]
 
 
 def parse_point(text: str) -> int | None:
@@ -213,6 +246,32 @@ class TsuroVisitor(pgn.Visitor):
             self._tag_error("bad-deck", "Deck", f"[Deck] is the {R.N_TILES} tile ids 0 to {R.N_TILES - 1}, "
                                                 "each once, top first")
         return ids
+
+    def read_compiled(self, games: list[pgn.PgnGame]) -> TsuroRecord | None:
+        """The record read by ``tsuro_compiled.read_turns`` in one call, or None (a comment, a
+        fault, a stated result the replay contradicts: the walk reads it and says why). The
+        tags are read here as the walk reads them, so a tag's fault is raised alike."""
+        lines = games[0].movetext_lines() if len(games) == 1 else None
+        if lines is None:
+            return None
+        self.begin_game(games[0])
+        data = movetext_bytes(lines)
+        if data is None:
+            return None
+        names, offsets = words_array(self.names)
+        status, text, turns, events = tsuro_compiled.read_turns(data, names, offsets, self.walk.state)
+        if status != tsuro_compiled.OK:
+            return None
+        score = R.score(self.walk.state, self.names)
+        recorded = None
+        if self.result_text is not None:
+            named = self.result_text.split()
+            seats = sorted(self.names.index(n) for n in named if n in self.names)
+            if len(seats) != len(named) or seats != score["winners"]:
+                return None
+            recorded = {"winners": seats}
+        return TsuroRecord(self.names, self.starts, self.deck, self.refill, self.tags, CompiledTurns(turns, events),
+                           score, recorded, self.warnings, lines=text.tobytes().decode("ascii"))
 
     @property
     def state(self) -> np.ndarray:
@@ -482,6 +541,9 @@ def write_record(record: TsuroRecord) -> tuple[str, list[tuple]]:
         tags["DragonRefill"] = R.REFILLS[record.refill]
     tags.update(record.tags)
     tags["Result"] = " ".join(names[p] for p in record.score["winners"])
+    if record.lines is not None:  # written by the compiled reader
+        rows = [(1, i, seat, placement, None) for i, (seat, placement) in enumerate(record.turns.placements(), 1)]
+        return pgn.write_tags(tags) + "\n\n" + record.lines, rows
     lines, rows = [], []
     for i, turn in enumerate(record.turns, 1):
         line = turn_text(i, names, turn)

@@ -1,0 +1,133 @@
+"""What every game's compiled reader shares: the movetext's bytes cut into words, numbers and
+names read from them, and the canonical text written back as bytes, all jitted.
+
+A compiled reader (``Visitor.read_compiled``) reads a record the common way in one jitted
+call, and declines (returns None) at anything it does not read: a comment, a byte outside
+printable ASCII, any fault. The shared walk (``pgn.read_record`` driving the game's visitor)
+then reads the record as before, so every rejection, its position and its message come from
+one place, and a compiled reader only ever has to agree with the walk on what it accepts.
+
+>>> import numpy as np
+>>> buf = np.frombuffer(b"1. A 4r0  | x>y\\n2. B", np.uint8)
+>>> starts, ends = np.empty(8, np.int64), np.empty(8, np.int64)
+>>> n = cut_words(buf, starts, ends)
+>>> [bytes(buf[a:b]).decode() for a, b in zip(starts[:n], ends[:n])]
+['1.', 'A', '4r0', '|', 'x>y', '2.', 'B']
+>>> names, offsets = words_array(["A", "Bo"])
+>>> int(word_index(np.frombuffer(b"Bo", np.uint8), 0, 2, names, offsets))
+1
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+TAB, NEWLINE, RETURN, SPACE, DEL = 9, 10, 13, 32, 127
+NOT_READ = -1  # a byte or a shape the compiled reader leaves to the walk
+
+
+@njit(cache=True)
+def is_space(c) -> bool:
+    return c == SPACE or c == NEWLINE or c == TAB or c == RETURN
+
+
+@njit(cache=True)
+def cut_words(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.int64:
+    """The words of ``buf`` (runs of bytes between spaces, tabs and line ends), their spans
+    written into ``starts`` and ``ends``; their count, or NOT_READ at any other control byte or
+    a byte outside ASCII (the walk reads those: Python's whitespace is wider than these four)."""
+    n, i, size = 0, 0, buf.shape[0]
+    while i < size:
+        c = buf[i]
+        if is_space(c):
+            i += 1
+            continue
+        start = i
+        while i < size and not is_space(buf[i]):
+            if buf[i] < SPACE or buf[i] >= DEL:
+                return NOT_READ
+            i += 1
+        if n == starts.shape[0]:
+            return NOT_READ
+        starts[n], ends[n] = start, i
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def digits(buf: np.ndarray, a: np.int64, b: np.int64, most: np.int64) -> np.int64:
+    """The decimal ``buf[a:b]`` of 1 to ``most`` digits, or NOT_READ."""
+    if b <= a or b - a > most:
+        return NOT_READ
+    value = 0
+    for i in range(a, b):
+        c = buf[i] - 48
+        if c < 0 or c > 9:
+            return NOT_READ
+        value = value * 10 + c
+    return value
+
+
+@njit(cache=True)
+def word_index(buf: np.ndarray, a: np.int64, b: np.int64, words: np.ndarray, offsets: np.ndarray) -> np.int64:
+    """Which of ``words`` (``words_array``) ``buf[a:b]`` is, or NOT_READ."""
+    for k in range(offsets.shape[0] - 1):
+        lo, hi = offsets[k], offsets[k + 1]
+        if hi - lo != b - a:
+            continue
+        same = True
+        for i in range(hi - lo):
+            if words[lo + i] != buf[a + i]:
+                same = False
+                break
+        if same:
+            return k
+    return NOT_READ
+
+
+@njit(cache=True)
+def put_word(out: np.ndarray, n: np.int64, words: np.ndarray, offsets: np.ndarray, k: np.int64) -> np.int64:
+    """Word ``k`` of ``words`` written at ``out[n:]``; where the text goes on."""
+    for i in range(offsets[k], offsets[k + 1]):
+        out[n] = words[i]
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def put_byte(out: np.ndarray, n: np.int64, c: np.int64) -> np.int64:
+    out[n] = c
+    return n + 1
+
+
+@njit(cache=True)
+def put_int(out: np.ndarray, n: np.int64, value: np.int64) -> np.int64:
+    """A non-negative decimal written at ``out[n:]``."""
+    if value == 0:
+        out[n] = 48
+        return n + 1
+    width, rest = 0, value
+    while rest > 0:
+        width += 1
+        rest //= 10
+    for i in range(width - 1, -1, -1):
+        out[n + i] = 48 + value % 10
+        value //= 10
+    return n + width
+
+
+def words_array(words: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """ASCII words as one byte array and the offsets of each (word k is ``[off[k], off[k+1])``)."""
+    data = "".join(words).encode("ascii")
+    offsets = np.zeros(len(words) + 1, np.int64)
+    np.cumsum([len(w) for w in words], out=offsets[1:])
+    return np.frombuffer(data, np.uint8) if data else np.zeros(0, np.uint8), offsets
+
+
+def movetext_bytes(lines: list[tuple[int, str]]) -> np.ndarray | None:
+    """A game's lines of words (``PgnGame.movetext_lines``) as one byte array, or None where
+    a line is not ASCII (the walk reads it)."""
+    text = "\n".join(line for _, line in lines)
+    if not text.isascii():
+        return None
+    return np.frombuffer(text.encode("ascii"), np.uint8)
