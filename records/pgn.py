@@ -62,17 +62,18 @@ class PgnGame:
         if any(type(piece) is tuple for piece in pieces):
             out: list[Token] = []
             for piece in pieces:
-                if type(piece) is tuple:
-                    line_no, line = piece
-                    out.extend(Token(m.group(), line_no, m.start() + 1) for m in _WORD.finditer(line))
+                if type(piece) is tuple:  # lines of words, from line_no on
+                    line_no, lines = piece
+                    for k, line in enumerate(lines.split("\n")):
+                        out.extend(Token(m.group(), line_no + k, m.start() + 1) for m in _WORD.finditer(line))
                 else:
                     out.append(piece)
             self.pieces = pieces = out
         return pieces
 
     def movetext_lines(self) -> list[tuple[int, str]] | None:
-        """The movetext as its lines of words, (line number, line), or None where it holds a
-        comment or a group (or its tokens were cut already)."""
+        """The movetext as its lines of words, (first line number, lines), or None where it
+        holds a comment or a group (or its tokens were cut already)."""
         if any(type(piece) is not tuple for piece in self.pieces):
             return None
         return self.pieces
@@ -83,16 +84,50 @@ def split_games(text: str) -> list[PgnGame]:
     return list(iter_games(text))
 
 
-def _lines(text: str):
-    """The lines of a text, one at a time (no list of them all)."""
-    start = 0
-    while True:
-        end = text.find("\n", start)
-        if end < 0:
-            yield text[start:]
-            return
-        yield text[start:end]
-        start = end + 1
+class _Lookout:
+    """Where the next line from a position that is not words only begins (``next_line``): a
+    tag (a line whose first word starts with "["), or a line holding a comment's or a group's
+    symbol. With str.find, not a regular expression: it scans every character of a file, and
+    find runs at memchr's speed; the next bracket and the next symbol found are kept, so that
+    a file is scanned once however many lines are looked at."""
+
+    def __init__(self, text: str):
+        self.text, self.size = text, len(text)
+        self.bracket = self.symbol = -1  # the next "[" and the next of "{}();" found (size: none)
+        self.places = [-1] * 5  # the next place of each of "{}();"
+
+    def next_line(self, pos: int) -> int:
+        """The start of that line (``pos``, a line's start, where it is that line); past the
+        end (``len(text) + 1``) where no such line follows."""
+        text, size = self.text, self.size
+        if self.symbol < pos:  # each symbol's next place, found again only where it is behind
+            places = self.places
+            for k, c in enumerate("{}();"):
+                if places[k] < pos:
+                    at = text.find(c, pos)
+                    places[k] = size if at < 0 else at
+            self.symbol = min(places)
+        tag = size + 1
+        while True:
+            if self.bracket < pos:
+                self.bracket = text.find("[", pos)
+                if self.bracket < 0:
+                    self.bracket = size
+            bracket = self.bracket
+            if bracket >= min(self.symbol, size):
+                break
+            start = text.rfind("\n", pos, bracket) + 1
+            if start <= pos:
+                start = pos
+            if start == bracket or text[start:bracket].isspace():
+                tag = start
+                break
+            self.bracket = text.find("[", bracket + 1)  # a bracket within a line of words (Tsuro's returns)
+            if self.bracket < 0:
+                self.bracket = size
+        if self.symbol >= min(tag, size):
+            return tag
+        return max(pos, text.rfind("\n", pos, self.symbol) + 1)
 
 
 def iter_games(text: str):
@@ -100,19 +135,30 @@ def iter_games(text: str):
     is read a game at a time). A malformed tag or comment, or a line, tag, word or comment
     past its limit (``limits.py``: ``too-large``), is kept as the error of its own game
     (``PgnGame.error``), so the other games of the file still read. Nothing past a limit is
-    kept."""
+    kept. The lines of words only between two tags or comments are taken at once, as one
+    piece (``_Splitter.words_only``): the others one by one."""
     splitter = _Splitter()
     games = splitter.games
-    for line_no, raw in enumerate(_lines(text), start=1):
+    lookout = _Lookout(text)
+    pos, line_no, size = 0, 1, len(text)
+    while True:
         while len(games) > 1:  # a game is whole once the next one has begun
             yield games.pop(0)
-        line = raw.rstrip("\r")
-        if len(line) > MAX_LINE_CHARS:
-            splitter.fail(too_large("a line", MAX_LINE_CHARS, line_no, 1))
-        elif splitter.comment is None and line.lstrip().startswith("[") and not line.lstrip().startswith("[%"):
-            splitter.tag(line_no, line, line.strip())
-        else:
-            splitter.movetext(line_no, line)
+        if splitter.comment is None:
+            special = lookout.next_line(pos)
+            if special > pos:  # lines of words only up to the next line to look at (or the end)
+                chunk = text[pos:special - 1] if special <= size else text[pos:]
+                splitter.words_only(line_no, chunk)
+                if special > size:
+                    break
+                line_no += chunk.count("\n") + 1
+                pos = special
+                continue
+        end = text.find("\n", pos)
+        splitter.line(line_no, text[pos:] if end < 0 else text[pos:end])
+        if end < 0:
+            break
+        pos, line_no = end + 1, line_no + 1
     splitter.finish()
     yield from games
 
@@ -135,6 +181,40 @@ class _Splitter:
         self.current = PgnGame(index=self.count, line=line_no)
         self.games.append(self.current)
         return self.current
+
+    def line(self, line_no: int, raw: str) -> None:
+        """One line: a tag pair, or movetext (words, comments, groups)."""
+        line = raw.rstrip("\r")
+        if len(line) > MAX_LINE_CHARS:
+            self.fail(too_large("a line", MAX_LINE_CHARS, line_no, 1))
+        elif self.comment is None and line.lstrip().startswith("[") and not line.lstrip().startswith("[%"):
+            self.tag(line_no, line, line.strip())
+        else:
+            self.movetext(line_no, line)
+
+    def words_only(self, line_no: int, chunk: str) -> None:
+        """Lines of words only (no tag, comment or group; no comment open), from ``line_no``:
+        kept whole as one piece of the game (``PgnGame.tokens`` cuts it when read), from its
+        first word on; line by line where a line or a word could be past its limit."""
+        while len(chunk) > MAX_TOKEN_CHARS:  # in pieces of whole lines, each under a word's limit
+            cut = chunk.rfind("\n", 0, MAX_TOKEN_CHARS + 1)
+            if cut < 0:  # a first line that long: looked at alone
+                cut = chunk.find("\n")
+                self.line(line_no, chunk if cut < 0 else chunk[:cut])
+            else:
+                self.words_only(line_no, chunk[:cut])
+            if cut < 0:
+                return
+            line_no += chunk.count("\n", 0, cut) + 1
+            chunk = chunk[cut + 1:]
+        first = len(chunk) - len(chunk.lstrip())
+        if first == len(chunk):
+            return  # blank lines
+        start = chunk.rfind("\n", 0, first) + 1
+        line_no += chunk.count("\n", 0, start)
+        current = self.current or self._begin(line_no)
+        self.in_movetext = True
+        current.pieces.append((line_no, chunk[start:]))
 
     def fail(self, error: ParseError) -> None:
         """The current game's first error (a game of its own when none has begun)."""
