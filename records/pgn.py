@@ -25,6 +25,7 @@ WORD, COMMENT, OPEN, CLOSE = "word", "comment", "open", "close"
 
 TAG_NAME_RE = re.compile(r"[A-Za-z0-9_]{1,64}")
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(;.*)?$')
+_ESCAPE_RE = re.compile(r"\\(.)")
 _COMMAND_RE = re.compile(r"\[%(\w+)\s*([^\]]*)\]")
 # "12." or "12..." (black's move in PGN; a pair's second half here), possibly with the move stuck on
 _NEXT_TOKEN = re.compile(r"[^\s{}();]+|[{}();]")  # a word, or a symbol of the movetext
@@ -234,7 +235,9 @@ class _Splitter:
             current.error = current.error or ParseError(
                 "bad-tag", 'a tag pair must read [Name "value"]', line=line_no, column=col, token=stripped[:40])
             return
-        name, value = m.group(1), re.sub(r"\\(.)", r"\1", m.group(2))
+        name, value = m.group(1), m.group(2)
+        if "\\" in value:  # escapes: \" and \\
+            value = _ESCAPE_RE.sub(r"\1", value)
         if len(value) > MAX_TAG_CHARS:
             self.fail(too_large(f"the value of tag {name[:40]}", MAX_TAG_CHARS, line_no, col))
             return

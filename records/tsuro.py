@@ -50,6 +50,7 @@ KEYWORDS = ("draw", "dragon", "return", "deck", "refill", "pass")
 _NAME_RE = re.compile(r"[A-Za-z0-9_.:\-]{1,40}")
 _POINT_RE = re.compile(r"([a-f])([1-6])\.([0-7])")
 _PLACE_RE = re.compile(r"([0-9]{1,2})r([0-3])(?:@([a-f])([1-6]))?")
+_DECK_RE = re.compile(r"(?:[0-9]{1,2} )*[0-9]{1,2}")
 _MOVE_RE = re.compile(r"([a-f][1-6]\.[0-7])>([a-f][1-6]\.[0-7]|x|\*)")
 
 
@@ -84,13 +85,13 @@ class CompiledTurns(Sequence):
     """The turns of a record the compiled reader read (``tsuro_compiled.read_turns``): kept as
     its arrays, made Turns only when read (ingest never reads them)."""
 
-    def __init__(self, turns: np.ndarray, events: np.ndarray):
-        self.rows, self.events, self._made = turns, events, None
+    def __init__(self, turns: np.ndarray, events: np.ndarray, lines: str):
+        self.rows, self.events, self.lines, self._made = turns, events, lines, None
 
     def _turns(self) -> list[Turn]:
         if self._made is None:
             self._made = []
-            for seat, tile, rotation, square, lo, hi in self.rows.tolist():
+            for seat, tile, rotation, square, lo, hi, *_ in self.rows.tolist():
                 moves, by_kind = replay_events(self.events[lo:], hi - lo)
                 self._made.append(Turn(seat, tile, rotation, square, by_kind["deck"], moves,
                                        {k: v for k, v in by_kind.items() if k != "deck"}))
@@ -106,8 +107,9 @@ class CompiledTurns(Sequence):
         return isinstance(other, Sequence) and list(self) == list(other)
 
     def placements(self) -> list[tuple[int, str]]:
-        """(seat, placement text) of each turn, without making the Turns."""
-        return [(seat, placement_text(tile, rotation, square)) for seat, tile, rotation, square, *_ in self.rows.tolist()]
+        """(seat, placement text) of each turn, as the lines write it, without making the Turns."""
+        lines = self.lines
+        return [(row[0], lines[row[6]:row[7]]) for row in self.rows.tolist()]
 
 
 def parse_point(text: str) -> int | None:
@@ -241,7 +243,10 @@ class TsuroVisitor(pgn.Visitor):
         return points
 
     def _read_deck(self, text: str | None) -> list[int]:
-        ids = [small_int(w) for w in (text or "").split()]
+        if text is not None and _DECK_RE.fullmatch(text):  # the common spelling, read at once
+            ids = list(map(int, text.split(" ")))
+        else:
+            ids = [small_int(w) for w in (text or "").split()]
         if sorted(i if i is not None else -1 for i in ids) != list(range(R.N_TILES)):
             self._tag_error("bad-deck", "Deck", f"[Deck] is the {R.N_TILES} tile ids 0 to {R.N_TILES - 1}, "
                                                 "each once, top first")
@@ -270,8 +275,9 @@ class TsuroVisitor(pgn.Visitor):
             if len(seats) != len(named) or seats != score["winners"]:
                 return None
             recorded = {"winners": seats}
-        return TsuroRecord(self.names, self.starts, self.deck, self.refill, self.tags, CompiledTurns(turns, events),
-                           score, recorded, self.warnings, lines=text.tobytes().decode("ascii"))
+        lines = text.tobytes().decode("ascii")
+        return TsuroRecord(self.names, self.starts, self.deck, self.refill, self.tags,
+                           CompiledTurns(turns, events, lines), score, recorded, self.warnings, lines=lines)
 
     @property
     def state(self) -> np.ndarray:

@@ -27,7 +27,7 @@ OK = 0
 TEXT_PER_TURN = 4096  # bytes a turn's canonical line can take, at most (8 names of 40 characters)
 BAR, DOT, COMMA, OPEN, CLOSE, STAR, AT, ARROW = (ord(c) for c in "|.,[]*@>")
 # a turn's columns in the ``turns`` array the call returns
-SEAT, TILE, ROTATION, SQUARE, FIRST_EVENT, END_EVENT = range(6)
+SEAT, TILE, ROTATION, SQUARE, FIRST_EVENT, END_EVENT, PLACEMENT, PLACEMENT_END = range(8)
 
 
 @njit(cache=True)
@@ -321,17 +321,18 @@ def _put_text(out, n, text) -> np.int64:
 def read_turns(buf: np.ndarray, names: np.ndarray, offsets: np.ndarray, s: np.ndarray) -> tuple:
     """A record's turns read and replayed from state ``s`` (changed: the position at the end):
     ``(OK, canonical turn lines, turns, events)`` (``turns``: a row a turn, its columns SEAT ..
-    END_EVENT; ``events``: the engine's rows of every turn, in order), or NOT_READ first where
+    PLACEMENT_END, the last two where the lines write its placement; ``events``: the engine's
+    rows of every turn, in order), or NOT_READ first where
     the walk is to read the record."""
     players = offsets.shape[0] - 1
-    none = (NOT_READ, np.zeros(0, np.uint8), np.zeros((0, 6), np.int64), np.zeros((0, 3), np.int64))
+    none = (NOT_READ, np.zeros(0, np.uint8), np.zeros((0, 8), np.int64), np.zeros((0, 3), np.int64))
     starts = np.empty(buf.shape[0] // 2 + 1, np.int64)
     ends = np.empty(buf.shape[0] // 2 + 1, np.int64)
     n_words = cut_words(buf, starts, ends)
     if n_words < 0:
         return none
     text = np.empty(2 * buf.shape[0] + TEXT_PER_TURN, np.uint8)  # grown where a turn may not fit
-    turns = np.empty((R.N_TILES, 6), np.int64)
+    turns = np.empty((R.N_TILES, 8), np.int64)
     kept = np.empty((4 * R.EVENTS, 3), np.int64)  # grown likewise
     events = np.empty((R.EVENTS, 3), np.int64)
     said = np.empty((buf.shape[0] + 1, 3), np.int64)
@@ -421,12 +422,14 @@ def read_turns(buf: np.ndarray, names: np.ndarray, offsets: np.ndarray, s: np.nd
         n_text = _put_text(text, n_text, ". ")
         n_text = put_word(text, n_text, names, offsets, seat)
         n_text = put_byte(text, n_text, SPACE_BYTE)
+        turns[n_turns, PLACEMENT] = n_text
         n_text = put_int(text, n_text, tile)
         n_text = put_byte(text, n_text, 114)
         n_text = put_int(text, n_text, rotation)
         n_text = put_byte(text, n_text, AT)
         n_text = put_byte(text, n_text, 97 + square % R.COLS)
         n_text = put_int(text, n_text, square // R.COLS + 1)
+        turns[n_turns, PLACEMENT_END] = n_text
         n_text = _put_text(text, n_text, " |")
         for r in range(n_events):
             if events[r, 0] == R.MOVE:

@@ -24,7 +24,8 @@ def test_new_database_has_the_schema_wal_and_foreign_keys(tmp_path):
     assert store.schema_version == len(MIGRATIONS)
     assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert store.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-    assert {"records", "players", "events", "moves", "scores", "record_players"} <= set(store.db.table_names())
+    assert {"records", "players", "events", "scores", "record_players"} <= set(store.db.table_names())
+    assert "moves" in store.db.view_names()  # a record's moves are a column of its row (migration 19)
     # reopening does not migrate again
     assert Store(str(tmp_path / "a.db")).schema_version == len(MIGRATIONS)
 

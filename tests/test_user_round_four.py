@@ -195,9 +195,11 @@ def test_an_older_archive_counts_its_events_matches_once_migrated(run_cli):
     them from its stored records when it is migrated."""
     import sqlite3
     from scorebook.records.store import Store
+    from .test_moves_column import undo_moves_column
     cli_json(run_cli("ingest", str(SAMPLES / "game-of-islands"), "--json"))
     before = cli_json(run_cli("events", "--json"))["events"]
     db = sqlite3.connect(run_cli.db)
+    undo_moves_column(db)  # back to schema 18, then 17
     db.executescript("DROP TABLE event_matches; PRAGMA user_version = 17;")
     db.close()
     Store(run_cli.db).close()  # a writer migrates

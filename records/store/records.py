@@ -1,6 +1,6 @@
 """The records' tables: a record's row (normalised text, hash, game, rules, deck, tags, the
-replayed and the stated score), its players, moves and per-category scores, written in bulk
-and read back by id, prefix, game or player."""
+replayed and the stated score, its moves as JSON), its players and per-category scores,
+written in bulk and read back by id, prefix, game or player."""
 from __future__ import annotations
 
 import hashlib
@@ -19,7 +19,7 @@ from ..notation import browsing, score_text
 ENGINE_VERSION = "0.1.0"
 RECORD_COLUMNS = ("key, id, hash, game, rules, deck, format, source, source_index, text, tags, score, "
                   "recorded, total, finished, warnings, event_id, engine_version, ingested_at, players, event, result, "
-                  "date")
+                  "date, moves_json")
 _DATE = re.compile(r"(\d{4})[.\-/](\d{2})[.\-/](\d{2})")
 
 
@@ -45,7 +45,7 @@ class RecordTables:
         Returns, for each, what became of it in a tournament (``attach_records``)."""
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         rows: list[tuple] = []
-        links, moves, scores = [], [], []
+        links, scores = [], []
         key = self.db.execute("SELECT coalesce(max(key), 0) FROM records").fetchone()[0]
         for p in items:
             key += 1
@@ -56,18 +56,17 @@ class RecordTables:
                 json.dumps(p.tags), json.dumps(p.score), None if p.recorded is None else json.dumps(p.recorded),
                 p.total, int(p.finished), json.dumps(p.warnings) if p.warnings else None,
                 self._name_id("events", self._event_ids, event) if event else None, ENGINE_VERSION, now,
-                " / ".join(p.players) or None, event, result, record_date(p.tags.get("Date"))))
+                " / ".join(p.players) or None, event, result, record_date(p.tags.get("Date")),
+                json.dumps(p.moves, separators=(",", ":"))))
             for seat, name in enumerate(p.players):
                 links.append((key, seat, self._name_id("players", self._player_ids, name),
                               points[seat] if seat < len(points) else None,
                               outcomes[seat] if seat < len(outcomes) else None))
-            moves.extend([(key, game, ply, player, text, note) for game, ply, player, text, note in p.moves])
             scores.extend([(key, seat, cat, pts) for seat, cat, pts in p.scores])
         # bulk rows go straight to the connection: sqlite-utils' insert_all builds SQL per chunk
         conn = self.db.conn
-        conn.executemany(f"INSERT INTO records ({RECORD_COLUMNS}) VALUES ({','.join('?' * 23)})", rows)
+        conn.executemany(f"INSERT INTO records ({RECORD_COLUMNS}) VALUES ({','.join('?' * 24)})", rows)
         _insert_rows(conn, "record_players", 5, links)
-        _insert_rows(conn, "moves", 6, moves)
         _insert_rows(conn, "scores", 4, scores)
         self._summarise_events(rows, links)
         return self.attach_records(items)
@@ -157,8 +156,10 @@ class RecordTables:
         return found
 
     def moves(self, record_id: str) -> list[dict]:
-        return list(self.db.query("SELECT m.game, ply, player, m.text, annotation FROM moves m JOIN records r "
-                                  "ON r.key = m.record_key WHERE r.id = ? ORDER BY m.game, ply", [record_id]))
+        """A record's moves (game, ply, player, text, annotation), from its row's column."""
+        row = self.db.execute("SELECT moves_json FROM records WHERE id = ?", [record_id]).fetchone()
+        names = ("game", "ply", "player", "text", "annotation")
+        return [dict(zip(names, move)) for move in json.loads(row[0] or "[]")] if row else []
 
     def scores(self, record_id: str) -> dict[tuple[int, str], int]:
         rows = self.db.execute("SELECT seat, category, points FROM scores s JOIN records r "
@@ -219,6 +220,7 @@ def _insert_rows(conn, table: str, width: int, rows: list[tuple]) -> None:
 
 def _decode(row: dict) -> dict:
     out = dict(row)
+    out.pop("moves_json", None)  # the moves: ``moves``
     for key in ("tags", "score", "recorded", "warnings"):
         if out.get(key) is not None:
             try:

@@ -11,6 +11,16 @@ from scorebook.errors import UsageError
 
 from .records import _browsing, record_date
 
+# created once older rows are filled and indexed (``_fill_browsing``): deleting from the index
+# what was never in it would corrupt it
+FTS_UPDATE_TRIGGER = """
+    CREATE TRIGGER records_fts_update AFTER UPDATE ON records BEGIN
+        INSERT INTO records_fts(records_fts, rowid, players, event, tags)
+            VALUES ('delete', old.key, old.players, old.event, old.tags);
+        INSERT INTO records_fts(rowid, players, event, tags) VALUES (new.key, new.players, new.event, new.tags);
+    END"""
+
+
 MIGRATIONS: list[str] = [
     # 1: the first schema
     """
@@ -358,6 +368,25 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (event_id, match)
     ) WITHOUT ROWID;
     """,
+    # 19: a record's moves in one column of its row, JSON rows [game, ply, player, text,
+    # annotation] (a row a move cost most of a record's write, and was the largest table); the
+    # view ``moves`` shows them as the table did, a record at a time by its key. The search
+    # index is not touched: its trigger is set aside while the column is filled.
+    """
+    ALTER TABLE records ADD COLUMN moves_json TEXT;
+    DROP TRIGGER IF EXISTS records_fts_update;
+    UPDATE records SET moves_json = (
+        SELECT json_group_array(json_array(game, ply, player, text, annotation))
+        FROM (SELECT game, ply, player, text, annotation FROM moves m WHERE m.record_key = records.key
+              ORDER BY game, ply));
+    """ + FTS_UPDATE_TRIGGER + """;
+    DROP TABLE moves;
+    CREATE VIEW moves AS
+        SELECT r.key AS record_key, json_extract(m.value, '$[0]') AS game, json_extract(m.value, '$[1]') AS ply,
+               json_extract(m.value, '$[2]') AS player, json_extract(m.value, '$[3]') AS text,
+               json_extract(m.value, '$[4]') AS annotation
+        FROM records r, json_each(r.moves_json) m;
+    """,
 ]
 RATINGS = 11  # the migration that keeps ratings
 CHECKPOINTS = 12  # the migration that keeps ratings' checkpoints
@@ -367,14 +396,6 @@ TOURNAMENTS = 6  # the migration that adds the tournaments table
 EVENT_MATCHES = 18  # the migration that keeps each event's ranked matches
 BROWSING = 4  # the migration that adds the label columns, points, views and search
 OUTCOMES = 5  # the migration that adds each seat's outcome
-# created once older rows are filled and indexed (``_fill_browsing``): deleting from the index
-# what was never in it would corrupt it
-FTS_UPDATE_TRIGGER = """
-    CREATE TRIGGER records_fts_update AFTER UPDATE ON records BEGIN
-        INSERT INTO records_fts(records_fts, rowid, players, event, tags)
-            VALUES ('delete', old.key, old.players, old.event, old.tags);
-        INSERT INTO records_fts(rowid, players, event, tags) VALUES (new.key, new.players, new.event, new.tags);
-    END"""
 
 
 def _ranked_games() -> list[str]:
