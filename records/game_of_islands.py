@@ -16,6 +16,7 @@ that part.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -24,7 +25,8 @@ import numpy as np
 from scorebook.engines.game_of_islands import engine as E
 from scorebook.engines.game_of_islands.game import ENGINE
 
-from . import pgn
+from . import game_of_islands_compiled as compiled_grid, pgn
+from .compiled import movetext_bytes
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch
 from .limits import small_int
 from .notation import Canonical, Notation
@@ -86,6 +88,9 @@ class GoiGame:
     bonus: list[int]
     status: str  # "complete" or "unfinished"
     timed_out: list[bool]
+    #: where the compiled reader read the grid: its canonical movetext without the result,
+    #: wrapped, and the width of its last line (``render`` adds the result)
+    written: tuple[str, int] | None = None
 
     @property
     def score(self) -> dict:
@@ -155,6 +160,36 @@ def _pieces(token: pgn.Token) -> list[_Part]:
             out.append(_Part("", token.line, col, True))
         col += len(piece) + 1
     return out
+
+
+class CompiledTurns(Sequence):
+    """A grid's turns as the compiled reader read them (``game_of_islands_compiled``): kept
+    as its arrays, made Turns only when read (ingest never reads them)."""
+
+    def __init__(self, turns: np.ndarray, claims: np.ndarray, text: str):
+        self.rows, self.claims, self.text, self._made = turns, claims, text, None
+
+    def _turns(self) -> list[Turn]:
+        if self._made is None:
+            claims = self.claims.tolist()
+            kinds = {E.KIND_LINE: E.LINE, E.KIND_PASS: E.PASS, E.KIND_TIME: E.TIME}
+            self._made = [Turn(kinds[kind], (x1, y1, x2, y2) if kind == E.KIND_LINE else None, claims[lo:hi])
+                          for kind, x1, y1, x2, y2, lo, hi, *_ in self.rows.tolist()]
+        return self._made
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, index):
+        return self._turns()[index]
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def texts(self) -> list[str]:
+        """Each turn as the canonical text writes it, without making the Turns."""
+        text = self.text
+        return [text[row[7]:row[8]] for row in self.rows.tolist()]
 
 
 class GameOfIslandsVisitor(pgn.Visitor):
@@ -244,6 +279,46 @@ class GameOfIslandsVisitor(pgn.Visitor):
                 raise ParseError("triad-players", f"the games of a triad are played by "
                                  f"{' and '.join(self.players)}", line=where.line if where else self.pg.line,
                                  column=where.column if where else 1, token=who)
+
+    # ---- a record read in compiled calls
+    def read_compiled(self, games: list[pgn.PgnGame]) -> GoiRecord | None:
+        """The record read a grid a compiled call (``game_of_islands_compiled.read_grid``), or
+        None: a comment, a fault, a stated result the replay contradicts (the walk reads it and
+        says why). The tags are read here as the walk reads them (``begin_game``), and each grid
+        settled by ``end_game`` once nothing it checks can fail. Declining, it leaves the
+        visitor as it was made, for the walk."""
+        if any(pg.movetext_lines() is None for pg in games):
+            return None
+        record = self._read_compiled(games)
+        if record is None:
+            self.__init__(self.policy)
+        return record
+
+    def _read_compiled(self, games: list[pgn.PgnGame]) -> GoiRecord | None:
+        for pg in games:
+            self.begin_game(pg)
+            data = movetext_bytes(pg.movetext_lines())
+            if data is None:
+                return None
+            grid = self.grid
+            meta = grid.scalars()
+            status, text, width, turns, claims, result_a, result_b = compiled_grid.read_grid(
+                data, grid.n, grid.used, grid.diag, grid.owner, meta)
+            if status != compiled_grid.OK:
+                return None
+            grid.take_scalars(meta)
+            stated_text = data[result_a:result_b].tobytes().decode("ascii") if result_a >= 0 else None
+            if not _results_agree(pg.tags.get("Result"), stated_text, grid):
+                return None
+            lines = text.tobytes().decode("ascii")
+            self.turns = CompiledTurns(turns, claims, lines)
+            self.end_game(pg, None if stated_text is None else pgn.Token(stated_text, 0, 0))
+            self.games[-1].written = (lines, width)
+        record = GoiRecord(self.games, self.match, self.warnings)
+        if self.match is not None and record.finished and any(
+                pg.tags.get("MatchResult") not in (None, record.score["result"]) for pg in self.pgn_games):
+            return None
+        return self.result()
 
     # ---- movetext
     def visit_move_number(self, number: int, token: pgn.Token) -> None:
@@ -386,6 +461,16 @@ class GameOfIslandsVisitor(pgn.Visitor):
         return record
 
 
+def _results_agree(stated_tag: str | None, stated_text: str | None, grid: E.Grid) -> bool:
+    """Would ``_check_results`` find nothing to say of these results (no error, no warning)?"""
+    points = grid.score()[0]
+    computed = f"{points[0]}-{points[1]}"
+    for stated in (stated_tag, stated_text):
+        if stated is not None and stated != "*" and (not grid.stopped or stated != computed):
+            return False
+    return stated_tag is None or stated_text is None or stated_tag == stated_text
+
+
 def read_group(games: list[pgn.PgnGame], policy=STRICT) -> GoiRecord:
     """One record from one game, or from the games of a triad (same Match tag, file order)."""
     return pgn.read_record(games, GameOfIslandsVisitor(policy))
@@ -413,6 +498,12 @@ def render(record: GoiRecord) -> tuple[str, list[tuple]]:
         tags = {"Game": GAME}
         tags.update(g.tags)
         tags["Result"] = g.result
+        if g.written is not None:  # the compiled reader wrote the turns
+            lines, width = g.written
+            gap = "" if not width else "\n" if width + 1 + len(g.result) > pgn.WRAP_WIDTH else " "
+            rows += [(number, ply, (ply - 1) % 2, text, None) for ply, text in enumerate(g.turns.texts(), 1)]
+            blocks.append(pgn.write_tags(tags) + "\n\n" + lines + gap + g.result + "\n")
+            continue
         words = []
         for ply, turn in enumerate(g.turns, 1):
             if ply % 2 == 1:

@@ -361,7 +361,10 @@ def wrap_comment(text: str) -> str:
     return "{" + text.replace("}", ")") + "}"
 
 
-def wrap_words(words: list[str], width: int = 79) -> list[str]:
+WRAP_WIDTH = 79  # the width of movetext lines as the canonical texts wrap them
+
+
+def wrap_words(words: list[str], width: int = WRAP_WIDTH) -> list[str]:
     """Movetext words in lines of at most ``width`` characters (a longer word stands alone)."""
     lines, current = [], ""
     for w in words:
@@ -429,7 +432,8 @@ class Visitor:
     def read_compiled(self, games: list[PgnGame]):
         """The record read in one compiled call, or None: then ``read_record``'s walk reads it
         (a game without a compiled reader, or a record the compiled one declines: see
-        ``records/compiled.py``). It may only say yes where the walk says yes, to the same record."""
+        ``records/compiled.py``). It may only say yes where the walk says yes, to the same record;
+        declining, it leaves the visitor as the walk expects to find it."""
         return None
 
     def begin_game(self, game: PgnGame) -> None:

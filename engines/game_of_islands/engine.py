@@ -367,6 +367,68 @@ TURN_CODE_MESSAGES = {
     **LINE_CODE_MESSAGES}
 
 
+# the jitted turn's terms (``play_turn``): a turn's kind as a number, and a grid's scalars as
+# an int64 array (ply, over, who drew the last line or -1, final turn taken, each out of time)
+KIND_LINE, KIND_PASS, KIND_TIME = 0, 1, 2
+PLY, OVER, LAST_LINE_BY, FINAL_TAKEN, OUT_FIRST, OUT_SECOND = range(6)
+
+
+@njit(cache=True)
+def play_turn(n, used, diag, owner, meta, kind, x1, y1, x2, y2, claims, n_claims):
+    """One turn as :class:`Grid` and the engine's ``apply`` play it, every check in their
+    order, on arrays (a record's turns read in one compiled call): ``meta`` the grid's
+    scalars (PLY ...), ``claims[:n_claims]`` the claimed dots as (x, y). OK with the turn
+    played, or the code of its first refusal with the grid as it was."""
+    p = meta[PLY] % 2
+    if meta[OUT_FIRST] and meta[OUT_SECOND]:
+        return BOTH_OUT
+    if meta[OVER] and (kind == KIND_LINE or p == meta[LAST_LINE_BY] or meta[FINAL_TAKEN]):
+        return GRID_OVER
+    if meta[OUT_FIRST + p] and kind != KIND_TIME:
+        return MOVE_AFTER_TIMEOUT
+    if kind == KIND_PASS and not meta[OVER]:
+        return PASS_NOT_ALLOWED
+    if kind == KIND_TIME and n_claims > 0:
+        return TIME_CLAIMS
+    if kind == KIND_LINE:
+        if not (0 <= x1 < n and 0 <= y1 < n and 0 <= x2 < n and 0 <= y2 < n):
+            return OFF_GRID
+        code = line_code(n, used, diag, x1, y1, x2, y2)
+        if code != OK:
+            return code
+        apply_line(n, used, diag, x1, y1, x2, y2)
+    for k in range(n_claims):
+        x, y = claims[k, 0], claims[k, 1]
+        code = OK
+        if not (0 <= x < n and 0 <= y < n):
+            code = OFF_GRID
+        elif used[y * n + x]:
+            code = CLAIM_USED_DOT
+        else:
+            for j in range(k):
+                if claims[j, 0] == x and claims[j, 1] == y:
+                    code = CLAIM_REPEATED
+            if code == OK and owner[y * n + x] >= 0:
+                code = CLAIM_ALREADY_CLAIMED
+            elif code == OK and not is_island(n, used, diag, x, y):
+                code = CLAIM_NOT_ISLAND
+        if code != OK:
+            if kind == KIND_LINE:
+                undo_line(n, used, diag, x1, y1, x2, y2)
+            return code
+    if kind == KIND_LINE:
+        meta[LAST_LINE_BY] = p
+    elif kind == KIND_TIME:
+        meta[OUT_FIRST + p] = 1
+    else:
+        meta[FINAL_TAKEN] = 1
+    for k in range(n_claims):
+        owner[claims[k, 1] * n + claims[k, 0]] = p
+    if kind == KIND_LINE and not has_legal_line(n, used, diag):
+        meta[OVER] = 1
+    meta[PLY] += 1
+    return OK
+
 def dot_name(n: int, d: int) -> str:
     """A dot by its file letter and rank number (spec: ``A1`` bottom left)."""
     return chr(ord("A") + d % n) + str(d // n + 1)
@@ -451,6 +513,18 @@ class Grid:
         if kind == LINE and not has_legal_line(self.n, self.used, self.diag):
             self.over = True
         self.ply += 1
+
+    def scalars(self) -> np.ndarray:
+        """The grid's scalars as ``play_turn`` takes them (PLY ... OUT_SECOND)."""
+        return np.array([self.ply, self.over, -1 if self.last_line_by is None else self.last_line_by,
+                         self.final_turn_taken, *self.out], np.int64)
+
+    def take_scalars(self, meta: np.ndarray) -> None:
+        """The scalars ``play_turn`` left (the arrays it played on are the grid's own)."""
+        ply, over, last, final, out_first, out_second = meta.tolist()
+        self.ply, self.over, self.final_turn_taken = ply, bool(over), bool(final)
+        self.last_line_by = None if last < 0 else last
+        self.out = [bool(out_first), bool(out_second)]
 
     @property
     def stopped(self) -> bool:
