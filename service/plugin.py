@@ -49,6 +49,29 @@ def register_routes():
             (r"^/-/scorebook/api/jobs/(?P<job>[0-9]{1,12})/cancel$", api.cancel_view)]
 
 
+# views of a column of every record (``moves``: each record's moves_json): counted whole, they
+# would read every record's moves on each visit of their page; counted a record at a time
+UNCOUNTED_VIEWS = frozenset({"moves"})
+_COUNTED_BY = (b"record_key=", b"record_key__exact=")
+
+
+@hookimpl
+def asgi_wrapper(datasette):
+    """A page of a view of every record's column (``UNCOUNTED_VIEWS``) is not counted
+    (Datasette's ``_nocount``) unless it is filtered to one record by its key."""
+    def wrap(app):
+        async def uncounted(scope, receive, send):
+            if scope.get("type") == "http":
+                parts = scope.get("path", "").strip("/").split("/")
+                query = scope.get("query_string", b"")
+                if len(parts) == 2 and parts[1].split(".")[0] in UNCOUNTED_VIEWS and \
+                        not any(f in query for f in _COUNTED_BY):
+                    scope = dict(scope, query_string=query + (b"&" if query else b"") + b"_nocount=1")
+            await app(scope, receive, send)
+        return uncounted
+    return wrap
+
+
 @hookimpl
 def actor_from_request(datasette, request):
     """A program's token (``Authorization: Bearer sbk_...``; the guard let no other scheme

@@ -91,6 +91,19 @@ def test_served_read_only_and_guarded(served):
     assert _get(base + "/-/scorebook/ratings")[0] == 200
 
 
+def test_the_moves_view_is_counted_a_record_at_a_time(served):
+    """The moves view reads every record's moves column: its page is not counted whole (it
+    would be on every visit), only filtered to one record by its key."""
+    import json
+    base, _, db = served
+    name = Path(db).stem
+    status, whole = _get(base + f"/{name}/moves.json?_size=5")
+    assert status == 200 and json.loads(whole)["filtered_table_rows_count"] is None and json.loads(whole)["rows"]
+    status, one = _get(base + f"/{name}/moves.json?record_key=1")
+    doc = json.loads(one)
+    assert status == 200 and doc["filtered_table_rows_count"] == len(doc["rows"]) > 0
+
+
 def test_sql_only_when_asked_and_lengths_capped(run_cli):
     cli_json(run_cli("ingest", str(SAMPLES / "tsuro"), "--json"))
     port = free_port()
