@@ -43,10 +43,11 @@ def cold(game_id: str) -> bool:
 
 
 def game_of_module(module: str) -> str | None:
-    """The name of the game whose engine package holds ``module``, or None."""
+    """The name of the game whose engine package holds ``module``, or whose compiled reader
+    it is (``records/<game>_compiled.py``), or None."""
     for game in registry.games():
         package = game.engine_module.rsplit(".", 1)[0]
-        if module == package or module.startswith(package + "."):
+        if module == package or module.startswith(package + ".") or module == game.records_module + "_compiled":
             return game.info.name
     return None
 

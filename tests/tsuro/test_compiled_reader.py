@@ -12,7 +12,7 @@ from contextlib import contextmanager
 import pytest
 
 from scorebook.errors import LENIENT, STRICT
-from scorebook.records import tsuro
+from scorebook.records import tsuro, tsuro_compiled
 from scorebook.records.formats import read_pgn
 from scorebook.records.tsuro import CompiledTurns, write_record
 
@@ -149,3 +149,9 @@ def test_every_event_entry_written_is_checked(seed, players, refill):
             compiled_and_walked(altered)
             tried += 1
     assert tried > 20
+
+
+def test_the_compile_notice_names_the_game_of_a_compiled_reader():
+    from scorebook.analyze.warm import game_of_module
+    assert game_of_module(tsuro_compiled.__name__) == "Tsuro"
+    assert game_of_module("scorebook.records.compiled") is None  # shared by every game: "Scorebook"
