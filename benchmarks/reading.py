@@ -62,7 +62,8 @@ else:
     start = time.perf_counter()
     out = [o for d, source in data for o in ingest.ingest_text(store, d.decode(), source)]
     seconds = time.perf_counter() - start
-    assert all(o["status"] == "ingested" for o in out), [o for o in out if o["status"] != "ingested"][:1]
+    # a TinyBot line names no player: a line the archive holds twice is one record, a duplicate
+    assert all(o["status"] in ("ingested", "duplicate") for o in out), [o for o in out if "errors" in o][:1]
     records = len(out)
 print(json.dumps({"seconds": seconds, "records": records}))
 '''
