@@ -31,3 +31,25 @@ def use_checkout(root):
             setattr(top, layer, package("scorebook." + layer, root / layer))
     return True
 '''
+
+
+def run_task(source: str, checkout, *args: str, timeout: int = 3600) -> dict:
+    """Run ``source`` (a script that begins with USE_CHECKOUT and prints a JSON line last) in a
+    fresh process importing ``checkout``'s code (None: this one), outside any checkout; its
+    last line as a dict."""
+    import json
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+    here = Path(__file__).resolve().parent.parent
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(checkout) if checkout else ""
+    root = checkout or here
+    with tempfile.TemporaryDirectory() as cwd:  # not a checkout: its folders must not import
+        done = subprocess.run([sys.executable, "-c", source, *args, str(root)], cwd=cwd, env=env,
+                              capture_output=True, text=True, timeout=timeout)
+    if done.returncode != 0:
+        raise SystemExit(f"{args[0] if args else 'task'} failed in {root}:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])

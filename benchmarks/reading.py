@@ -15,7 +15,6 @@ the two checkouts alternate, ``--rounds`` times, and the median is the figure (b
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import subprocess
@@ -27,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _checkout import USE_CHECKOUT  # noqa: E402
+from _checkout import USE_CHECKOUT, run_task  # noqa: E402
 from _report import publish  # noqa: E402
 from scale_archive import build  # noqa: E402
 
@@ -69,16 +68,8 @@ print(json.dumps({"seconds": seconds, "records": records}))
 '''
 
 
-def run(checkout: Path | None, task: str, listing: Path) -> dict:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(checkout) if checkout else ""
-    root = checkout or ROOT
-    with tempfile.TemporaryDirectory() as cwd:  # not a checkout: its folders must not import
-        done = subprocess.run([sys.executable, "-c", TASK, task, str(listing), str(root)], cwd=cwd, env=env,
-                              capture_output=True, text=True, timeout=3600)
-    if done.returncode != 0:
-        raise SystemExit(f"{task} failed in {root}:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+def run(checkout: Path | None, task: str, listing) -> dict:
+    return run_task(TASK, checkout, task, str(listing))
 
 
 def main() -> None:

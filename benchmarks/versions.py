@@ -13,7 +13,6 @@ drifts by a third within minutes: the median ratio is the figure to read). The o
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import subprocess
@@ -25,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _checkout import USE_CHECKOUT  # noqa: E402
+from _checkout import USE_CHECKOUT, run_task  # noqa: E402
 from _report import publish  # noqa: E402
 
 SHARED_LINES = ROOT.parent / "shared" / "data" / "tinyislands" / "tinybot-samples.txt"
@@ -85,16 +84,8 @@ elif task == "heuristic":
 '''
 
 
-def run(checkout: Path | None, task: str, arg: str) -> dict:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(checkout) if checkout else ""
-    root = checkout or ROOT
-    with tempfile.TemporaryDirectory() as cwd:  # not a checkout: its folders must not import
-        done = subprocess.run([sys.executable, "-c", TASK, task, arg, str(root)], cwd=cwd, env=env,
-                              capture_output=True, text=True, timeout=3600)
-    if done.returncode != 0:
-        raise SystemExit(f"{task} failed in {root}:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+def run(checkout: Path | None, task: str, arg) -> dict:
+    return run_task(TASK, checkout, task, str(arg))
 
 
 def bench_lines(n: int) -> Path:

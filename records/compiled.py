@@ -19,6 +19,8 @@ one place, and a compiled reader only ever has to agree with the walk on what it
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numba import njit
 
@@ -131,3 +133,37 @@ def movetext_bytes(lines: list[tuple[int, str]]) -> np.ndarray | None:
     if not text.isascii():
         return None
     return np.frombuffer(text.encode("ascii"), np.uint8)
+
+
+class CompiledTurns(Sequence):
+    """A record's turns as a compiled reader returned them: a row a turn (``rows``), kept as
+    arrays and made the game's objects (``make``) only when something reads them (ingest never
+    does), and ``text``, the canonical movetext the call wrote, each turn's text at columns
+    ``text_at`` (its start and end)."""
+    text_at: tuple[int, int] = (0, 0)
+
+    def __init__(self, rows: np.ndarray, text: str, *arrays: np.ndarray):
+        self.rows, self.text, self.arrays, self._made = rows, text, arrays, None
+
+    def make(self) -> list:
+        """The turns as the game's walk makes them."""
+        raise NotImplementedError
+
+    def _turns(self) -> list:
+        if self._made is None:
+            self._made = self.make()
+        return self._made
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, index):
+        return self._turns()[index]
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def texts(self) -> list[tuple[int, str]]:
+        """(the turn's first column, the turn's canonical text) of each turn, without making them."""
+        text, (start, end) = self.text, self.text_at
+        return [(row[0], text[row[start]:row[end]]) for row in self.rows.tolist()]

@@ -16,7 +16,6 @@ that part.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -26,7 +25,7 @@ from scorebook.engines.game_of_islands import engine as E
 from scorebook.engines.game_of_islands.game import ENGINE
 
 from . import game_of_islands_compiled as compiled_grid, pgn
-from .compiled import movetext_bytes
+from .compiled import CompiledTurns, movetext_bytes
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch
 from .limits import small_int
 from .notation import Canonical, Notation
@@ -162,34 +161,16 @@ def _pieces(token: pgn.Token) -> list[_Part]:
     return out
 
 
-class CompiledTurns(Sequence):
-    """A grid's turns as the compiled reader read them (``game_of_islands_compiled``): kept
-    as its arrays, made Turns only when read (ingest never reads them)."""
+class GridTurns(CompiledTurns):
+    """A grid's turns as ``game_of_islands_compiled.read_grid`` returned them (the claimed dots
+    in ``arrays[0]``)."""
+    text_at = (compiled_grid.TEXT, compiled_grid.TEXT_END)
 
-    def __init__(self, turns: np.ndarray, claims: np.ndarray, text: str):
-        self.rows, self.claims, self.text, self._made = turns, claims, text, None
-
-    def _turns(self) -> list[Turn]:
-        if self._made is None:
-            claims = self.claims.tolist()
-            kinds = {E.KIND_LINE: E.LINE, E.KIND_PASS: E.PASS, E.KIND_TIME: E.TIME}
-            self._made = [Turn(kinds[kind], (x1, y1, x2, y2) if kind == E.KIND_LINE else None, claims[lo:hi])
-                          for kind, x1, y1, x2, y2, lo, hi, *_ in self.rows.tolist()]
-        return self._made
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def __getitem__(self, index):
-        return self._turns()[index]
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Sequence) and list(self) == list(other)
-
-    def texts(self) -> list[str]:
-        """Each turn as the canonical text writes it, without making the Turns."""
-        text = self.text
-        return [text[row[7]:row[8]] for row in self.rows.tolist()]
+    def make(self) -> list[Turn]:
+        claims = self.arrays[0].tolist()
+        kinds = {E.KIND_LINE: E.LINE, E.KIND_PASS: E.PASS, E.KIND_TIME: E.TIME}
+        return [Turn(kinds[kind], (x1, y1, x2, y2) if kind == E.KIND_LINE else None, claims[lo:hi])
+                for kind, x1, y1, x2, y2, lo, hi, *_ in self.rows.tolist()]
 
 
 class GameOfIslandsVisitor(pgn.Visitor):
@@ -311,7 +292,7 @@ class GameOfIslandsVisitor(pgn.Visitor):
             if not _results_agree(pg.tags.get("Result"), stated_text, grid):
                 return None
             lines = text.tobytes().decode("ascii")
-            self.turns = CompiledTurns(turns, claims, lines)
+            self.turns = GridTurns(turns, lines, claims)
             self.end_game(pg, None if stated_text is None else pgn.Token(stated_text, 0, 0))
             self.games[-1].written = (lines, width)
         record = GoiRecord(self.games, self.match, self.warnings)
@@ -501,7 +482,7 @@ def render(record: GoiRecord) -> tuple[str, list[tuple]]:
         if g.written is not None:  # the compiled reader wrote the turns
             lines, width = g.written
             gap = "" if not width else "\n" if width + 1 + len(g.result) > pgn.WRAP_WIDTH else " "
-            rows += [(number, ply, (ply - 1) % 2, text, None) for ply, text in enumerate(g.turns.texts(), 1)]
+            rows += [(number, ply, (ply - 1) % 2, text, None) for ply, (_, text) in enumerate(g.turns.texts(), 1)]
             blocks.append(pgn.write_tags(tags) + "\n\n" + lines + gap + g.result + "\n")
             continue
         words = []

@@ -40,7 +40,7 @@ from scorebook.engines.tsuro.game import ENGINE
 
 from . import pgn, tsuro_compiled
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
-from .compiled import movetext_bytes, words_array
+from .compiled import CompiledTurns, movetext_bytes, words_array
 from .limits import small_int
 from .notation import Canonical, Notation
 from .replay import Place, Replay, Step
@@ -81,35 +81,18 @@ class TsuroRecord:
     lines: str | None = None  # the canonical turn lines, where the compiled reader wrote them
 
 
-class CompiledTurns(Sequence):
-    """The turns of a record the compiled reader read (``tsuro_compiled.read_turns``): kept as
-    its arrays, made Turns only when read (ingest never reads them)."""
+class TsuroTurns(CompiledTurns):
+    """Tsuro's turns as ``tsuro_compiled.read_turns`` returned them (the engine's events of
+    each turn in ``arrays[0]``); a turn's text is its placement."""
+    text_at = (tsuro_compiled.PLACEMENT, tsuro_compiled.PLACEMENT_END)
 
-    def __init__(self, turns: np.ndarray, events: np.ndarray, lines: str):
-        self.rows, self.events, self.lines, self._made = turns, events, lines, None
-
-    def _turns(self) -> list[Turn]:
-        if self._made is None:
-            self._made = []
-            for seat, tile, rotation, square, lo, hi, *_ in self.rows.tolist():
-                moves, by_kind = replay_events(self.events[lo:], hi - lo)
-                self._made.append(Turn(seat, tile, rotation, square, by_kind["deck"], moves,
-                                       {k: v for k, v in by_kind.items() if k != "deck"}))
-        return self._made
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def __getitem__(self, index):
-        return self._turns()[index]
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Sequence) and list(self) == list(other)
-
-    def placements(self) -> list[tuple[int, str]]:
-        """(seat, placement text) of each turn, as the lines write it, without making the Turns."""
-        lines = self.lines
-        return [(row[0], lines[row[6]:row[7]]) for row in self.rows.tolist()]
+    def make(self) -> list[Turn]:
+        events, made = self.arrays[0], []
+        for seat, tile, rotation, square, lo, hi, *_ in self.rows.tolist():
+            moves, by_kind = replay_events(events[lo:], hi - lo)
+            made.append(Turn(seat, tile, rotation, square, by_kind["deck"], moves,
+                             {k: v for k, v in by_kind.items() if k != "deck"}))
+        return made
 
 
 def parse_point(text: str) -> int | None:
@@ -277,7 +260,7 @@ class TsuroVisitor(pgn.Visitor):
             recorded = {"winners": seats}
         lines = text.tobytes().decode("ascii")
         return TsuroRecord(self.names, self.starts, self.deck, self.refill, self.tags,
-                           CompiledTurns(turns, events, lines), score, recorded, self.warnings, lines=lines)
+                           TsuroTurns(turns, lines, events), score, recorded, self.warnings, lines=lines)
 
     @property
     def state(self) -> np.ndarray:
@@ -548,7 +531,7 @@ def write_record(record: TsuroRecord) -> tuple[str, list[tuple]]:
     tags.update(record.tags)
     tags["Result"] = " ".join(names[p] for p in record.score["winners"])
     if record.lines is not None:  # written by the compiled reader
-        rows = [(1, i, seat, placement, None) for i, (seat, placement) in enumerate(record.turns.placements(), 1)]
+        rows = [(1, i, seat, placement, None) for i, (seat, placement) in enumerate(record.turns.texts(), 1)]
         return pgn.write_tags(tags) + "\n\n" + record.lines, rows
     lines, rows = [], []
     for i, turn in enumerate(record.turns, 1):

@@ -2,6 +2,7 @@
 the table of a row a move showed them; an archive stored before keeps every move."""
 from __future__ import annotations
 
+import re
 import sqlite3
 
 from scorebook.records.ingest import ingest_file
@@ -10,15 +11,8 @@ from scorebook.records.store.schema import MIGRATIONS
 
 from .conftest import SAMPLES
 
-MOVES_TABLE = """CREATE TABLE moves (
-    record_key INTEGER NOT NULL REFERENCES records(key) ON DELETE CASCADE,
-    game INTEGER NOT NULL,
-    ply INTEGER NOT NULL,
-    player INTEGER NOT NULL,
-    text TEXT NOT NULL,
-    annotation TEXT,
-    PRIMARY KEY (record_key, game, ply)
-) WITHOUT ROWID"""
+# the table of a row a move, as the first migration made it (migration 19 replaced it)
+MOVES_TABLE = re.search(r"CREATE TABLE moves \(.*?\) WITHOUT ROWID", MIGRATIONS[0], re.S).group()
 
 
 def undo_moves_column(db: sqlite3.Connection) -> None:

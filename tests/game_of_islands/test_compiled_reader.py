@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 import random
-from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -17,9 +16,9 @@ from scorebook.engines.game_of_islands.bots import GREEDY, RANDOM, play_game
 from scorebook.engines.game_of_islands.game import ENGINE
 from scorebook.errors import LENIENT, STRICT
 from scorebook.records import game_of_islands as G
-from scorebook.records.formats import read_pgn
 from scorebook.records.game_of_islands import bot_grid_text, render
 
+from ..compiled_readers import compiled_and_walked as both_ways
 from ..conftest import SAMPLES
 from ..fuzzing import mutate
 
@@ -66,35 +65,14 @@ def test_the_jitted_turn_plays_as_the_grid_does(seed):
         assert twin.scalars().tolist() == grid.scalars().tolist()
 
 
-@contextmanager
-def walk_only():
-    kept = G.GameOfIslandsVisitor.read_compiled
-    G.GameOfIslandsVisitor.read_compiled = lambda self, games: None
-    try:
-        yield
-    finally:
-        G.GameOfIslandsVisitor.read_compiled = kept
-
-
-def _read(text: str, policy) -> list[tuple]:
-    out = []
-    for item in read_pgn(text, policy):
-        if item.error is not None:
-            out.append(("rejected", item.error.as_dict()))
-            continue
-        r = item.record
-        out.append(("read", render(r), r.score, r.warnings, r.finished, [list(g.turns) for g in r.games],
-                    [(g.result, g.status, g.timed_out) for g in r.games], any(g.written for g in r.games)))
-    return out
+def _described(r) -> tuple:
+    return (render(r), r.score, r.warnings, r.finished, [list(g.turns) for g in r.games],
+            [(g.result, g.status, g.timed_out) for g in r.games])
 
 
 def compiled_and_walked(text: str, policy=STRICT) -> list[bool]:
     """Read ``text`` both ways; assert they agree; which records the compiled reader read."""
-    compiled = _read(text, policy)
-    with walk_only():
-        walked = _read(text, policy)
-    assert [c[:-1] if c[0] == "read" else c for c in compiled] == [w[:-1] if w[0] == "read" else w for w in walked]
-    return [c[0] == "read" and c[-1] for c in compiled]
+    return both_ways(text, G.GameOfIslandsVisitor, _described, lambda r: [g.turns for g in r.games], policy)
 
 
 def bot_grid(n: int, seed: int, first="Ann", second="Bob", tags=None) -> str:

@@ -7,51 +7,26 @@ from __future__ import annotations
 
 import random
 import re
-from contextlib import contextmanager
 
 import pytest
 
 from scorebook.errors import LENIENT, STRICT
 from scorebook.records import tsuro, tsuro_compiled
-from scorebook.records.formats import read_pgn
-from scorebook.records.tsuro import CompiledTurns, write_record
+from scorebook.records.tsuro import write_record
 
+from ..compiled_readers import compiled_and_walked as both_ways
 from ..conftest import SAMPLES
 from ..fuzzing import mutate
 from .test_short_form import random_record, short_form
 
 
-@contextmanager
-def walk_only():
-    """The walk reads every record (the compiled reader declines all)."""
-    kept = tsuro.TsuroVisitor.read_compiled
-    tsuro.TsuroVisitor.read_compiled = lambda self, games: None
-    try:
-        yield
-    finally:
-        tsuro.TsuroVisitor.read_compiled = kept
-
-
-def _read(text: str, policy) -> list[tuple]:
-    out = []
-    for item in read_pgn(text, policy):
-        if item.error is not None:
-            out.append(("rejected", item.error.as_dict()))
-            continue
-        r = item.record
-        out.append(("read", write_record(r), r.score, r.recorded, r.warnings, list(r.turns), r.tags,
-                    isinstance(r.turns, CompiledTurns)))
-    return out
+def _described(r) -> tuple:
+    return write_record(r), r.score, r.recorded, r.warnings, list(r.turns), r.tags
 
 
 def compiled_and_walked(text: str, policy=STRICT) -> list[bool]:
     """Read ``text`` both ways; assert they agree; which records the compiled reader read."""
-    compiled = _read(text, policy)
-    with walk_only():
-        walked = _read(text, policy)
-    assert [c[:-1] if c[0] == "read" else c for c in compiled] == [w[:-1] if w[0] == "read" else w for w in walked]
-    assert not any(w[-1] for w in walked if w[0] == "read")
-    return [c[0] == "read" and c[-1] for c in compiled]
+    return both_ways(text, tsuro.TsuroVisitor, _described, lambda r: r.turns, policy)
 
 
 GAMES = [(seed, 2 + seed % 7, seed % 2) for seed in range(24)]  # (seed, players, refill)
