@@ -8,14 +8,14 @@ then reads the record as before, so every rejection, its position and its messag
 one place, and a compiled reader only ever has to agree with the walk on what it accepts.
 
 >>> import numpy as np
->>> buf = np.frombuffer(b"1. A 4r0  | x>y\\n2. B", np.uint8)
+>>> buf = np.frombuffer(b"1. A 4r0  | x>y\\n2. B", np.uint8).astype(np.int64)
 >>> starts, ends = np.empty(8, np.int64), np.empty(8, np.int64)
 >>> n = cut_words(buf, starts, ends)
->>> [bytes(buf[a:b]).decode() for a, b in zip(starts[:n], ends[:n])]
+>>> [bytes(buf[a:b].astype(np.uint8)).decode() for a, b in zip(starts[:n], ends[:n])]
 ['1.', 'A', '4r0', '|', 'x>y', '2.', 'B']
 >>> names, offsets = words_array(["A", "Bo"])
->>> int(word_index(np.frombuffer(b"Bo", np.uint8), 0, 2, names, offsets))
-1
+>>> int(word_index(buf, 12, 13, names, offsets)), int(word_index(buf, 3, 4, names, offsets))
+(-1, 0)
 """
 from __future__ import annotations
 
@@ -37,7 +37,8 @@ def is_space(c) -> bool:
 def cut_words(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.int64:
     """The words of ``buf`` (runs of bytes between spaces, tabs and line ends), their spans
     written into ``starts`` and ``ends``; their count, or NOT_READ at any other control byte or
-    a byte outside ASCII (the walk reads those: Python's whitespace is wider than these four)."""
+    a byte outside ASCII (the walk reads those: Python's whitespace is wider than these four).
+    ``buf``: int64 (``movetext_bytes``)."""
     n, i, size = 0, 0, buf.shape[0]
     while i < size:
         c = buf[i]
@@ -132,7 +133,9 @@ def movetext_bytes(lines: list[tuple[int, str]]) -> np.ndarray | None:
     text = "\n".join(line for _, line in lines)
     if not text.isascii():
         return None
-    return np.frombuffer(text.encode("ascii"), np.uint8)
+    # int64, not uint8: arithmetic on a byte must not wrap where the readers run as Python
+    # (NUMBA_DISABLE_JIT), as it does not when jitted
+    return np.frombuffer(text.encode("ascii"), np.uint8).astype(np.int64)
 
 
 class CompiledTurns(Sequence):

@@ -288,7 +288,7 @@ class GameOfIslandsVisitor(pgn.Visitor):
             if status != compiled_grid.OK:
                 return None
             grid.take_scalars(meta)
-            stated_text = data[result_a:result_b].tobytes().decode("ascii") if result_a >= 0 else None
+            stated_text = data[result_a:result_b].astype(np.uint8).tobytes().decode("ascii") if result_a >= 0 else None
             if not _results_agree(pg.tags.get("Result"), stated_text, grid):
                 return None
             lines = text.tobytes().decode("ascii")
