@@ -24,6 +24,8 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
+from .pgn import WRAP_WIDTH  # the movetext's lines, as the canonical texts wrap them
+
 TAB, NEWLINE, RETURN, SPACE, DEL = 9, 10, 13, 32, 127
 NOT_READ = -1  # a byte or a shape the compiled reader leaves to the walk
 
@@ -117,6 +119,22 @@ def put_int(out: np.ndarray, n: np.int64, value: np.int64) -> np.int64:
         out[n + i] = 48 + value % 10
         value //= 10
     return n + width
+
+
+@njit(cache=True)
+def put_wrapped(text: np.ndarray, n: np.int64, width: np.int64, word: np.ndarray, size: np.int64) -> tuple:
+    """``word[:size]`` added to a wrapped text at ``text[n:]``: on the line (a space before it)
+    or on a new one where the line would pass WRAP_WIDTH, as ``pgn.wrap_words`` wraps. (where
+    the text goes on, the width of its last line now)"""
+    if width > 0 and width + 1 + size > WRAP_WIDTH:
+        n = put_byte(text, n, 10)
+        width = 0
+    elif width > 0:
+        n = put_byte(text, n, SPACE)
+        width += 1
+    for i in range(size):
+        text[n + i] = word[i]
+    return n + size, width + size
 
 
 def words_array(words: list[str]) -> tuple[np.ndarray, np.ndarray]:

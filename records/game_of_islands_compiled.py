@@ -15,11 +15,9 @@ from numba import njit
 
 from scorebook.engines.game_of_islands import engine as E
 
-from .compiled import NOT_READ, cut_words, digits, put_byte, put_int
-from .pgn import WRAP_WIDTH
+from .compiled import NOT_READ, cut_words, digits, put_byte, put_int, put_wrapped
 
 OK = 0
-WIDTH = WRAP_WIDTH  # the canonical text's lines (``pgn.wrap_words``)
 DOT, COMMA, DASH, STAR = (ord(c) for c in ".,-*")
 # a turn's columns in the ``turns`` array the call returns
 KIND, X1, Y1, X2, Y2, FIRST_CLAIM, END_CLAIM, TEXT, TEXT_END = range(9)
@@ -52,21 +50,6 @@ def _dot(buf, a, b, out, k) -> bool:
 def _put_dot(out, n, x, y) -> np.int64:
     n = put_byte(out, n, 65 + x)
     return put_int(out, n, y + 1)
-
-
-@njit(cache=True)
-def _emit(text, n_text, width, word, size) -> tuple:
-    """``word[:size]`` added to the wrapped text: on the line (a space before it) or on a new
-    one where the line would pass WIDTH. (where the text goes on, the line's width now)"""
-    if width > 0 and width + 1 + size > WIDTH:
-        n_text = put_byte(text, n_text, 10)
-        width = 0
-    elif width > 0:
-        n_text = put_byte(text, n_text, 32)
-        width += 1
-    for i in range(size):
-        text[n_text + i] = word[i]
-    return n_text + size, width + size
 
 
 @njit(cache=True)
@@ -152,7 +135,7 @@ def read_grid(buf: np.ndarray, n: np.int64, used: np.ndarray, diag: np.ndarray, 
                 if ply % 2 == 0:  # First's turn: its number
                     size = put_int(word, 0, ply // 2 + 1)
                     size = put_byte(word, size, DOT)
-                    n_text, width = _emit(text, n_text, width, word, size)
+                    n_text, width = put_wrapped(text, n_text, width, word, size)
                 # the turn: the line lower file first (then lower rank), its claims
                 if kind == E.KIND_TIME:
                     size = 0
@@ -175,7 +158,7 @@ def read_grid(buf: np.ndarray, n: np.int64, used: np.ndarray, diag: np.ndarray, 
                     size = put_byte(word, size, COMMA)
                     size = put_byte(word, size, 32)
                     size = _put_dot(word, size, said[k, 0], said[k, 1])
-                n_text, width = _emit(text, n_text, width, word, size)
+                n_text, width = put_wrapped(text, n_text, width, word, size)
                 t = turns[n_turns]
                 t[KIND], t[X1], t[Y1], t[X2], t[Y2] = kind, x1, y1, x2, y2
                 t[FIRST_CLAIM], t[TEXT], t[TEXT_END] = n_claimed, n_text - size, n_text

@@ -32,7 +32,8 @@ import numpy as np
 
 from scorebook.engines.patchwork import pieces as P, rules as R
 
-from . import pgn
+from . import patchwork_compiled, pgn
+from .compiled import CompiledTurns, movetext_bytes
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
 from .limits import small_int
 from scorebook.engines.patchwork.game import ENGINE
@@ -73,6 +74,7 @@ class PatchworkRecord:
     score: dict
     recorded: dict | None
     warnings: list[str] = field(default_factory=list)
+    lines: str | None = None  # the canonical movetext, where the compiled reader wrote it
 
     @property
     def two_player(self) -> bool:
@@ -158,6 +160,18 @@ def players_of(tags: dict[str, str], two_player: bool) -> list[str]:
     return [tags.get("Player") or "player"]
 
 
+class CompiledMoves(CompiledTurns):
+    """A record's moves as ``patchwork_compiled.read_moves`` returned them."""
+    text_at = (patchwork_compiled.TEXT, patchwork_compiled.TEXT_END)
+
+    def make(self) -> list[Move]:
+        return [Move(seat, kind, a, b, special=bool(special)) for seat, kind, a, b, special, *_ in self.rows.tolist()]
+
+    def notes(self) -> list[str | None]:
+        """Each move's note: ``7x7`` on the one that wins the special tile."""
+        return ["7x7" if special else None for special in self.rows[:, patchwork_compiled.SPECIAL].tolist()]
+
+
 class PatchworkVisitor(pgn.Visitor):
     """Reads and replays one record through the jitted rules."""
     result_pattern = re.compile(r"\*|1-0|0-1")
@@ -188,6 +202,40 @@ class PatchworkVisitor(pgn.Visitor):
         self.moves: list[Move] = []
         self.last: pgn.Token | None = None
         self.stated_result: str | None = None
+
+    def read_compiled(self, games: list[pgn.PgnGame]) -> PatchworkRecord | None:
+        """The record read by ``patchwork_compiled.read_moves`` in one call, or None (a comment,
+        a fault, a game not over, a stated score or result the replay contradicts: the walk
+        reads it and says why). The tags are read here as the walk reads them."""
+        lines = games[0].movetext_lines() if len(games) == 1 else None
+        if lines is None:
+            return None
+        self.begin_game(games[0])
+        data = movetext_bytes(lines)
+        if data is None:
+            return None
+        two, s = self.variant == P.TWO_PLAYER, self.state
+        status, text, _, moves, result_a, result_b = patchwork_compiled.read_moves(data, two, s)
+        if status != patchwork_compiled.OK or s[R.DUE] > 0 or not R.is_over(s):
+            return None
+        self.stated_result = data[result_a:result_b].astype(np.uint8).tobytes().decode() if result_a >= 0 else None
+        self.score = R.score(s)
+        stated = self.score_text
+        if stated is None:
+            if two and self.stated_result not in (None, "*") and \
+                    (0 if self.stated_result == "1-0" else 1) != self.score["winner"]:
+                return None
+            recorded = None
+        else:
+            m = (_SCORE_TWO_RE if two else _SCORE_SOLO_RE).fullmatch(stated)
+            if not m:
+                return None
+            recorded = {"final": [int(m.group(1)), int(m.group(2))]} if two else {"total": int(stated)}
+            if recorded != ({"final": self.score["final"]} if two else {"total": self.score["total"]}):
+                return None
+        lines = text.tobytes().decode("ascii")
+        return PatchworkRecord(self.variant, self.tags, self.circle, CompiledMoves(moves, lines), self.score,
+                               recorded, self.warnings, lines=lines)
 
     def _tag_error(self, name: str, message: str):
         tok = self.game.tag_tokens.get(name)
@@ -306,6 +354,10 @@ def write_record(record: PatchworkRecord) -> tuple[str, list[tuple]]:
         tags["Score"] = f"{record.score['final'][0]}-{record.score['final'][1]}"
     else:
         tags["Score"] = str(record.score["total"])
+    if record.lines is not None:  # written by the compiled reader
+        rows = [(1, ply, seat, text, note) for ply, ((seat, text), note)
+                in enumerate(zip(record.moves.texts(), record.moves.notes()), 1)]
+        return pgn.write_tags(tags) + "\n\n" + record.lines + "\n", rows
     words, rows = [], []
     for ply, m in enumerate(record.moves, 1):
         text = m.text(two)
