@@ -41,7 +41,8 @@ from scorebook.engines.iwoki.metadata import (GAME_ID, HEX_GAP_INDEX, HEX_GAP_NA
 
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
 
-from . import pgn
+from . import iwoki_compiled, pgn
+from .compiled import CompiledTurns, movetext_bytes
 from typing import Annotated, Literal
 
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StrictStr, ValidationError, field_validator,
@@ -106,6 +107,7 @@ class IwokiRecord:
     score: dict | None = None  # replayed: before_tally, penalties, final, winner
     finished: bool = True
     game: str = GAME
+    lines: tuple[str, int] | None = None  # the compiled reader's movetext (wrapped, no result) and last width
 
     @property
     def players(self) -> list[str]:
@@ -491,6 +493,12 @@ def header_tags(record: IwokiRecord) -> dict[str, str]:
 
 def write_pgn(record: IwokiRecord) -> tuple[str, list[tuple]]:
     """Canonical Scorebook text and the moves rows (game, ply, player, move, note)."""
+    if record.lines is not None:  # written by the compiled reader
+        lines, width = record.lines
+        result = header_tags(record)["Result"]
+        gap = "" if not width else "\n" if width + 1 + len(result) > pgn.WRAP_WIDTH else " "
+        rows = [(1, i, seat, text, None) for i, (seat, text) in enumerate(record.actions.texts(), 1)]
+        return pgn.write_tags(header_tags(record)) + "\n\n" + lines + gap + result + "\n", rows
     words, rows = [], []
     for i, a in enumerate(record.actions, 1):
         words.append(f"{i}.")
@@ -503,6 +511,29 @@ def write_pgn(record: IwokiRecord) -> tuple[str, list[tuple]]:
     tags = header_tags(record)
     words.append(tags["Result"])
     return pgn.write_tags(tags) + "\n\n" + "\n".join(pgn.wrap_words(words)) + "\n", rows
+
+
+class CompiledActions(CompiledTurns):
+    """A record's actions as ``iwoki_compiled.read_actions`` returned them; made Actions only
+    when read, each with what it computed (a walk of the record then: ingest never reads them)."""
+    text_at = (iwoki_compiled.TEXT, iwoki_compiled.TEXT_END)
+
+    def __init__(self, rows, text: str, header: dict, rules: str):
+        super().__init__(rows, text)
+        self.header, self.rules = header, rules
+
+    def make(self) -> list[Action]:
+        actions = []
+        for seat, written in self.texts():
+            m = ACTION_RE.match(written)
+            if m.group(1):
+                actions.append(Action("place-small", seat, m.group(1), m.group(2), int(m.group(3)), m.group(4)))
+            elif m.group(5):
+                actions.append(Action("place-hex", seat, m.group(5), m.group(6), int(m.group(7)), m.group(8)))
+            else:
+                actions.append(Action("draw", seat, m.group(9)) if m.group(9) else Action("pass", seat))
+        replay(IwokiRecord(self.header, actions, None, self.rules))  # what each computed, written on it
+        return actions
 
 
 class IwokiVisitor(pgn.Visitor):
@@ -564,6 +595,37 @@ class IwokiVisitor(pgn.Visitor):
         check_tags(t, "bad-tag", game.line)
         self.tags = t
         self.actions: list[Action] = []
+
+    def read_compiled(self, games: list[pgn.PgnGame]) -> IwokiRecord | None:
+        """The record read by ``iwoki_compiled.read_actions`` in one call, or None (a comment,
+        a fault, a stated result the replay contradicts: the walk reads it and says why). The
+        tags are read here as the walk reads them."""
+        lines = games[0].movetext_lines() if len(games) == 1 else None
+        if lines is None:
+            return None
+        self.begin_game(games[0])
+        data = movetext_bytes(lines)
+        try:  # the record's one walk, its state played by the compiled call
+            s = Replay(ENGINE, _initial_state(self.header, self.rules, self.where)).state if data is not None else None
+        except ParseError:  # the walk says so, after what it reads first
+            return None
+        if s is None:
+            return None
+        status, text, width, actions, result_a, result_b = iwoki_compiled.read_actions(data, s)
+        if status != iwoki_compiled.OK:
+            return None
+        written = text.tobytes().decode("ascii")
+        record = IwokiRecord(self.header, CompiledActions(actions, written, self.header, self.rules), None, self.rules,
+                             self.tags, self.warnings, lines=(written, width))
+        ended(record, s)
+        stated_text = data[result_a:result_b].astype(np.uint8).tobytes().decode() if result_a >= 0 else None
+        stated = self.result_tag if self.result_tag is not None else stated_text
+        computed = f"{record.score['final'][0]}-{record.score['final'][1]}" if record.finished else "*"
+        if stated is not None and stated != computed:
+            return None
+        if stated is not None and stated != "*":
+            record.end = {"final_scores": list(record.score["final"])}
+        return record
 
     def ply(self) -> int:
         return len(self.actions) + 1

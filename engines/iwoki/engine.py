@@ -518,6 +518,13 @@ def pile_top(s) -> int:
 def action_code(s, kind: int, tile: int = -1, gap: int = -1, orient: int = -1) -> tuple[int, int]:
     """(OK or why not, points) of an action by the player to move: a placement of tile number
     ``tile`` (kind SMALL or HEX) on ``gap`` in ``orient``, a DRAW or a PASS (spec §5)."""
+    code, points = check_action(s, kind, tile, gap, orient)
+    return int(code), int(points)
+
+
+@njit(cache=True)
+def check_action(s, kind, tile, gap, orient):
+    """``action_code``, jitted (a record's actions read in one compiled call play them so)."""
     if game_over(s):
         return ACTION_AFTER_END, 0
     if kind == DRAW:
@@ -526,20 +533,54 @@ def action_code(s, kind: int, tile: int = -1, gap: int = -1, orient: int = -1) -
         return (OK if s[SMALL_PILE_TOP] < s[SMALL_PILE_LEN] else DRAW_EMPTY_PILE), 0
     if kind == PASS:
         opts = options(s)
-        return (OK if len(opts) == 1 and opts[0, 0] == PASS else PASS_NOT_ALLOWED), 0
-    held = hand(s, int(s[TO_MOVE]), kind)
-    if tile not in held:
+        return (OK if opts.shape[0] == 1 and opts[0, 0] == PASS else PASS_NOT_ALLOWED), 0
+    p = s[TO_MOVE]
+    held = -1  # the tile's place in the hand (the first, as a list's index finds it)
+    if kind == SMALL:
+        for i in range(s[N_HAND_SMALL + p]):
+            if s[HAND_SMALL + p * N_SMALL_TILES + i] == tile:
+                held = i
+                break
+    else:
+        for i in range(s[N_HAND_HEX + p]):
+            if s[HAND_HEX + p * N_HEX_TILES + i] == tile:
+                held = i
+                break
+    if held < 0:
         return TILE_NOT_IN_HAND, 0
     if s[FIRST]:
-        hi = held.index(tile)
-        allowed = {(int(o[0]), int(o[1]), int(o[2]), int(o[3])) for o in options(s)}
-        if (kind, hi, gap, orient) not in allowed:
-            return FIRST_MOVE_RULE, 0
-        return OK, int(first_move_points(kind, tile, orient))
+        opts = options(s)
+        for o in range(opts.shape[0]):
+            if opts[o, 0] == kind and opts[o, 1] == held and opts[o, 2] == gap and opts[o, 3] == orient:
+                return OK, first_move_points(kind, tile, orient)
+        return FIRST_MOVE_RULE, 0
     if not (is_open_small(s, gap) if kind == SMALL else is_open_hex(s, gap)):
         return GAP_NOT_OPEN, 0
     legal, points = evaluate(s, kind, tile, gap, orient)
-    return (OK if legal else ILLEGAL_PLACEMENT), int(points)
+    return (OK if legal else ILLEGAL_PLACEMENT), points
+
+
+@njit(cache=True)
+def play_action(s, kind, tile, gap, orient):
+    """A record's action by its tile checked (``check_action``) and, where allowed, played:
+    OK, or the code of its refusal with the state as it was."""
+    code, points = check_action(s, kind, tile, gap, orient)
+    if code != OK:
+        return code
+    if kind == DRAW:
+        draw(s)
+    elif kind == PASS:
+        pass_turn(s)
+    else:
+        held = 0
+        if kind == SMALL:
+            while s[HAND_SMALL + s[TO_MOVE] * N_SMALL_TILES + held] != tile:
+                held += 1
+        else:
+            while s[HAND_HEX + s[TO_MOVE] * N_HEX_TILES + held] != tile:
+                held += 1
+        place(s, kind, held, gap, orient, points)
+    return OK
 
 
 def apply_action(s, kind: int, tile: int = -1, gap: int = -1, orient: int = -1, points: int = 0) -> int:
