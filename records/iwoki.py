@@ -495,10 +495,10 @@ def write_pgn(record: IwokiRecord) -> tuple[str, list[tuple]]:
     """Canonical Scorebook text and the moves rows (game, ply, player, move, note)."""
     if record.lines is not None:  # written by the compiled reader
         lines, width = record.lines
-        result = header_tags(record)["Result"]
-        gap = "" if not width else "\n" if width + 1 + len(result) > pgn.WRAP_WIDTH else " "
+        tags = header_tags(record)
+        gap = "" if not width else "\n" if width + 1 + len(tags["Result"]) > pgn.WRAP_WIDTH else " "
         rows = [(1, i, seat, text, None) for i, (seat, text) in enumerate(record.actions.texts(), 1)]
-        return pgn.write_tags(header_tags(record)) + "\n\n" + lines + gap + result + "\n", rows
+        return pgn.write_tags(tags) + "\n\n" + lines + gap + tags["Result"] + "\n", rows
     words, rows = [], []
     for i, a in enumerate(record.actions, 1):
         words.append(f"{i}.")
