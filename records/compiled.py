@@ -60,6 +60,32 @@ def cut_words(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.int64
 
 
 @njit(cache=True)
+def words_of(buf: np.ndarray) -> tuple:
+    """``cut_words`` with its arrays: (starts, ends, count or NOT_READ)."""
+    starts = np.empty(buf.shape[0] // 2 + 1, np.int64)
+    ends = np.empty(buf.shape[0] // 2 + 1, np.int64)
+    return starts, ends, cut_words(buf, starts, ends)
+
+
+NOT_A_NUMBER, STUCK = -2, -3  # ``move_number``: a word that is no move number; one with a move stuck to it
+
+
+@njit(cache=True)
+def move_number(buf: np.ndarray, a: np.int64, b: np.int64) -> np.int64:
+    """The move number ``buf[a:b]`` is ("12." or "12...", as the walk's ``MOVE_NUMBER_RE``
+    reads one), NOT_A_NUMBER, or STUCK where more follows it (the walk reads that)."""
+    i = a
+    while i < b and 48 <= buf[i] <= 57:
+        i += 1
+    if not (a < i < b and buf[i] == 46):
+        return NOT_A_NUMBER
+    if not (i + 1 == b or (i + 3 == b and buf[i + 1] == 46 and buf[i + 2] == 46)):
+        return STUCK
+    n = digits(buf, a, i, 9)
+    return n if n >= 0 else STUCK
+
+
+@njit(cache=True)
 def digits(buf: np.ndarray, a: np.int64, b: np.int64, most: np.int64) -> np.int64:
     """The decimal ``buf[a:b]`` of 1 to ``most`` digits, or NOT_READ."""
     if b <= a or b - a > most:
@@ -188,3 +214,14 @@ class CompiledTurns(Sequence):
         """(the turn's first column, the turn's canonical text) of each turn, without making them."""
         text, (start, end) = self.text, self.text_at
         return [(row[0], text[row[start]:row[end]]) for row in self.rows.tolist()]
+
+
+def one_game_bytes(visitor, games: list) -> np.ndarray | None:
+    """A record of one game: its tags read by ``visitor.begin_game`` (a tag's fault is raised
+    as the walk raises it) and its movetext as bytes (``movetext_bytes``); None where the record
+    is of several games, or holds what only the walk reads."""
+    lines = games[0].movetext_lines() if len(games) == 1 else None
+    if lines is None:
+        return None
+    visitor.begin_game(games[0])
+    return movetext_bytes(lines)

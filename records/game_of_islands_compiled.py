@@ -15,7 +15,7 @@ from numba import njit
 
 from scorebook.engines.game_of_islands import engine as E
 
-from .compiled import NOT_READ, cut_words, digits, put_byte, put_int, put_wrapped
+from .compiled import NOT_A_NUMBER, NOT_READ, move_number, words_of, digits, put_byte, put_int, put_wrapped
 
 OK = 0
 DOT, COMMA, DASH, STAR = (ord(c) for c in ".,-*")
@@ -61,9 +61,7 @@ def read_grid(buf: np.ndarray, n: np.int64, used: np.ndarray, diag: np.ndarray, 
     ``claims``: every claimed dot, ``y * n + x``; the result's span in ``buf``, -1 without
     one), or NOT_READ first where the walk is to read it."""
     none = (NOT_READ, np.zeros(0, np.uint8), 0, np.zeros((0, 9), np.int64), np.zeros(0, np.int64), -1, -1)
-    starts = np.empty(buf.shape[0] // 2 + 1, np.int64)
-    ends = np.empty(buf.shape[0] // 2 + 1, np.int64)
-    n_words = cut_words(buf, starts, ends)
+    starts, ends, n_words = words_of(buf)
     if n_words < 0:
         return none
     capacity = n * n * 2 + 8  # turns: each draws a line (n * n dots at most) or passes or times out
@@ -80,13 +78,9 @@ def read_grid(buf: np.ndarray, n: np.int64, used: np.ndarray, diag: np.ndarray, 
         a, b = starts[w], ends[w]
         if result_a >= 0:
             return none  # nothing follows the result
-        i = a
-        while i < b and 48 <= buf[i] <= 57:
-            i += 1
-        if a < i < b and buf[i] == DOT:  # a move number: "12." or "12..." alone
-            if pending or not (i + 1 == b or (i + 3 == b and buf[i + 1] == DOT and buf[i + 2] == DOT)):
-                return none
-            if digits(buf, a, i, 9) != meta[E.PLY] // 2 + 1:
+        number = move_number(buf, a, b)
+        if number != NOT_A_NUMBER:  # "12." or "12..." alone: the turn's number, where no claim is due
+            if pending or number != meta[E.PLY] // 2 + 1:
                 return none
             continue
         if not pending and (b - a == 1 and buf[a] == STAR or _is_score(buf, a, b)):

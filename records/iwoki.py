@@ -42,7 +42,7 @@ from scorebook.engines.iwoki.metadata import (GAME_ID, HEX_GAP_INDEX, HEX_GAP_NA
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
 
 from . import iwoki_compiled, pgn
-from .compiled import CompiledTurns, movetext_bytes
+from .compiled import CompiledTurns, one_game_bytes
 from typing import Annotated, Literal
 
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StrictStr, ValidationError, field_validator,
@@ -600,16 +600,12 @@ class IwokiVisitor(pgn.Visitor):
         """The record read by ``iwoki_compiled.read_actions`` in one call, or None (a comment,
         a fault, a stated result the replay contradicts: the walk reads it and says why). The
         tags are read here as the walk reads them."""
-        lines = games[0].movetext_lines() if len(games) == 1 else None
-        if lines is None:
+        data = one_game_bytes(self, games)
+        if data is None:
             return None
-        self.begin_game(games[0])
-        data = movetext_bytes(lines)
         try:  # the record's one walk, its state played by the compiled call
-            s = Replay(ENGINE, _initial_state(self.header, self.rules, self.where)).state if data is not None else None
+            s = Replay(ENGINE, _initial_state(self.header, self.rules, self.where)).state
         except ParseError:  # the walk says so, after what it reads first
-            return None
-        if s is None:
             return None
         status, text, width, actions, result_a, result_b = iwoki_compiled.read_actions(data, s)
         if status != iwoki_compiled.OK:

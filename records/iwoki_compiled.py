@@ -15,7 +15,7 @@ from numba import njit
 from scorebook.engines.iwoki import engine as E
 from scorebook.engines.iwoki.metadata import HEX_GAP_NAMES, SMALL_GAP_NAMES
 
-from .compiled import NOT_READ, cut_words, digits, put_byte, put_int, put_wrapped, word_index, words_array
+from .compiled import NOT_A_NUMBER, NOT_READ, move_number, words_of, digits, put_byte, put_int, put_wrapped, word_index, words_array
 
 OK = 0
 DOT, DASH, STAR, AT, PLUS, EQUALS, UNDERSCORE = (ord(c) for c in ".-*@+=_")
@@ -107,9 +107,7 @@ def read_actions(buf: np.ndarray, s: np.ndarray) -> tuple:
     result end)`` (``actions``: a row an action, columns SEAT .. TEXT_END; the result's span in
     ``buf``, -1 without one), or NOT_READ first where the walk is to read it."""
     none = (NOT_READ, np.zeros(0, np.uint8), 0, np.zeros((0, 4), np.int64), -1, -1)
-    starts = np.empty(buf.shape[0] // 2 + 1, np.int64)
-    ends = np.empty(buf.shape[0] // 2 + 1, np.int64)
-    n_words = cut_words(buf, starts, ends)
+    starts, ends, n_words = words_of(buf)
     if n_words < 0:
         return none
     text = np.empty(buf.shape[0] * 2 + 64, np.uint8)
@@ -122,13 +120,9 @@ def read_actions(buf: np.ndarray, s: np.ndarray) -> tuple:
         a, b = starts[w], ends[w]
         if result_a >= 0 or b - a > 48:
             return none  # nothing follows the result; no action is that long
-        i = a
-        while i < b and 48 <= buf[i] <= 57:
-            i += 1
-        if a < i < b and buf[i] == DOT:  # a move number: "12." or "12..." alone, the next action's
-            if not (i + 1 == b or (i + 3 == b and buf[i + 1] == DOT and buf[i + 2] == DOT)):
-                return none
-            if digits(buf, a, i, 9) != n_actions + 1:
+        number = move_number(buf, a, b)
+        if number != NOT_A_NUMBER:  # a move number: "12." or "12..." alone, the next action's
+            if number != n_actions + 1:
                 return none
             continue
         if _is_result(buf, a, b):

@@ -33,7 +33,7 @@ import numpy as np
 from scorebook.engines.patchwork import pieces as P, rules as R
 
 from . import patchwork_compiled, pgn
-from .compiled import CompiledTurns, movetext_bytes
+from .compiled import CompiledTurns, one_game_bytes
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
 from .limits import small_int
 from scorebook.engines.patchwork.game import ENGINE
@@ -207,11 +207,7 @@ class PatchworkVisitor(pgn.Visitor):
         """The record read by ``patchwork_compiled.read_moves`` in one call, or None (a comment,
         a fault, a game not over, a stated score or result the replay contradicts: the walk
         reads it and says why). The tags are read here as the walk reads them."""
-        lines = games[0].movetext_lines() if len(games) == 1 else None
-        if lines is None:
-            return None
-        self.begin_game(games[0])
-        data = movetext_bytes(lines)
+        data = one_game_bytes(self, games)
         if data is None:
             return None
         two, s = self.variant == P.TWO_PLAYER, self.state

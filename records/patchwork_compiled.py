@@ -16,7 +16,7 @@ from numba import njit
 
 from scorebook.engines.patchwork import pieces as P, rules as R
 
-from .compiled import NOT_READ, cut_words, digits, put_byte, put_int, put_wrapped
+from .compiled import NOT_A_NUMBER, NOT_READ, move_number, words_of, digits, put_byte, put_int, put_wrapped
 
 OK = 0
 COLON, AT, DASH, DOT, STAR = (ord(c) for c in ":@-.*")
@@ -126,9 +126,7 @@ def read_moves(buf: np.ndarray, two: bool, s: np.ndarray) -> tuple:
     (``moves``: a row a move, columns SEAT .. TEXT_END, TEXT where the text writes it; the
     result's span in ``buf``, -1 without one), or NOT_READ first where the walk is to read it."""
     none = (NOT_READ, np.zeros(0, np.uint8), 0, np.zeros((0, 7), np.int64), -1, -1)
-    starts = np.empty(buf.shape[0] // 2 + 1, np.int64)
-    ends = np.empty(buf.shape[0] // 2 + 1, np.int64)
-    n_words = cut_words(buf, starts, ends)
+    starts, ends, n_words = words_of(buf)
     if n_words < 0:
         return none
     text = np.empty(buf.shape[0] * 3 + 64, np.uint8)
@@ -141,11 +139,9 @@ def read_moves(buf: np.ndarray, two: bool, s: np.ndarray) -> tuple:
         a, b = starts[w], ends[w]
         if result_a >= 0:
             return none  # nothing follows the result
-        i = a
-        while i < b and 48 <= buf[i] <= 57:
-            i += 1
-        if a < i < b and buf[i] == DOT:  # a move number, ignored: "12." or "12..." alone
-            if not (i + 1 == b or (i + 3 == b and buf[i + 1] == DOT and buf[i + 2] == DOT)):
+        number = move_number(buf, a, b)
+        if number != NOT_A_NUMBER:  # a move number, ignored: "12." or "12..." alone
+            if number < 0:
                 return none
             continue
         if b - a == 1 and buf[a] == STAR or b - a == 3 and buf[a + 1] == DASH and (

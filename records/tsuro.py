@@ -40,7 +40,7 @@ from scorebook.engines.tsuro.game import ENGINE
 
 from . import pgn, tsuro_compiled
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
-from .compiled import CompiledTurns, movetext_bytes, words_array
+from .compiled import CompiledTurns, one_game_bytes, words_array
 from .limits import small_int
 from .notation import Canonical, Notation
 from .replay import Place, Replay, Step
@@ -239,11 +239,7 @@ class TsuroVisitor(pgn.Visitor):
         """The record read by ``tsuro_compiled.read_turns`` in one call, or None (a comment, a
         fault, a stated result the replay contradicts: the walk reads it and says why). The
         tags are read here as the walk reads them, so a tag's fault is raised alike."""
-        lines = games[0].movetext_lines() if len(games) == 1 else None
-        if lines is None:
-            return None
-        self.begin_game(games[0])
-        data = movetext_bytes(lines)
+        data = one_game_bytes(self, games)
         if data is None:
             return None
         names, offsets = words_array(self.names)
