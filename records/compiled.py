@@ -216,6 +216,12 @@ class CompiledTurns(Sequence):
         return [(row[0], text[row[start]:row[end]]) for row in self.rows.tolist()]
 
 
+def text_between(data: np.ndarray, start: int, end: int) -> str | None:
+    """The text of ``data[start:end]`` (a span a compiled call returned), or None where the
+    call found none (``start`` < 0)."""
+    return data[start:end].astype(np.uint8).tobytes().decode("ascii") if start >= 0 else None
+
+
 def one_game_bytes(visitor, games: list) -> np.ndarray | None:
     """A record of one game: its tags read by ``visitor.begin_game`` (a tag's fault is raised
     as the walk raises it) and its movetext as bytes (``movetext_bytes``); None where the record

@@ -25,7 +25,7 @@ from scorebook.engines.game_of_islands import engine as E
 from scorebook.engines.game_of_islands.game import ENGINE
 
 from . import game_of_islands_compiled as compiled_grid, pgn
-from .compiled import CompiledTurns, movetext_bytes
+from .compiled import CompiledTurns, movetext_bytes, text_between
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch
 from .limits import small_int
 from .notation import Canonical, Notation
@@ -265,9 +265,9 @@ class GameOfIslandsVisitor(pgn.Visitor):
     def read_compiled(self, games: list[pgn.PgnGame]) -> GoiRecord | None:
         """The record read a grid a compiled call (``game_of_islands_compiled.read_grid``), or
         None: a comment, a fault, a stated result the replay contradicts (the walk reads it and
-        says why). The tags are read here as the walk reads them (``begin_game``), and each grid
-        settled by ``end_game`` once nothing it checks can fail. Declining, it leaves the
-        visitor as it was made, for the walk."""
+        says why). The tags are read, and each grid and the triad settled, by the walk's own
+        ``begin_game``, ``end_game`` and ``result``. Declining, it leaves the visitor as it was
+        made, for the walk."""
         if any(pg.movetext_lines() is None for pg in games):
             return None
         record = self._read_compiled(games)
@@ -288,18 +288,14 @@ class GameOfIslandsVisitor(pgn.Visitor):
             if status != compiled_grid.OK:
                 return None
             grid.take_scalars(meta)
-            stated_text = data[result_a:result_b].astype(np.uint8).tobytes().decode("ascii") if result_a >= 0 else None
-            if not _results_agree(pg.tags.get("Result"), stated_text, grid):
-                return None
+            stated = text_between(data, result_a, result_b)
             lines = text.tobytes().decode("ascii")
             self.turns = GridTurns(turns, lines, claims)
-            self.end_game(pg, None if stated_text is None else pgn.Token(stated_text, 0, 0))
+            if not self.settled(lambda: self.end_game(pg, None if stated is None else pgn.Token(stated, 0, 0)))[0]:
+                return None  # the walk's end of a grid: its stated results
             self.games[-1].written = (lines, width)
-        record = GoiRecord(self.games, self.match, self.warnings)
-        if self.match is not None and record.finished and any(
-                pg.tags.get("MatchResult") not in (None, record.score["result"]) for pg in self.pgn_games):
-            return None
-        return self.result()
+        settled, record = self.settled(self.result)  # and of the triad: its MatchResult
+        return record if settled else None
 
     # ---- movetext
     def visit_move_number(self, number: int, token: pgn.Token) -> None:
@@ -442,16 +438,6 @@ class GameOfIslandsVisitor(pgn.Visitor):
         return record
 
 
-def _results_agree(stated_tag: str | None, stated_text: str | None, grid: E.Grid) -> bool:
-    """Would ``_check_results`` find nothing to say of these results (no error, no warning)?"""
-    points = grid.score()[0]
-    computed = f"{points[0]}-{points[1]}"
-    for stated in (stated_tag, stated_text):
-        if stated is not None and stated != "*" and (not grid.stopped or stated != computed):
-            return False
-    return stated_tag is None or stated_text is None or stated_tag == stated_text
-
-
 def read_group(games: list[pgn.PgnGame], policy=STRICT) -> GoiRecord:
     """One record from one game, or from the games of a triad (same Match tag, file order)."""
     return pgn.read_record(games, GameOfIslandsVisitor(policy))
@@ -481,9 +467,8 @@ def render(record: GoiRecord) -> tuple[str, list[tuple]]:
         tags["Result"] = g.result
         if g.written is not None:  # the compiled reader wrote the turns
             lines, width = g.written
-            gap = "" if not width else "\n" if width + 1 + len(g.result) > pgn.WRAP_WIDTH else " "
             rows += [(number, ply, (ply - 1) % 2, text, None) for ply, (_, text) in enumerate(g.turns.texts(), 1)]
-            blocks.append(pgn.write_tags(tags) + "\n\n" + lines + gap + g.result + "\n")
+            blocks.append(pgn.write_tags(tags) + "\n\n" + pgn.wrap_after(lines, width, g.result) + "\n")
             continue
         words = []
         for ply, turn in enumerate(g.turns, 1):

@@ -42,7 +42,7 @@ from scorebook.engines.iwoki.metadata import (GAME_ID, HEX_GAP_INDEX, HEX_GAP_NA
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
 
 from . import iwoki_compiled, pgn
-from .compiled import CompiledTurns, one_game_bytes
+from .compiled import CompiledTurns, one_game_bytes, text_between
 from typing import Annotated, Literal
 
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StrictStr, ValidationError, field_validator,
@@ -496,9 +496,8 @@ def write_pgn(record: IwokiRecord) -> tuple[str, list[tuple]]:
     if record.lines is not None:  # written by the compiled reader
         lines, width = record.lines
         tags = header_tags(record)
-        gap = "" if not width else "\n" if width + 1 + len(tags["Result"]) > pgn.WRAP_WIDTH else " "
         rows = [(1, i, seat, text, None) for i, (seat, text) in enumerate(record.actions.texts(), 1)]
-        return pgn.write_tags(tags) + "\n\n" + lines + gap + tags["Result"] + "\n", rows
+        return pgn.write_tags(tags) + "\n\n" + pgn.wrap_after(lines, width, tags["Result"]) + "\n", rows
     words, rows = [], []
     for i, a in enumerate(record.actions, 1):
         words.append(f"{i}.")
@@ -599,7 +598,7 @@ class IwokiVisitor(pgn.Visitor):
     def read_compiled(self, games: list[pgn.PgnGame]) -> IwokiRecord | None:
         """The record read by ``iwoki_compiled.read_actions`` in one call, or None (a comment,
         a fault, a stated result the replay contradicts: the walk reads it and says why). The
-        tags are read here as the walk reads them."""
+        tags are read, and the result settled, by the walk's own ``begin_game`` and ``_settle``."""
         data = one_game_bytes(self, games)
         if data is None:
             return None
@@ -613,14 +612,9 @@ class IwokiVisitor(pgn.Visitor):
         written = text.tobytes().decode("ascii")
         record = IwokiRecord(self.header, CompiledActions(actions, written, self.header, self.rules), None, self.rules,
                              self.tags, self.warnings, lines=(written, width))
-        ended(record, s)
-        stated_text = data[result_a:result_b].astype(np.uint8).tobytes().decode() if result_a >= 0 else None
-        stated = self.result_tag if self.result_tag is not None else stated_text
-        computed = f"{record.score['final'][0]}-{record.score['final'][1]}" if record.finished else "*"
-        if stated is not None and stated != computed:
+        ended(record, s)  # what the walk's replay ends with (``_check_end``: a record has no end line)
+        if not self.settled(lambda: self._settle(record, games[0], text_between(data, result_a, result_b)))[0]:
             return None
-        if stated is not None and stated != "*":
-            record.end = {"final_scores": list(record.score["final"])}
         return record
 
     def ply(self) -> int:
@@ -665,7 +659,13 @@ class IwokiVisitor(pgn.Visitor):
     def end_game(self, game: pgn.PgnGame, result_token: pgn.Token | None) -> None:
         record = IwokiRecord(self.header, self.actions, None, self.rules, self.tags, self.warnings)
         replay(record, self.where, None, self.policy, self.walks)
-        stated = self.result_tag if self.result_tag is not None else (result_token.text if result_token else None)
+        self._settle(record, game, result_token.text if result_token else None)
+        self.record = record
+
+    def _settle(self, record: IwokiRecord, game: pgn.PgnGame, result_text: str | None) -> None:
+        """The stated result (the Result tag, else the movetext's) against the replayed record;
+        the record's end line from it."""
+        stated = self.result_tag if self.result_tag is not None else result_text
         computed = f"{record.score['final'][0]}-{record.score['final'][1]}" if record.finished else "*"
         if stated is not None and stated != computed:
             if stated != "*" and not record.finished:
@@ -679,7 +679,6 @@ class IwokiVisitor(pgn.Visitor):
             m = re.fullmatch(r"(-?[0-9]{1,9})-(-?[0-9]{1,9})", stated)  # "164-115": First's, then Second's
             final = [int(m.group(1)), int(m.group(2))]
             record.end = {"final_scores": final}
-        self.record = record
 
     def result(self) -> IwokiRecord:
         return self.record

@@ -33,7 +33,7 @@ import numpy as np
 from scorebook.engines.patchwork import pieces as P, rules as R
 
 from . import patchwork_compiled, pgn
-from .compiled import CompiledTurns, one_game_bytes
+from .compiled import CompiledTurns, one_game_bytes, text_between
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
 from .limits import small_int
 from scorebook.engines.patchwork.game import ENGINE
@@ -206,32 +206,22 @@ class PatchworkVisitor(pgn.Visitor):
     def read_compiled(self, games: list[pgn.PgnGame]) -> PatchworkRecord | None:
         """The record read by ``patchwork_compiled.read_moves`` in one call, or None (a comment,
         a fault, a game not over, a stated score or result the replay contradicts: the walk
-        reads it and says why). The tags are read here as the walk reads them."""
+        reads it and says why). The tags are read, and the game settled, by the walk's own
+        ``begin_game`` and ``end_game``."""
         data = one_game_bytes(self, games)
         if data is None:
             return None
-        two, s = self.variant == P.TWO_PLAYER, self.state
-        status, text, _, moves, result_a, result_b = patchwork_compiled.read_moves(data, two, s)
-        if status != patchwork_compiled.OK or s[R.DUE] > 0 or not R.is_over(s):
+        status, text, _, moves, result_a, result_b = patchwork_compiled.read_moves(
+            data, self.variant == P.TWO_PLAYER, self.state)
+        if status != patchwork_compiled.OK:
             return None
-        self.stated_result = data[result_a:result_b].astype(np.uint8).tobytes().decode() if result_a >= 0 else None
-        self.score = R.score(s)
-        stated = self.score_text
-        if stated is None:
-            if two and self.stated_result not in (None, "*") and \
-                    (0 if self.stated_result == "1-0" else 1) != self.score["winner"]:
-                return None
-            recorded = None
-        else:
-            m = (_SCORE_TWO_RE if two else _SCORE_SOLO_RE).fullmatch(stated)
-            if not m:
-                return None
-            recorded = {"final": [int(m.group(1)), int(m.group(2))]} if two else {"total": int(stated)}
-            if recorded != ({"final": self.score["final"]} if two else {"total": self.score["total"]}):
-                return None
         lines = text.tobytes().decode("ascii")
-        return PatchworkRecord(self.variant, self.tags, self.circle, CompiledMoves(moves, lines), self.score,
-                               recorded, self.warnings, lines=lines)
+        self.moves, self.stated_result = CompiledMoves(moves, lines), text_between(data, result_a, result_b)
+        if not self.settled(lambda: self.end_game(games[0], None))[0]:  # the walk's end: over, the stated score
+            return None
+        record = self.result()
+        record.lines = lines
+        return record
 
     def _tag_error(self, name: str, message: str):
         tok = self.game.tag_tokens.get(name)

@@ -289,10 +289,7 @@ class _Splitter:
         """A line of words only (no comment, variation or ``;``): kept whole when no word of it
         can be too large (``PgnGame.tokens`` cuts it when read)."""
         if len(line) <= MAX_TOKEN_CHARS:
-            if line and not line.isspace():
-                current = self.current or self._begin(line_no)
-                self.in_movetext = True
-                current.pieces.append((line_no, line))
+            self.words_only(line_no, line)
             return
         words = [(m.group(), m.start() + 1) for m in _WORD.finditer(line)]
         if not words:
@@ -362,6 +359,13 @@ def wrap_comment(text: str) -> str:
 
 
 WRAP_WIDTH = 79  # the width of movetext lines as the canonical texts wrap them
+
+
+def wrap_after(lines: str, width: int, word: str) -> str:
+    """Wrapped movetext ``lines`` (its last line ``width`` wide) and one more word, as
+    ``wrap_words`` places it: on the line, or on a new one where it would pass WRAP_WIDTH."""
+    gap = "" if not width else "\n" if width + 1 + len(word) > WRAP_WIDTH else " "
+    return lines + gap + word
 
 
 def wrap_words(words: list[str], width: int = WRAP_WIDTH) -> list[str]:
@@ -435,6 +439,19 @@ class Visitor:
         ``records/compiled.py``). It may only say yes where the walk says yes, to the same record;
         declining, it leaves the visitor as the walk expects to find it."""
         return None
+
+    def settled(self, settle):
+        """``(True, what settle returns)`` where the walk's own checks in ``settle`` (a game's
+        end, its stated result) find nothing to say; ``(False, None)`` where they raise or would
+        warn (every error raised for the while, whatever the policy): a compiled reader settles a
+        record with the walk's checks, and accepts only a record they pass without a word."""
+        policy, self.policy = self.policy, STRICT
+        try:
+            return True, settle()
+        except RecordRejected:
+            return False, None
+        finally:
+            self.policy = policy
 
     def begin_game(self, game: PgnGame) -> None:
         raise NotImplementedError

@@ -238,7 +238,7 @@ class TsuroVisitor(pgn.Visitor):
     def read_compiled(self, games: list[pgn.PgnGame]) -> TsuroRecord | None:
         """The record read by ``tsuro_compiled.read_turns`` in one call, or None (a comment, a
         fault, a stated result the replay contradicts: the walk reads it and says why). The
-        tags are read here as the walk reads them, so a tag's fault is raised alike."""
+        tags are read, and the game settled, by the walk's own ``begin_game`` and ``end_game``."""
         data = one_game_bytes(self, games)
         if data is None:
             return None
@@ -246,17 +246,13 @@ class TsuroVisitor(pgn.Visitor):
         status, text, turns, events = tsuro_compiled.read_turns(data, names, offsets, self.walk.state)
         if status != tsuro_compiled.OK:
             return None
-        score = R.score(self.walk.state, self.names)
-        recorded = None
-        if self.result_text is not None:
-            named = self.result_text.split()
-            seats = sorted(self.names.index(n) for n in named if n in self.names)
-            if len(seats) != len(named) or seats != score["winners"]:
-                return None
-            recorded = {"winners": seats}
         lines = text.tobytes().decode("ascii")
-        return TsuroRecord(self.names, self.starts, self.deck, self.refill, self.tags,
-                           TsuroTurns(turns, lines, events), score, recorded, self.warnings, lines=lines)
+        self.turns = TsuroTurns(turns, lines, events)
+        if not self.settled(lambda: self.end_game(games[0], None))[0]:  # the walk's end: over, the Result tag
+            return None
+        record = self.result()
+        record.lines = lines
+        return record
 
     @property
     def state(self) -> np.ndarray:
