@@ -222,11 +222,12 @@ def text_between(data: np.ndarray, start: int, end: int) -> str | None:
     return data[start:end].astype(np.uint8).tobytes().decode("ascii") if start >= 0 else None
 
 
-def one_game_bytes(visitor, games: list) -> np.ndarray | None:
+def one_game_bytes(visitor, games: list, groups: bool = False) -> np.ndarray | None:
     """A record of one game: its tags read by ``visitor.begin_game`` (a tag's fault is raised
     as the walk raises it) and its movetext as bytes (``movetext_bytes``); None where the record
-    is of several games, or holds what only the walk reads."""
-    lines = games[0].movetext_lines() if len(games) == 1 else None
+    is of several games, or holds what only the walk reads. ``groups``: a group's parentheses
+    are words of their own (``PgnGame.movetext_lines``)."""
+    lines = games[0].movetext_lines(groups) if len(games) == 1 else None
     if lines is None:
         return None
     visitor.begin_game(games[0])

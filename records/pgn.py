@@ -22,6 +22,7 @@ from scorebook.errors import STRICT, ErrorPolicy, ParseError, RecordRejected
 from .limits import MAX_COMMENT_CHARS, MAX_LINE_CHARS, MAX_TAG_CHARS, MAX_TOKEN_CHARS, too_large
 
 WORD, COMMENT, OPEN, CLOSE = "word", "comment", "open", "close"
+_GROUP_KINDS = {"(": OPEN, ")": CLOSE}
 
 TAG_NAME_RE = re.compile(r"[A-Za-z0-9_]{1,64}")
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(;.*)?$')
@@ -29,6 +30,9 @@ _ESCAPE_RE = re.compile(r"\\(.)")
 _COMMAND_RE = re.compile(r"\[%(\w+)\s*([^\]]*)\]")
 # "12." or "12..." (black's move in PGN; a pair's second half here), possibly with the move stuck on
 _NEXT_TOKEN = re.compile(r"[^\s{}();]+|[{}();]")  # a word, or a symbol of the movetext
+# what a line of words only holds none of: a comment's symbols (a group's parentheses are cut
+# from its words when its tokens are, ``PgnGame.tokens``)
+_LINE_SYMBOLS = "{};"
 _SYMBOLS = re.compile(r"[{}();]")
 _WORD = re.compile(r"\S+")
 MOVE_NUMBER_RE = re.compile(r"^(\d+)\.(\.\.)?(.*)$")
@@ -66,18 +70,36 @@ class PgnGame:
                 if type(piece) is tuple:  # lines of words, from line_no on
                     line_no, lines = piece
                     for k, line in enumerate(lines.split("\n")):
-                        out.extend(Token(m.group(), line_no + k, m.start() + 1) for m in _WORD.finditer(line))
+                        if "(" in line or ")" in line:  # a group's parentheses: tokens of their own
+                            out.extend(Token(m.group(), line_no + k, m.start() + 1, _GROUP_KINDS.get(m.group(), WORD))
+                                       for m in _NEXT_TOKEN.finditer(line))
+                        else:
+                            out.extend(Token(m.group(), line_no + k, m.start() + 1) for m in _WORD.finditer(line))
                 else:
                     out.append(piece)
             self.pieces = pieces = out
         return pieces
 
-    def movetext_lines(self) -> list[tuple[int, str]] | None:
+    def movetext_lines(self, groups: bool = False) -> list[tuple[int, str]] | None:
         """The movetext as its lines of words, (first line number, lines), or None where it
-        holds a comment or a group (or its tokens were cut already)."""
-        if any(type(piece) is not tuple for piece in self.pieces):
-            return None
-        return self.pieces
+        holds a comment or a group (or its tokens were cut already). ``groups``: a group's
+        parentheses are then words of their own, each token a line (its number the token's)."""
+        pieces = self.pieces
+        if not groups:
+            if any(type(piece) is not tuple or "(" in piece[1] or ")" in piece[1] for piece in pieces):
+                return None
+            return pieces
+        lines = []
+        for piece in pieces:
+            if type(piece) is tuple:  # a parenthesis made a word of its own
+                text = piece[1]
+                lines.append((piece[0], text.replace("(", " ( ").replace(")", " ) ") if "(" in text or ")" in text
+                              else text))
+            elif piece.kind == COMMENT:
+                return None
+            else:  # a word, ( or ): a word holds neither (the splitter cuts at them)
+                lines.append((piece.line, piece.text))
+        return lines
 
 
 def split_games(text: str) -> list[PgnGame]:
@@ -87,15 +109,15 @@ def split_games(text: str) -> list[PgnGame]:
 
 class _Lookout:
     """Where the next line from a position that is not words only begins (``next_line``): a
-    tag (a line whose first word starts with "["), or a line holding a comment's or a group's
-    symbol. With str.find, not a regular expression: it scans every character of a file, and
+    tag (a line whose first word starts with "["), or a line holding a comment's symbol (a
+    group's parentheses stay in a line of words, cut from its words with its tokens). With str.find, not a regular expression: it scans every character of a file, and
     find runs at memchr's speed; the next bracket and the next symbol found are kept, so that
     a file is scanned once however many lines are looked at."""
 
     def __init__(self, text: str):
         self.text, self.size = text, len(text)
-        self.bracket = self.symbol = -1  # the next "[" and the next of "{}();" found (size: none)
-        self.places = [-1] * 5  # the next place of each of "{}();"
+        self.bracket = self.symbol = -1  # the next "[" and the next of "{};" found (size: none)
+        self.places = [-1] * 3  # the next place of each of "{};"
 
     def next_line(self, pos: int) -> int:
         """The start of that line (``pos``, a line's start, where it is that line); past the
@@ -103,7 +125,7 @@ class _Lookout:
         text, size = self.text, self.size
         if self.symbol < pos:  # each symbol's next place, found again only where it is behind
             places = self.places
-            for k, c in enumerate("{}();"):
+            for k, c in enumerate(_LINE_SYMBOLS):
                 if places[k] < pos:
                     at = text.find(c, pos)
                     places[k] = size if at < 0 else at

