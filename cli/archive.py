@@ -11,7 +11,7 @@ import click
 from scorebook import registry
 from scorebook.records.notation import score_text
 
-from .common import GAME, Progress, check_writable, db_option, main, on_interrupt, open_store, write_file
+from .common import GAME, Progress, check_writable, db_option, main, on_interrupt, open_store, owns_process, write_file
 from .output import emit_json, json_option, output_options, plural, safe
 
 
@@ -245,6 +245,9 @@ def _shown(ctx, record: str):
     from scorebook.records.preview import file_record, parse_reference
     path, number = parse_reference(record)
     if re.fullmatch(r"[0-9a-f]+", record) or path != "-" and not os.path.lexists(path):  # an id, or its first digits
+        if owns_process():  # one record walked once: its rules run as Python, numba never started
+            from scorebook.engines import jit
+            jit.interpret()
         store = open_store(ctx, write=False)
         row = store.get(record)  # (it bounds what it says of a long one)
         table = store.tournament_of_record(row["id"])

@@ -34,6 +34,14 @@ GAME = GameType()
 
 
 _REQUEST = {"json": False}  # set from the command line before anything can fail
+_PROCESS = {"own": False}  # set by the console entry point (``cli.main.run``): one command, then the process ends
+
+
+def owns_process() -> bool:
+    """Is this command the process's one command (``scorebook ...`` from a shell, not the CLI
+    invoked within another program): may it choose for the whole process, as how the
+    engines run?"""
+    return _PROCESS["own"]
 
 
 def _wants_json() -> bool:

@@ -15,6 +15,7 @@ import sys
 import threading
 
 from . import archive, bots, files, service, tournament  # noqa: F401 - each registers its commands on the group
+from . import common
 from .common import interrupted_line, main
 
 __all__ = ["main", "run"]
@@ -62,6 +63,7 @@ def run() -> None:
     (which releases the GIL). Exit codes as ``main``'s; 130 when interrupted."""
     signal.signal(signal.SIGINT, _interrupted)
     signal.signal(signal.SIGTERM, _interrupted)
+    common._PROCESS["own"] = True
     outcome: dict = {"code": 0}
 
     def command() -> None:

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import os
 
-import numba
+from .jit import interpreted
 
-if "NUMBA_THREADING_LAYER" not in os.environ:
-    numba.config.THREADING_LAYER = "workqueue"
-numba.get_num_threads()
+if not interpreted():  # (interpreted, ``jit.interpret``: no numba, no threads)
+    import numba
+
+    if "NUMBA_THREADING_LAYER" not in os.environ:
+        numba.config.THREADING_LAYER = "workqueue"
+    numba.get_num_threads()

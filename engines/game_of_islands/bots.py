@@ -17,7 +17,7 @@ move is worth the islands it creates, plus 5 if it draws the last line.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from .engine import (BONUS_POINTS, OK, apply_line, claim_near, count_legal_steps, has_legal_line, is_island,
                      legal_lines, legal_steps_up_to, line_code, random_line, sign, undo_line)

@@ -28,7 +28,7 @@ import json
 from importlib import resources
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 _FACTS = json.loads(resources.files(__package__).joinpath("game.json").read_text())
 GAME_ID: str = _FACTS["game"]["id"]

@@ -25,7 +25,7 @@ hidden-information game. A whole game between two agents runs inside numba.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from . import engine as E
 from .metadata import (HAND_SMALL, INITIAL_HEX, INITIAL_SMALL, N_HAND_SMALL, N_HEX_TILES, N_SMALL_TILES,

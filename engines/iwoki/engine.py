@@ -22,7 +22,7 @@ a hex orientation face*6 + rotation (face 0 'A', 1 'B').
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from .metadata import (DREW, EMPTY, FIRST, FIRST_HEX_GAP, FIRST_SMALL_GAP, HAND_HEX, HAND_SMALL,
                        HEX_NUMBERS, HEX_PILE, HEX_PILE_LEN, HEX_PILE_TOP, HEXVAL, N_HAND_HEX,

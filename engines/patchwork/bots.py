@@ -20,7 +20,7 @@ the leather patch is placed and the choice is made afresh (the patch may no long
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from .pieces import (FACTS, CELLS, COLS, COST, INCOME, INCOME_UPTO, LAST_SPACE, LOW_BITS, N_PATCHES, P_START, PL_ADJACENT,
                      PL_BORDER, PL_CODE, PL_COL, PL_HI, PL_LO, PL_ROW, ROWS, SIM, SIZE, TIME)

@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from .pieces import (CELLS, COLS, COST, INCOME, INCOME_UPTO, LAST_SPACE, LEATHER_SPACES, LEATHER_UPTO, LOW_BITS,
                      N_PATCHES, PL_CODE, PL_COL, PL_HI, PL_LO, PL_ROW, RESOLVE, ROWS, SIM, SIZE, TIME,

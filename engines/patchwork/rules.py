@@ -28,7 +28,7 @@ records' errors (shared/specs/patchwork.md 4.3), and leaves the state unchanged 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from .pieces import (CELLS, COST as PATCH_COST, EMPTY_PENALTY, FULL_BONUS, INCOME as PATCH_INCOME,
                      INCOME_UPTO, LAST_SPACE, LEATHER_SPACES, LEATHER_UPTO, LOW_BITS, N_PATCHES, PL_HI, PL_LO,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from scorebook.engines.jit import njit, prange
 
 from .. import threads  # noqa: F401  (the analysis' play-outs run on every core: numba's threads first)
 from .bots import (RANDOM_PATCH, buy_code, contacts, covered, fitting_placements, leather_cell, new_rng, below, play_out,

@@ -22,7 +22,7 @@ completed at random from the cards that fit.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from .engine import drawing_due, listed_region
 from .heuristic import heuristic_placement

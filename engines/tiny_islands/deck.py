@@ -14,7 +14,7 @@ Offers are int arrays ``(turns, 4)`` of (tile1, zone1, tile2, zone2).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from .metadata import (DECK_SIZE, ONE_DECK_TILE, ONE_DECK_ZONE, TILE_COUNT, TURNS, ZONE_COPIES, ZONE_MASK,
                        ZONE_LETTERS)

@@ -38,7 +38,7 @@ length, 2 before the first cell; ``MODE``; ``DRAWN``: the land id of the region'
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from .metadata import CELLS, MAX_SHORELINE, SAND, SIZE, WAVE, BOAT
 

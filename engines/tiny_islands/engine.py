@@ -15,7 +15,7 @@ State is two flat arrays over the 81 cells (see ``metadata`` for the index):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from .metadata import (BOAT, CELLS, CHURCH, DRAWING_AFTER_TURN, FOREST, HOUSE, INVALID_PENALTY,
                        MAX_SHORELINE, MOUNTAIN, SAND, SIZE, TILE_COUNT, TILE_IS_LAND, WAVE, ZONE_CELLS,

@@ -12,7 +12,7 @@ value (a table read at each 2x2 window the placement touches).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from .engine import legal_placements, score_board
 from .metadata import BOAT, CELLS, CHURCH, FOREST, HOUSE, MOUNTAIN, SIZE, TILE_IS_LAND, TURNS

@@ -17,7 +17,7 @@ decision reads the offers up to the current turn, and the futures replace the re
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from .deck import _sample_future
 from .drawing_interface import INK, INK_BEFORE

@@ -21,7 +21,7 @@ out of the deck's counts already); drawing inputs show the region flipped as it 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from .drawing_interface import INK
 from .metadata import CELLS, DRAWING_AFTER_TURN, TILE_COUNT, TURNS, WAVE, ZONE_COPIES, ZONE_MASK, SIZE

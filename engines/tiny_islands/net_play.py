@@ -16,7 +16,7 @@ A game's state is a row of each array of ``Games``; ``phase`` says what it waits
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from . import drawing_interface as D
 from .bots import WEIGHTS, last_drawing

@@ -8,7 +8,7 @@ over the rectangle). ``_plan_candidates`` offers the candidate islands a bot may
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from .deck import N_ZONES
 from .engine import OK, boundary_vertices, check_region, score_board, shoreline_length, toggle_keeps_legal

@@ -13,7 +13,7 @@ turn ``t`` and nothing later.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from .engine import OK, drawing_due, drawing_region, legal_placements
 from .metadata import CELLS, SIZE, TURNS

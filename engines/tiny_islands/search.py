@@ -19,7 +19,7 @@ Play-outs run on every core (``prange``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from scorebook.engines.jit import njit, prange
 
 from .. import threads  # noqa: F401  (play-outs run on every core: numba's threads first)
 from .deck import _sample_future

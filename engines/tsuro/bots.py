@@ -13,7 +13,7 @@ simple AI for every seat, the best mean share of the win).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from .rules import (DECK, DECK_N, EVENTS, HAND, HANDS, MAX_PLAYERS, N, N_TILES, NO_ORDER, OK, OVER, POS, SEED, TO_MOVE,
                     edge_distance, eliminates_mover, has_safe, outcome, turn, win_share)

@@ -29,7 +29,7 @@ import json
 from importlib import resources
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 FACTS = json.loads(resources.files(__package__).joinpath("game.json").read_text())
 GAME_ID = FACTS["game"]["id"]

@@ -1,0 +1,82 @@
+"""``scorebook show ID`` runs its one walk with the engines interpreted (``engines/jit.py``):
+numba is never started, and every position, board and score is the compiled engines' own.
+Held on every sample record (each game, each variant the samples have), in a process of its own,
+against this process's compiled walk, and on the command itself run from its entry point."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from scorebook import registry
+from scorebook.analyze.boards import show_lines
+
+from .conftest import ROOT, cli_json
+
+SAMPLES = ROOT / "samples"
+SAMPLE_FILES = sorted(str(p) for game_id in registry.game_ids() for p in (SAMPLES / game_id).iterdir() if p.is_file())
+
+# every sample's records walked as ``show`` walks them: the lines it prints, each position's state
+WALK = r"""
+import json, sys
+from scorebook.engines import jit
+jit.interpret()
+from scorebook.analyze.boards import show_lines
+from scorebook.records.preview import file_record
+out = {}
+for path in sys.argv[1:]:
+    found = file_record(path, 1)
+    for k in range(1, found.count + 1):
+        found = file_record(path, k)
+        out[f"{path}#{k}"] = list(show_lines(found.row, found.trace))
+print(json.dumps({"walks": out, "numba": "numba" in sys.modules}))
+"""
+
+
+def _in_a_process(code: str, *args: str) -> str:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env,
+                          timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_every_sample_walks_interpreted_as_compiled():
+    from scorebook.records.preview import file_record
+    walked = json.loads(_in_a_process(WALK, *SAMPLE_FILES))
+    assert walked["numba"] is False
+    compiled = {}
+    for path in SAMPLE_FILES:
+        count = file_record(path, 1).count
+        for k in range(1, count + 1):
+            found = file_record(path, k)
+            compiled[f"{path}#{k}"] = list(show_lines(found.row, found.trace))
+    assert walked["walks"] == compiled
+
+
+SHOW = r"""
+import atexit, sys
+atexit.register(lambda: print("numba" in sys.modules, file=sys.stderr))
+sys.argv = ["scorebook"] + sys.argv[1:]
+from scorebook.cli.main import run
+run()
+"""
+
+
+@pytest.mark.parametrize("game_id", registry.game_ids())
+def test_show_id_never_starts_numba_and_prints_what_the_compiled_walk_prints(game_id, tmp_path, run_cli):
+    path = next(p for p in sorted((SAMPLES / game_id).glob("*.pgn")))
+    outcome = cli_json(run_cli("ingest", str(path), "--json"))["records"][0]
+    assert outcome["status"] == "ingested", outcome
+    db = run_cli.db
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, "-c", SHOW, "--db", str(db), "show", outcome["id"]], capture_output=True,
+                          text=True, env=env, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "False"  # numba never imported
+    compiled = run_cli("--db", str(db), "show", outcome["id"])
+    assert compiled.exit_code == 0
+    assert done.stdout == compiled.stdout
