@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from .pgn import WRAP_WIDTH  # the movetext's lines, as the canonical texts wrap them
 

@@ -11,7 +11,7 @@ the walk reads the record, so every rejection keeps its wording.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from scorebook.engines.game_of_islands import engine as E
 

@@ -10,7 +10,7 @@ it does not read (an action stuck to its number), it declines and the walk reads
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from scorebook.engines.iwoki import engine as E
 from scorebook.engines.iwoki.metadata import HEX_GAP_NAMES, SMALL_GAP_NAMES

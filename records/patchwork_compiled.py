@@ -12,7 +12,7 @@ and the walk reads the record. ``tests/patchwork/test_compiled_reader.py`` holds
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from scorebook.engines.patchwork import pieces as P, rules as R
 

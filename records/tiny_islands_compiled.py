@@ -12,7 +12,7 @@ record. ``tests/tiny_islands/test_compiled_reader.py`` holds it to the walk.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from scorebook.engines.tiny_islands import engine as E
 from scorebook.engines.tiny_islands.deck import _CARD_COUNT, _one_deck_check

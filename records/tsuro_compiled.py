@@ -12,7 +12,7 @@ to the walk on every record the tests make and on the fuzzers' corrupted records
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from scorebook.engines.jit import njit
 
 from scorebook.engines.tsuro import rules as R
 
