@@ -288,6 +288,9 @@ def _pooled_files(paths: list[str], fmt: str, lenient: bool) -> Iterator[tuple[s
         yield from ((p, None) for p in paths)
         return
     ahead = 2 * _workers()
+    # a file of each game is read here, before the workers are forked: they inherit its
+    # code imported and its compiled code loaded, which each would otherwise load again
+    read_here = {path: _read_file_pairs((path, fmt, lenient)) for path in _one_of_each_game(small[:_LOOKED_AT])}
     pool = _pool(_workers())
     try:
         pending: list = []
@@ -298,7 +301,8 @@ def _pooled_files(paths: list[str], fmt: str, lenient: bool) -> Iterator[tuple[s
                 nxt = next(queue, None)
                 if nxt is None:
                     return
-                pending.append((nxt, pool.apply_async(_read_file_pairs, ((nxt, fmt, lenient),))))
+                pending.append((nxt, None if nxt in read_here else
+                                pool.apply_async(_read_file_pairs, ((nxt, fmt, lenient),))))
 
         top_up()
         for path, size in zip(paths, sizes):
@@ -307,9 +311,34 @@ def _pooled_files(paths: list[str], fmt: str, lenient: bool) -> Iterator[tuple[s
                 continue
             got, result = pending.pop(0)
             top_up()
-            yield got, marshal.loads(result.get())
+            yield got, marshal.loads(read_here.pop(got) if result is None else result.get())
     finally:
         pool.terminate()
+
+
+_LOOKED_AT = 64  # the files whose games are looked at before the workers start
+_HEAD_BYTES = 4096
+_GAME_TAG = re.compile(r'\[Game "([^"\n]{1,64})"\]')
+
+
+def _one_of_each_game(paths: list[str]) -> list[str]:
+    """The first of ``paths`` of each game (its Game tag, or its foreign format), as the head
+    of each file says it; a file whose head says neither is not looked at further."""
+    first: dict[str, str] = {}
+    for path in paths:
+        try:  # a regular file only, opened without waiting (a FIFO's writer may never come)
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            try:
+                head = os.read(fd, _HEAD_BYTES).decode("utf-8", "replace") if stat.S_ISREG(os.fstat(fd).st_mode) else ""
+            finally:
+                os.close(fd)
+        except OSError:
+            continue
+        tag = _GAME_TAG.search(head)
+        kind = tag.group(1) if tag else detect_format(head)
+        if kind and kind != "pgn":
+            first.setdefault(kind, path)
+    return list(first.values())
 
 
 def tournament_file_text(path: str, *, strict: bool = False) -> str | None:

@@ -59,6 +59,43 @@ def test_a_folder_read_by_workers_gives_what_one_process_gives(tmp_path, monkeyp
     assert statuses == {"ingested", "duplicate", "rejected"}
 
 
+_HAPPENED: list = []  # the files read in this process, and "pool" where the workers were forked
+_READ = ingest._read_file_pairs
+
+
+def _recorded_read(job):
+    """A file read (here, or in a worker: a worker's list is its own)."""
+    _HAPPENED.append(job[0])
+    return _READ(job)
+
+
+def test_the_writer_reads_a_file_of_each_game_before_the_workers_are_forked(tmp_path, monkeypatch):
+    """The first file of each game (its Game tag, or its foreign format) is read by the writer,
+    before the pool: the workers start with the games' code loaded. A FIFO among the files is
+    not waited on."""
+    folder = _folder(tmp_path)
+    os.mkfifo(folder / "aa-pipe.pgn")
+    monkeypatch.setattr(ingest, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(ingest, "_workers", lambda: 2)
+    happened = _HAPPENED
+    happened.clear()
+    real_pool = ingest._pool
+    monkeypatch.setattr(ingest, "_pool", lambda n: happened.append("pool") or real_pool(n))
+    monkeypatch.setattr(ingest, "_read_file_pairs", _recorded_read)
+    files = IngestPlan.of([str(folder)]).files
+    _run(folder, tmp_path / "parallel.db", False)
+    read_here = happened[:happened.index("pool")]
+    assert happened[-1] == "pool"  # every other file was read by the workers
+    kinds = {}
+    for path in files:
+        head = open(path, errors="replace").read(4096) if os.path.isfile(path) else ""
+        tag = ingest._GAME_TAG.search(head)
+        kind = tag.group(1) if tag else ingest.detect_format(head)
+        if kind and kind != "pgn":
+            kinds.setdefault(kind, path)
+    assert read_here == list(kinds.values()) and len(kinds) >= 5
+
+
 def test_a_large_file_is_read_by_the_writer_between_pooled_ones(tmp_path, monkeypatch):
     folder = _folder(tmp_path)
     monkeypatch.setattr(ingest, "PARALLEL_MIN_BYTES", 0)
