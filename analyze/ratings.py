@@ -200,6 +200,11 @@ def _rank(rows: list[dict]) -> None:
 
 
 CHECKPOINT_EVERY = 20_000  # games of a game between two kept checkpoints of its ratings
+# and, among its last RECENT_SPAN games, between two kept checkpoints: a game that arrives late
+# is most often recent (a month's casual games after its events), and is rated again from a
+# checkpoint at most RECENT_EVERY games before it, not from up to CHECKPOINT_EVERY; older
+# recent checkpoints are thinned to CHECKPOINT_EVERY as the game goes on
+RECENT_EVERY, RECENT_SPAN = 1_000, 10_000
 
 
 @dataclass
@@ -238,11 +243,14 @@ def _caught_up(store, game: str, *, checkpoints: bool = False) -> CaughtUp:
 
 def _apply(ledger: Ledger, chosen: list[Result], count: int, checkpoints: list | None) -> int:
     """Apply results in order to a ledger that has rated ``count`` games; every
-    CHECKPOINT_EVERY games, a checkpoint into ``checkpoints`` (when given). The games rated."""
+    CHECKPOINT_EVERY games, and every RECENT_EVERY among the last RECENT_SPAN, a checkpoint
+    into ``checkpoints`` (when given). The games rated."""
+    recent_from = count + len(chosen) - RECENT_SPAN
     for r in chosen:
         ledger.apply(r)
         count += 1
-        if checkpoints is not None and count % CHECKPOINT_EVERY == 0:
+        if checkpoints is not None and (count % CHECKPOINT_EVERY == 0
+                                        or count % RECENT_EVERY == 0 and count > recent_from):
             checkpoints.append((count, json.dumps(_order(r)), ledger.rows()))
     return count
 
@@ -272,7 +280,8 @@ def update(store, games=None) -> int:
         c = _caught_up(store, game, checkpoints=True)
         if c.kept is None or tuple(c.mark) != tuple(c.kept):
             store.keep_ratings(game, c.mark, c.ledger.rows(changed_only=not c.whole), whole=c.whole,
-                               checkpoints=c.checkpoints, checkpoints_after=c.checkpoints_after)
+                               checkpoints=c.checkpoints, checkpoints_after=c.checkpoints_after,
+                               thinned=(c.mark[2] - RECENT_SPAN, CHECKPOINT_EVERY))
             done += c.mark[2] - (0 if c.whole or c.kept is None else c.kept[2])
     return done
 

@@ -246,3 +246,32 @@ def test_a_late_game_is_rated_again_from_the_checkpoint_before_it(tmp_path, monk
     update(store, ["tsuro"])
     assert sorted(applied) == ["2026-03-13", "2026-03-14", "2026-03-15", "2026-03-17", "2026-03-19"]
     assert ratings(store, "tsuro")["ratings"] == rate(results(store, "tsuro"))["ratings"]
+
+
+def test_recent_games_keep_dense_checkpoints_thinned_behind(tmp_path, monkeypatch):
+    """Checkpoints every five games, and every two among the last six: after thirteen Tsuro
+    games in date order, those kept are after 5, 8, 10 and 12 games (6 was thinned). One dated
+    between the ninth and the tenth is rated again from the eighth, not from the fifth, and the
+    ratings are those of rating all fourteen in order."""
+    from scorebook.analyze import ratings as ratings_module
+    from scorebook.analyze.ratings import Ledger, results, update
+    from scorebook.records.store import Store
+    monkeypatch.setattr(ratings_module, "CHECKPOINT_EVERY", 5)
+    monkeypatch.setattr(ratings_module, "RECENT_EVERY", 2)
+    monkeypatch.setattr(ratings_module, "RECENT_SPAN", 6)
+    template = (SAMPLES / "tsuro" / "tsuro-simple-random-s5-0001.pgn").read_text()
+    days = list(range(1, 27, 2)) + [18]
+    texts = [template.replace('[Round "1"]', f'[Date "2026.03.{day:02d}"]\n[Round "{day}"]') for day in days]
+    store = Store(str(tmp_path / "recent.db"))
+    for t in texts[:13]:
+        ingest_text(store, t, "t.pgn", "pgn")
+        update(store, ["tsuro"])
+    assert [n for n, _ in store.ratings_checkpoints("tsuro")] == [5, 8, 10, 12]
+    applied = []
+    real_apply = Ledger.apply
+    monkeypatch.setattr(Ledger, "apply", lambda self, r: applied.append(r.date) or real_apply(self, r))
+    ingest_text(store, texts[13], "late.pgn", "pgn")
+    update(store, ["tsuro"])
+    assert sorted(applied) == ["2026-03-17", "2026-03-18", "2026-03-19", "2026-03-21", "2026-03-23", "2026-03-25"]
+    assert ratings(store, "tsuro")["ratings"] == rate(results(store, "tsuro"))["ratings"]
+    assert [n for n, _ in store.ratings_checkpoints("tsuro")] == [5, 10, 12, 14]

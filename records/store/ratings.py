@@ -33,10 +33,13 @@ class RatingTables:
         return json.loads(row[0])
 
     def keep_ratings(self, game: str, mark: tuple[int, str, int], rows: list[dict], *, whole: bool,
-                     checkpoints: list[tuple[int, str, list[dict]]] = (), checkpoints_after: int | None = None) -> None:
+                     checkpoints: list[tuple[int, str, list[dict]]] = (), checkpoints_after: int | None = None,
+                     thinned: tuple[int, int] | None = None) -> None:
         """Keep a game's ratings: its changed players' rows (``whole``: every row, the old
         ones gone), how far it is rated, and its new checkpoints (those past
-        ``checkpoints_after`` games dropped first: they were rated again), in one transaction."""
+        ``checkpoints_after`` games dropped first: they were rated again), in one transaction.
+        ``thinned``, (games, every): of the checkpoints up to that many games, only those of a
+        multiple of ``every`` games are kept."""
         columns = ("game", "player", "kind", "mu", "sigma", "games", "wins", "shared", "losses", "total_sum",
                    "total_squares", "best")
         with self.atomic():
@@ -47,6 +50,9 @@ class RatingTables:
                 self.db.conn.executemany("INSERT OR REPLACE INTO ratings_checkpoints (game, games, last_order, ledger) "
                                          "VALUES (?,?,?,?)", [(game, n, order, json.dumps(ledger))
                                                               for n, order, ledger in checkpoints])
+                if thinned is not None:
+                    self.db.execute("DELETE FROM ratings_checkpoints WHERE game = ? AND games <= ? AND games % ? != 0",
+                                    [game, *thinned])
             if whole:
                 self.db.execute("DELETE FROM ratings WHERE game = ?", [game])
             self.db.conn.executemany(f"INSERT OR REPLACE INTO ratings ({', '.join(columns)}) VALUES "
