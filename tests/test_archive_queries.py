@@ -65,6 +65,16 @@ def test_filtered_queries_use_an_index(archive, call):
         assert not _full_scans(archive, statement), statement
 
 
+def test_a_players_records_are_found_through_the_player_index(archive):
+    """``list --player`` matches the players' names (a scan of the players alone), then finds
+    their seats by the player index: not every seat of the archive probed for its player's
+    name (0.47 s at a million records, 1-10 ms this way)."""
+    statements = _statements(archive, lambda st: st.list(player="random*", limit=20))
+    plan = [row[3] for s in statements for row in archive.db.conn.execute("EXPLAIN QUERY PLAN " + s)]
+    assert any(step.startswith("SEARCH record_players USING COVERING INDEX record_players_player") for step in plan)
+    assert not any(step.startswith("SCAN") and step.split()[1] in ("record_players", "rp") for step in plan), plan
+
+
 def test_list_filters_before_its_limit_and_orders_by_date(archive):
     newest = list(archive.list("tsuro", order="date desc", limit=3))
     every = sorted((r for r in archive.list("tsuro")), key=lambda r: (r["date"] or "", -r["key"]), reverse=True)

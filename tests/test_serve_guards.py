@@ -17,6 +17,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -102,6 +103,23 @@ def test_the_moves_view_is_counted_a_record_at_a_time(served):
     status, one = _get(base + f"/{name}/moves.json?record_key=1")
     doc = json.loads(one)
     assert status == 200 and doc["filtered_table_rows_count"] == len(doc["rows"]) > 0
+
+
+def test_the_player_results_view_is_counted_for_a_player_or_a_record(served):
+    """player_results joins every seat of every record: its page is not counted whole, only
+    filtered to a player or a record (each found by its index)."""
+    import json
+    base, _, db = served
+    name = Path(db).stem
+    status, whole = _get(base + f"/{name}/player_results.json?_size=5")
+    doc = json.loads(whole)
+    assert status == 200 and doc["filtered_table_rows_count"] is None and doc["rows"]
+    first = dict(zip(doc["columns"], doc["rows"][0]))
+    player, record = first["player"], first["record"]
+    for query in (f"player={quote(player)}", f"player__exact={quote(player)}", f"record={record}"):
+        status, some = _get(base + f"/{name}/player_results.json?{query}")
+        doc = json.loads(some)
+        assert status == 200 and doc["filtered_table_rows_count"] == len(doc["rows"]) > 0, query
 
 
 def test_sql_only_when_asked_and_lengths_capped(run_cli):

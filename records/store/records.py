@@ -101,8 +101,10 @@ class RecordTables:
             args.append(game)
         if player:  # any case; * matches any text (LIKE's own wildcards are escaped)
             pattern = player.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_").replace("*", "%")
-            where.append("key IN (SELECT rp.record_key FROM record_players rp JOIN players p "
-                         "ON p.id = rp.player_id WHERE lower(p.name) LIKE lower(?) ESCAPE '\\')")
+            # the players matching first (a scan of the players), then their records by the player
+            # index: not every seat of the archive probed for its player's name
+            where.append("key IN (SELECT record_key FROM record_players WHERE player_id IN "
+                         "(SELECT id FROM players WHERE lower(name) LIKE lower(?) ESCAPE '\\'))")
             args.append(pattern)
         if where_sql:
             where.append(f"({where_sql})")
