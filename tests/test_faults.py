@@ -67,7 +67,8 @@ def test_a_writer_waits_for_a_long_held_lock(tmp_path):
     holder.close()
 
 
-def test_a_damaged_database_is_one_line(tmp_path):
+def _damaged(tmp_path):
+    """A database of 40 records with every page but the schema's scribbled over."""
     db = tmp_path / "bad.db"
     store = Store(str(db))
     from scorebook.records.ingest import ingest_text
@@ -77,6 +78,27 @@ def test_a_damaged_database_is_one_line(tmp_path):
     for page in range(2, len(data) // 4096):  # scribble over every page but the schema's
         data[page * 4096 + 8:(page + 1) * 4096] = b"\xff" * (4096 - 8)
     db.write_bytes(bytes(data))
+    return db
+
+
+def test_a_damaged_database_too_large_to_check_whole_fails_its_write_in_one_line(tmp_path, monkeypatch):
+    """Past WHOLE_CHECK_MAX_BYTES a writer does not read the whole file when it opens it (4.5 s
+    at a million records): the first damaged page its write reaches fails it, in one line, and
+    nothing is written."""
+    import scorebook.records.store as store_module
+    from click.testing import CliRunner
+    from scorebook.cli.main import main
+    db = _damaged(tmp_path)
+    before = db.read_bytes()
+    monkeypatch.setattr(store_module, "WHOLE_CHECK_MAX_BYTES", 0)
+    result = CliRunner().invoke(main, ["--db", str(db), "ingest", "-"], input=random_tinybot_line(99) + "\n")
+    assert result.exit_code == 1 and "is damaged" in result.stderr and result.stderr.count("\n") == 1, result.stderr
+    wal = str(db) + "-wal"
+    assert db.read_bytes() == before and (not os.path.exists(wal) or os.path.getsize(wal) == 0)
+
+
+def test_a_damaged_database_is_one_line(tmp_path):
+    db = _damaged(tmp_path)
     done = scorebook(db, "ingest", "-", input="")  # a writer checks the database when it opens it
     assert done.returncode == 1 and done.stderr.count("\n") == 1 and "is damaged" in done.stderr, done.stderr
     failures = 0
