@@ -7,7 +7,7 @@ import sqlite3
 
 from scorebook.records.ingest import ingest_file
 from scorebook.records.store import Store
-from scorebook.records.store.schema import MIGRATIONS
+from scorebook.records.store.schema import MIGRATIONS, MOVES_COLUMN
 
 from .conftest import SAMPLES
 
@@ -20,7 +20,7 @@ def undo_moves_column(db: sqlite3.Connection) -> None:
     moves = db.execute("SELECT * FROM moves ORDER BY record_key, game, ply").fetchall()
     db.executescript(f"DROP VIEW moves; {MOVES_TABLE}; ALTER TABLE records DROP COLUMN moves_json;")
     db.executemany("INSERT INTO moves VALUES (?,?,?,?,?,?)", moves)
-    db.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")
+    db.execute(f"PRAGMA user_version = {MOVES_COLUMN - 1}")
     db.commit()
 
 
