@@ -239,13 +239,23 @@ def show(ctx, record, as_json):
         sys.exit(1)
 
 
+SHOWN_AS_PYTHON_MAX_BYTES = 32 * 1024  # a file this small is read and walked faster as Python than numba starts
+
+
+def _small_file(path: str) -> bool:
+    try:
+        return os.stat(path).st_size <= SHOWN_AS_PYTHON_MAX_BYTES
+    except OSError:
+        return False
+
+
 def _shown(ctx, record: str):
     """(row, trace, a note on the file's other records) of a stored id or a file's record."""
     from scorebook.analyze.run import trace_of
     from scorebook.records.preview import file_record, parse_reference
     path, number = parse_reference(record)
     if re.fullmatch(r"[0-9a-f]+", record) or path != "-" and not os.path.lexists(path):  # an id, or its first digits
-        if owns_process():  # one record walked once: its rules run as Python, numba never started
+        if owns_process():  # one record walked once: its rules run as Python, numba never started (engines/jit.py)
             from scorebook.engines import jit
             jit.interpret()
         store = open_store(ctx, write=False)
@@ -254,6 +264,9 @@ def _shown(ctx, record: str):
         if table:  # the table of a tournament run here that it is the result of, said with its tags
             row = dict(row, attached=f"round {table[1]}, table {table[2]} of {table[0]}")
         return row, trace_of(row, partial=True), None
+    if owns_process() and path != "-" and _small_file(path):  # a few records read and one walked: as Python
+        from scorebook.engines import jit
+        jit.interpret()
     found = file_record(path, number)
     others = f"{found.path} holds {found.count} records; {found.path}#N shows the N-th" if found.count > 1 else None
     return found.row, found.trace, others

@@ -1,7 +1,8 @@
 """The engines' ``njit`` and ``prange``: numba's, or, in a process told so before it imports an
 engine (``interpret``), the functions themselves, run by Python.
 
-A process that walks one record and ends (``scorebook show``) spends most of its time starting
+A process that walks one record and ends (``scorebook show`` of a stored record, or of a small
+file) spends most of its time starting
 numba: 0.2 s to import it and about 0.5 s to load the cached machine code of the functions
 the walk calls, against a few milliseconds to run them once as Python. The rules stay one
 code: the same functions, compiled or not (the tests hold the two to the same positions).

@@ -80,3 +80,30 @@ def test_show_id_never_starts_numba_and_prints_what_the_compiled_walk_prints(gam
     compiled = run_cli("--db", str(db), "show", outcome["id"])
     assert compiled.exit_code == 0
     assert done.stdout == compiled.stdout
+
+
+@pytest.mark.parametrize("game_id", registry.game_ids())
+def test_show_of_a_small_file_never_starts_numba_and_prints_what_the_compiled_walk_prints(game_id, run_cli):
+    """A file of up to SHOWN_AS_PYTHON_MAX_BYTES is read and walked as Python; a larger one by
+    the compiled readers (numba then starts: reading many records as Python would cost more)."""
+    from scorebook.cli.archive import SHOWN_AS_PYTHON_MAX_BYTES
+    path = next(p for p in sorted((SAMPLES / game_id).glob("*.pgn")))
+    assert path.stat().st_size <= SHOWN_AS_PYTHON_MAX_BYTES
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, "-c", SHOW, "show", str(path)], capture_output=True, text=True, env=env,
+                          timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "False"
+    assert done.stdout == run_cli("show", str(path)).stdout
+
+
+def test_show_of_a_large_file_reads_it_compiled(tmp_path):
+    from scorebook.cli.archive import SHOWN_AS_PYTHON_MAX_BYTES
+    text = (SAMPLES / "tsuro" / "tsuro-simple-random-s5-0001.pgn").read_text()
+    big = tmp_path / "big.pgn"
+    big.write_text("\n".join([text] * (SHOWN_AS_PYTHON_MAX_BYTES // len(text) + 2)))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, "-c", SHOW, "show", f"{big}#2"], capture_output=True, text=True, env=env,
+                          timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "True"
