@@ -168,24 +168,41 @@ def record_key(g: pgn.PgnGame):
 
 
 def iter_pgn(text: str, policy: ErrorPolicy = STRICT):
-    """The records of a PGN-style text, one at a time, each read by its game's visitor. Games
-    of one game sharing that game's group key (a Game of Islands triad's Match tag) are one
+    """The records of a PGN-style text, one at a time, each read by its game's visitor
+    (``pgn_records``, ``read_pgn_record``)."""
+    for games in pgn_records(text):
+        yield read_pgn_record(games, policy)
+
+
+def read_pgn_record(games: list, policy: ErrorPolicy = STRICT) -> Item:
+    """The record of these games (one, or a group's), read by its game's visitor."""
+    first = games[0]
+    gid = registry.game_for_tags(first.tags)
+    error = next((g.error for g in games if g.error is not None), None) or _game_error(first, gid)
+    if error is not None:
+        return Item(first.index, "pgn", gid, error=error, line=first.line)
+    notation = registry.get_game(gid).notation
+    try:
+        return Item(first.index, "pgn", gid, record=pgn.read_record(games, notation.visitor(policy)),
+                    line=first.line)
+    except RecordRejected as err:
+        return Item(first.index, "pgn", gid, error=err, line=first.line)
+
+
+def reads_as_pgn(text: str, fmt: str = "auto") -> bool:
+    """Does ``iter_text`` read this text as PGN-style records (not a tournament file, nor JSON)?"""
+    if fmt != "auto":
+        return fmt == "pgn"
+    return bool(text.strip()) and not is_tournament(text) and detect_format(text) == "pgn" \
+        and not _one_json_document(text)
+
+
+def pgn_records(text: str):
+    """The games of each record of a PGN-style text, in the records' order, unread. Games of
+    one game sharing that game's group key (a Game of Islands triad's Match tag) are one
     record, at the place of its first game: a record is yielded once every record before it is,
     and a group once the text ends (its games may be anywhere in the file), so memory holds a
     game at a time, and a file of groups its groups."""
-    def item_of(group) -> Item:
-        first = group[0]
-        gid = registry.game_for_tags(first.tags)
-        error = next((g.error for g in group if g.error is not None), None) or _game_error(first, gid)
-        if error is not None:
-            return Item(first.index, "pgn", gid, error=error, line=first.line)
-        notation = registry.get_game(gid).notation
-        try:
-            return Item(first.index, "pgn", gid, record=pgn.read_record(group, notation.visitor(policy)),
-                        line=first.line)
-        except RecordRejected as err:
-            return Item(first.index, "pgn", gid, error=err, line=first.line)
-
     queue: list[tuple[list, bool]] = []  # (games, whole) in file order; a group is whole at the end
     groups: dict = {}
     for g in pgn.iter_games(text):
@@ -198,6 +215,6 @@ def iter_pgn(text: str, policy: ErrorPolicy = STRICT):
             groups[k] = [g]
             queue.append((groups[k], False))
         while queue and queue[0][1]:
-            yield item_of(queue.pop(0)[0])
+            yield queue.pop(0)[0]
     for games, _ in queue:
-        yield item_of(games)
+        yield games

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from scorebook import registry
 
 from scorebook.errors import LENIENT, STRICT, ErrorPolicy, RecordRejected, UsageError
-from .formats import decode, detect_format, is_tournament, iter_text
+from .formats import decode, detect_format, is_tournament, iter_text, pgn_records, read_pgn_record, reads_as_pgn
 from .limits import MAX_FILE_BYTES
 from .notation import Item, PreparedRecord, browsing
 from .store import Store
@@ -137,6 +137,9 @@ def _prepared_batches(text: str, source: str, fmt: str, policy: ErrorPolicy, *,
     """Batches of (outcome, prepared record as a tuple, or None) in file order; ``parallel``:
     a long file of one record a line is read by forked workers (never from a process with
     threads of its own, such as the server)."""
+    if parallel and len(text) >= PARALLEL_MIN_BYTES and _can_fork() and reads_as_pgn(text, fmt):
+        yield from _pooled_pgn(text, source, policy)
+        return
     resolved = detect_format(text) if fmt == "auto" and text.strip() else fmt
     lines = text.split("\n") if resolved and _line_format(resolved) else []
     if not parallel or len(lines) < PARALLEL_MIN_LINES or not _can_fork():
@@ -160,6 +163,34 @@ def _prepared_batches(text: str, source: str, fmt: str, policy: ErrorPolicy, *,
     finally:
         pool.terminate()
         _shared_lines = []
+
+
+_shared_records: list = []  # a long PGN-style text's records, unread: the forked workers inherit them
+
+
+def _pooled_pgn(text: str, source: str, policy: ErrorPolicy) -> Iterator[list[tuple[dict, tuple | None]]]:
+    """A long PGN-style text's records read by forked workers, a batch each, in order. The text
+    is split into its records (unread games: the splitter is fast) before the workers are
+    forked, so that they inherit them: a game's error does not survive pickling, and a group's
+    games may lie anywhere in the text, so the workers cannot split it themselves."""
+    global _shared_records
+    _shared_records = list(pgn_records(text))
+    jobs = [(i, min(i + _STREAM_BATCH, len(_shared_records)), source, policy.name)
+            for i in range(0, len(_shared_records), _STREAM_BATCH)]
+    pool = _pool(_workers())
+    try:
+        for blob in pool.imap(_prepare_record_batch, jobs):
+            yield marshal.loads(blob)
+    finally:
+        pool.terminate()
+        _shared_records = []
+
+
+def _prepare_record_batch(job: tuple[int, int, str, str]) -> bytes:
+    """In a worker: a batch of a long PGN-style text's records read and prepared, marshalled."""
+    start, end, source, policy = job
+    items = [read_pgn_record(games, _POLICIES[policy]) for games in _shared_records[start:end]]
+    return marshal.dumps(_prepare_items(items, source, _POLICIES[policy]))
 
 
 @contextmanager

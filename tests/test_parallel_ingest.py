@@ -96,6 +96,38 @@ def test_the_writer_reads_a_file_of_each_game_before_the_workers_are_forked(tmp_
     assert read_here == list(kinds.values()) and len(kinds) >= 5
 
 
+def test_a_long_pgn_file_read_by_workers_gives_what_one_process_gives(tmp_path, monkeypatch):
+    """Every PGN sample in one file, a triad's games spread through it (its record stands at
+    its first game's place), a broken record among them: read by forked workers a batch of
+    records each, the same outcomes and stored rows as read by this process alone."""
+    texts = [p.read_text() for p in sorted(ROOT.joinpath("samples").rglob("*.pgn"))]
+    triad = next(t for t in texts if "[Match " in t)
+    parts = triad.split("\n[Game ")
+    games = [parts[0]] + ["[Game " + part for part in parts[1:]]
+    assert len(games) == 3
+    others = [t for t in texts if t is not triad]
+    mixed = [games[0]] + others[:5] + [games[1]] + others[5:] + ['[Game "tsuro"]\n[Players "a b"]\n\n1. a 99r9@z9\n']
+    mixed += games[2:]
+    path = tmp_path / "all.pgn"
+    path.write_text("\n\n".join(t.strip() for t in mixed) + "\n")
+    monkeypatch.setattr(ingest, "_can_fork", lambda: False)
+    serial = _run(path, tmp_path / "serial.db", False)
+    monkeypatch.undo()
+    monkeypatch.setattr(ingest, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(ingest, "_STREAM_BATCH", 3)  # several batches
+    monkeypatch.setattr(ingest, "_workers", lambda: 2)
+    pools = []
+    real_pool = ingest._pool
+    monkeypatch.setattr(ingest, "_pool", lambda n: pools.append(n) or real_pool(n))
+    parallel = _run(path, tmp_path / "parallel.db", False)
+    assert pools == [2], "the file was read by the workers"
+    assert parallel == serial
+    statuses = [o["status"] for o in parallel[0]["records"]]
+    assert "rejected" in statuses and statuses.count("ingested") >= 20
+    spread = next(o for o in parallel[0]["records"] if o["index"] == 1)  # the triad, at its first game's place
+    assert spread["status"] == "ingested" and len(spread["score"]["games"]) == 3
+
+
 def test_a_large_file_is_read_by_the_writer_between_pooled_ones(tmp_path, monkeypatch):
     folder = _folder(tmp_path)
     monkeypatch.setattr(ingest, "PARALLEL_MIN_BYTES", 0)
