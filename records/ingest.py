@@ -135,8 +135,8 @@ def _line_format(fmt: str) -> bool:
 def _prepared_batches(text: str, source: str, fmt: str, policy: ErrorPolicy, *,
                       parallel: bool = True) -> Iterator[list[tuple[dict, tuple | None]]]:
     """Batches of (outcome, prepared record as a tuple, or None) in file order; ``parallel``:
-    a long file of one record a line is read by forked workers (never from a process with
-    threads of its own, such as the server)."""
+    a long PGN-style file, or one of one record a line, is read by forked workers (never from
+    a process with threads of its own, such as the server)."""
     if parallel and len(text) >= PARALLEL_MIN_BYTES and _can_fork() and reads_as_pgn(text, fmt):
         yield from _pooled_pgn(text, source, policy)
         return
@@ -286,8 +286,9 @@ def _write_batches(store: Store, batches: Iterable, player: str | None = None) -
 
 # A folder of many files is read by forked workers, a file each, while this process writes
 # each file in its own transaction, in the files' order (so what is a duplicate of what is as
-# when read one by one). A large file is read here instead, a batch at a time (its memory
-# stays bounded), by the line workers when it is one record a line.
+# when read one by one). A large file is taken here instead, in batches of records: read by
+# forked workers when it is one record a line (``_prepare_line_batch``) or PGN-style
+# (``_pooled_pgn``), else here, a batch at a time (its memory stays bounded).
 PARALLEL_MIN_BYTES = 2 * 1024 * 1024  # less than this in all: forking and loading code would cost more
 POOLED_MAX_BYTES = 4 * 1024 * 1024  # a larger file is streamed here
 
