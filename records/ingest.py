@@ -79,7 +79,9 @@ def _prepare_items(items: list[Item], source: str, policy: ErrorPolicy) -> list[
 # workers while this process writes.
 PARALLEL_MIN_LINES = 2000
 _BATCH_LINES = 250
-_shared_lines: list[str] = []  # the file's lines, inherited by the forked workers
+# a long file's lines (one record a line) or records (PGN-style, unread), set before the
+# workers are forked, which inherit it (``_read_by_workers``)
+_shared: list = []
 _POLICIES = {p.name: p for p in (STRICT, LENIENT)}
 
 
@@ -88,7 +90,7 @@ def _prepare_line_batch(job: tuple[str, int, int, str, str]) -> bytes:
     which marshal writes three times faster than pickle (the pool would pickle them)."""
     fmt, start, end, source, policy = job
     reader = registry.format_owner(fmt).formats[fmt]
-    items = reader.read_lines(_shared_lines[start:end], start + 1, _POLICIES[policy])
+    items = reader.read_lines(_shared[start:end], start + 1, _POLICIES[policy])
     return marshal.dumps(_prepare_items(items, source, _POLICIES[policy]))
 
 
@@ -152,20 +154,23 @@ def _prepared_batches(text: str, source: str, fmt: str, policy: ErrorPolicy, *,
         if batch:
             yield _prepare_items(batch, source, policy)
         return
-    global _shared_lines
-    _shared_lines = lines
     jobs = [(resolved, i, min(i + _BATCH_LINES, len(lines)), source, policy.name)
             for i in range(0, len(lines), _BATCH_LINES)]
+    yield from _read_by_workers(lines, _prepare_line_batch, jobs)
+
+
+def _read_by_workers(shared: list, worker, jobs: list) -> Iterator:
+    """Each of ``jobs`` done by ``worker`` in forked workers that inherit ``shared`` (a long
+    file's lines or records: ``_shared``), its marshalled result read back, in order."""
+    global _shared
+    _shared = shared
     pool = _pool(_workers())
     try:
-        for blob in pool.imap(_prepare_line_batch, jobs):
+        for blob in pool.imap(worker, jobs):
             yield marshal.loads(blob)
     finally:
         pool.terminate()
-        _shared_lines = []
-
-
-_shared_records: list = []  # a long PGN-style text's records, unread: the forked workers inherit them
+        _shared = []
 
 
 def _pooled_pgn(text: str, source: str, policy: ErrorPolicy) -> Iterator[list[tuple[dict, tuple | None]]]:
@@ -173,23 +178,16 @@ def _pooled_pgn(text: str, source: str, policy: ErrorPolicy) -> Iterator[list[tu
     is split into its records (unread games: the splitter is fast) before the workers are
     forked, so that they inherit them: a game's error does not survive pickling, and a group's
     games may lie anywhere in the text, so the workers cannot split it themselves."""
-    global _shared_records
-    _shared_records = list(pgn_records(text))
-    jobs = [(i, min(i + _STREAM_BATCH, len(_shared_records)), source, policy.name)
-            for i in range(0, len(_shared_records), _STREAM_BATCH)]
-    pool = _pool(_workers())
-    try:
-        for blob in pool.imap(_prepare_record_batch, jobs):
-            yield marshal.loads(blob)
-    finally:
-        pool.terminate()
-        _shared_records = []
+    records = list(pgn_records(text))
+    jobs = [(i, min(i + _STREAM_BATCH, len(records)), source, policy.name)
+            for i in range(0, len(records), _STREAM_BATCH)]
+    yield from _read_by_workers(records, _prepare_record_batch, jobs)
 
 
 def _prepare_record_batch(job: tuple[int, int, str, str]) -> bytes:
     """In a worker: a batch of a long PGN-style text's records read and prepared, marshalled."""
     start, end, source, policy = job
-    items = [read_pgn_record(games, _POLICIES[policy]) for games in _shared_records[start:end]]
+    items = [read_pgn_record(games, _POLICIES[policy]) for games in _shared[start:end]]
     return marshal.dumps(_prepare_items(items, source, _POLICIES[policy]))
 
 
