@@ -41,19 +41,27 @@ def _run(folder, db, strict):
     return doc, rows, moves
 
 
-@pytest.mark.parametrize("strict", [False, True])
-def test_a_folder_read_by_workers_gives_what_one_process_gives(tmp_path, monkeypatch, strict):
-    folder = _folder(tmp_path)
+def _serial_and_by_workers(path, tmp_path, monkeypatch, strict: bool, **settings):
+    """``path`` ingested by this process alone, then by two forked workers (``settings``: the
+    ingest module's values for the second run); both runs' (document, rows, moves)."""
     monkeypatch.setattr(ingest, "_can_fork", lambda: False)
-    serial = _run(folder, tmp_path / "serial.db", strict)
+    serial = _run(path, tmp_path / "serial.db", strict)
     monkeypatch.undo()
     monkeypatch.setattr(ingest, "PARALLEL_MIN_BYTES", 0)
     monkeypatch.setattr(ingest, "_workers", lambda: 2)
+    for name, value in settings.items():
+        monkeypatch.setattr(ingest, name, value)
     pools = []
     real_pool = ingest._pool
     monkeypatch.setattr(ingest, "_pool", lambda n: pools.append(n) or real_pool(n))
-    parallel = _run(folder, tmp_path / "parallel.db", strict)
-    assert pools == [2], "the folder was read by the workers"
+    parallel = _run(path, tmp_path / "parallel.db", strict)
+    assert pools == [2], "read by the workers"
+    return serial, parallel
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_folder_read_by_workers_gives_what_one_process_gives(tmp_path, monkeypatch, strict):
+    serial, parallel = _serial_and_by_workers(_folder(tmp_path), tmp_path, monkeypatch, strict)
     assert parallel == serial
     statuses = {o["status"] for o in parallel[0]["records"]}
     assert statuses == {"ingested", "duplicate", "rejected"}
@@ -110,17 +118,7 @@ def test_a_long_pgn_file_read_by_workers_gives_what_one_process_gives(tmp_path, 
     mixed += games[2:]
     path = tmp_path / "all.pgn"
     path.write_text("\n\n".join(t.strip() for t in mixed) + "\n")
-    monkeypatch.setattr(ingest, "_can_fork", lambda: False)
-    serial = _run(path, tmp_path / "serial.db", False)
-    monkeypatch.undo()
-    monkeypatch.setattr(ingest, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(ingest, "_STREAM_BATCH", 3)  # several batches
-    monkeypatch.setattr(ingest, "_workers", lambda: 2)
-    pools = []
-    real_pool = ingest._pool
-    monkeypatch.setattr(ingest, "_pool", lambda n: pools.append(n) or real_pool(n))
-    parallel = _run(path, tmp_path / "parallel.db", False)
-    assert pools == [2], "the file was read by the workers"
+    serial, parallel = _serial_and_by_workers(path, tmp_path, monkeypatch, False, _STREAM_BATCH=3)  # several batches
     assert parallel == serial
     statuses = [o["status"] for o in parallel[0]["records"]]
     assert "rejected" in statuses and statuses.count("ingested") >= 20
