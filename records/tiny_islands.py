@@ -609,6 +609,8 @@ def render(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -
     """Canonical Scorebook notation (the normalised text the store hashes) and the rows
     (game 1, ply, player 0, move, note) of the moves table, made in one pass. Visit lists stay in the text."""
     tags, final = _canonical_tags(record)
+    if record.compiled is not None:  # its movetext written by the compiled reader
+        return pgn.write_tags(tags) + "\n\n" + record.compiled.movetext + final + "\n", record.compiled.rows
     lines = [pgn.write_tags(tags), ""]
     if record.preamble:
         lines.append(pgn.wrap_comment(record.preamble))
@@ -691,10 +693,8 @@ class TinyIslandsNotation(Notation):
     def canonical(self, record: TinyIslandsRecord, policy: ErrorPolicy) -> Canonical:
         warnings: list[str] = []
         if record.compiled is not None:  # replayed, checked and written by the compiled reader
-            read = record.compiled
-            record.deck = read.deck
-            tags, final = _canonical_tags(record)
-            text, rows, score = pgn.write_tags(tags) + "\n\n" + read.movetext + final + "\n", read.rows, read.score
+            record.deck, score = record.compiled.deck, record.compiled.score
+            text, rows = render(record)
         else:
             result = replay(record)
             mismatch = score_mismatch(record, result)
