@@ -110,14 +110,15 @@ def split_games(text: str) -> list[PgnGame]:
 class _Lookout:
     """Where the next line from a position that is not words only begins (``next_line``): a
     tag (a line whose first word starts with "["), or a line holding a comment's symbol (a
-    group's parentheses stay in a line of words, cut from its words with its tokens). With str.find, not a regular expression: it scans every character of a file, and
-    find runs at memchr's speed; the next bracket and the next symbol found are kept, so that
-    a file is scanned once however many lines are looked at."""
+    group's parentheses stay in a line of words, cut from its words with its tokens). With
+    str.find, not a regular expression: it scans every character of a file, and find runs at
+    memchr's speed; the next bracket and the next symbol found are kept, so that a file is
+    scanned once however many lines are looked at."""
 
     def __init__(self, text: str):
         self.text, self.size = text, len(text)
-        self.bracket = self.symbol = -1  # the next "[" and the next of "{};" found (size: none)
-        self.places = [-1] * 3  # the next place of each of "{};"
+        self.bracket = self.symbol = -1  # the next "[" and the next of _LINE_SYMBOLS found (size: none)
+        self.places = [-1] * len(_LINE_SYMBOLS)  # the next place of each of them
 
     def next_line(self, pos: int) -> int:
         """The start of that line (``pos``, a line's start, where it is that line); past the
