@@ -36,17 +36,18 @@ print(json.dumps({"walks": out, "numba": "numba" in sys.modules}))
 """
 
 
-def _in_a_process(code: str, *args: str) -> str:
+def _in_a_process(code: str, *args: str, cwd=ROOT) -> subprocess.CompletedProcess:
+    """``code`` run by a new Python with ``args``; it must succeed."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env,
-                          timeout=300, cwd=ROOT)
+                          timeout=300, cwd=cwd)
     assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
+    return done
 
 
 def test_every_sample_walks_interpreted_as_compiled():
     from scorebook.records.preview import file_record
-    walked = json.loads(_in_a_process(WALK, *SAMPLE_FILES))
+    walked = json.loads(_in_a_process(WALK, *SAMPLE_FILES).stdout)
     assert walked["numba"] is False
     compiled = {}
     for path in SAMPLE_FILES:
@@ -66,20 +67,23 @@ run()
 """
 
 
+def _shown(*args: str, cwd=ROOT) -> tuple[str, bool]:
+    """What ``scorebook ARGS`` printed, run from its entry point, and whether numba was imported."""
+    done = _in_a_process(SHOW, *args, cwd=cwd)
+    return done.stdout, done.stderr.strip().splitlines()[-1] == "True"
+
+
 @pytest.mark.parametrize("game_id", registry.game_ids())
 def test_show_id_never_starts_numba_and_prints_what_the_compiled_walk_prints(game_id, tmp_path, run_cli):
     path = next(p for p in sorted((SAMPLES / game_id).glob("*.pgn")))
     outcome = cli_json(run_cli("ingest", str(path), "--json"))["records"][0]
     assert outcome["status"] == "ingested", outcome
     db = run_cli.db
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    done = subprocess.run([sys.executable, "-c", SHOW, "--db", str(db), "show", outcome["id"]], capture_output=True,
-                          text=True, env=env, timeout=120, cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert done.stderr.strip().splitlines()[-1] == "False"  # numba never imported
+    printed, numba = _shown("--db", str(db), "show", outcome["id"], cwd=tmp_path)
+    assert not numba
     compiled = run_cli("--db", str(db), "show", outcome["id"])
     assert compiled.exit_code == 0
-    assert done.stdout == compiled.stdout
+    assert printed == compiled.stdout
 
 
 @pytest.mark.parametrize("game_id", registry.game_ids())
@@ -89,12 +93,9 @@ def test_show_of_a_small_file_never_starts_numba_and_prints_what_the_compiled_wa
     from scorebook.cli.archive import SHOWN_AS_PYTHON_MAX_BYTES
     path = next(p for p in sorted((SAMPLES / game_id).glob("*.pgn")))
     assert path.stat().st_size <= SHOWN_AS_PYTHON_MAX_BYTES
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    done = subprocess.run([sys.executable, "-c", SHOW, "show", str(path)], capture_output=True, text=True, env=env,
-                          timeout=120, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    assert done.stderr.strip().splitlines()[-1] == "False"
-    assert done.stdout == run_cli("show", str(path)).stdout
+    printed, numba = _shown("show", str(path))
+    assert not numba
+    assert printed == run_cli("show", str(path)).stdout
 
 
 def test_show_of_a_large_file_reads_it_compiled(tmp_path):
@@ -102,8 +103,5 @@ def test_show_of_a_large_file_reads_it_compiled(tmp_path):
     text = (SAMPLES / "tsuro" / "tsuro-simple-random-s5-0001.pgn").read_text()
     big = tmp_path / "big.pgn"
     big.write_text("\n".join([text] * (SHOWN_AS_PYTHON_MAX_BYTES // len(text) + 2)))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    done = subprocess.run([sys.executable, "-c", SHOW, "show", f"{big}#2"], capture_output=True, text=True, env=env,
-                          timeout=300, cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert done.stderr.strip().splitlines()[-1] == "True"
+    _, numba = _shown("show", f"{big}#2", cwd=tmp_path)
+    assert numba
