@@ -223,12 +223,13 @@ def text_between(data: np.ndarray, start: int, end: int) -> str | None:
 
 
 def one_game_bytes(visitor, games: list, groups: bool = False) -> np.ndarray | None:
-    """A record of one game: its tags read by ``visitor.begin_game`` (a tag's fault is raised
-    as the walk raises it) and its movetext as bytes (``movetext_bytes``); None where the record
-    is of several games, or holds what only the walk reads. ``groups``: a group's parentheses
-    are words of their own (``PgnGame.movetext_lines``)."""
+    """A record of one game: its tags read, and its walk started, by ``visitor.begin`` (a
+    tag's fault is raised as the walk raises it) and its movetext as bytes
+    (``movetext_bytes``); None where the record is of several games, or holds what only the
+    walk reads. ``groups``: a group's parentheses are words of their own
+    (``PgnGame.movetext_lines``)."""
     lines = games[0].movetext_lines(groups) if len(games) == 1 else None
     if lines is None:
         return None
-    visitor.begin_game(games[0])
+    visitor.begin(games[0])
     return movetext_bytes(lines)

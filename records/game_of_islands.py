@@ -29,7 +29,7 @@ from .compiled import CompiledTurns, movetext_bytes, text_between
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch
 from .limits import small_int
 from .notation import Canonical, Notation
-from .replay import Place, Replay, Step
+from .replay import Place, Step
 
 GAME = E.GAME_ID
 MIN_GRID, MAX_GRID, TRIAD_GRIDS = E.MIN_GRID, E.MAX_GRID, E.TRIAD_GRIDS
@@ -179,6 +179,7 @@ class GameOfIslandsVisitor(pgn.Visitor):
     shared/data/goi/README.md). A stated result that differs from the replay goes through the
     error policy."""
     result_pattern = re.compile(r"\*|[0-9]{1,4}-[0-9]{1,4}")
+    engine = ENGINE
 
     def __init__(self, policy=STRICT):
         super().__init__(policy)
@@ -231,9 +232,12 @@ class GameOfIslandsVisitor(pgn.Visitor):
                                   f"{TRIAD_GRIDS[k]} x {TRIAD_GRIDS[k]}", "Grid")
         if self.players is not None:
             self._check_triad_players()
-        self.walk = Replay(ENGINE, grid_setup(n, self.first, self.second, self.out_of_time), self.walks)
+        self.grid_size = n
         self.turns: list[Turn] = []
         self.pending: tuple[_Part, list[_Part]] | None = None  # a turn whose claims are still coming
+
+    def setup(self) -> tuple:
+        return grid_setup(self.grid_size, self.first, self.second, self.out_of_time)
 
     def _grid(self) -> int:
         """The game's Grid tag, a size from MIN_GRID to MAX_GRID."""
@@ -277,7 +281,7 @@ class GameOfIslandsVisitor(pgn.Visitor):
 
     def _read_compiled(self, games: list[pgn.PgnGame]) -> GoiRecord | None:
         for pg in games:
-            self.begin_game(pg)
+            self.begin(pg)
             data = movetext_bytes(pg.movetext_lines())
             if data is None:
                 return None

@@ -603,7 +603,7 @@ class IwokiVisitor(pgn.Visitor):
         if data is None:
             return None
         try:  # the record's one walk, its state played by the compiled call
-            s = Replay(ENGINE, _initial_state(self.header, self.rules, self.where)).state
+            s = ENGINE.initial_state(_initial_state(self.header, self.rules, self.where))
         except ParseError:  # the walk says so, after what it reads first
             return None
         status, text, width, actions, result_a, result_b = iwoki_compiled.read_actions(data, s)

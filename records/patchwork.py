@@ -39,7 +39,7 @@ from .limits import small_int
 from scorebook.engines.patchwork.game import ENGINE
 
 from .notation import Canonical, Notation
-from .replay import Place, Replay, Step
+from .replay import Place, Step
 
 GAME = P.GAME_ID
 SOLO_GAMES = {P.SOLO_TAG}
@@ -175,6 +175,7 @@ class CompiledMoves(CompiledTurns):
 class PatchworkVisitor(pgn.Visitor):
     """Reads and replays one record through the jitted rules."""
     result_pattern = re.compile(r"\*|1-0|0-1")
+    engine = ENGINE
 
     def begin_game(self, game: pgn.PgnGame) -> None:
         t = dict(game.tags)
@@ -197,11 +198,17 @@ class PatchworkVisitor(pgn.Visitor):
             self._tag_error("PatchSet", f'the patches are "{P.PATCH_SET}"')
         self.score_text = t.pop("Score", None)
         self.tags = t
-        self.walk = Replay(ENGINE, (self.variant, self.circle), self.walks)
-        self.state = self.walk.state
         self.moves: list[Move] = []
         self.last: pgn.Token | None = None
         self.stated_result: str | None = None
+
+    def setup(self) -> tuple:
+        return self.variant, self.circle
+
+    @property
+    def state(self) -> np.ndarray:
+        """The state of the walk (the reader's) after the moves read so far."""
+        return self.walk.state
 
     def read_compiled(self, games: list[pgn.PgnGame]) -> PatchworkRecord | None:
         """The record read by ``patchwork_compiled.read_moves`` in one call, or None (a comment,

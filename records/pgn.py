@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from scorebook.errors import STRICT, ErrorPolicy, ParseError, RecordRejected
 from .limits import MAX_COMMENT_CHARS, MAX_LINE_CHARS, MAX_TAG_CHARS, MAX_TOKEN_CHARS, too_large
+from .replay import Replay
 
 WORD, COMMENT, OPEN, CLOSE = "word", "comment", "open", "close"
 _GROUP_KINDS = {"(": OPEN, ")": CLOSE}
@@ -423,6 +424,13 @@ class Visitor:
     #: where the reader's walks keep their states (``Replay(kept_in=)``), or None: set by the
     #: caller that wants the positions the reading passes through (``Notation.read_trace``)
     walks: list | None = None
+    #: the engine the reader walks each game through, move by move, from the setup its tags
+    #: give (``setup``); None for a game whose record is read whole before it is replayed
+    #: (Iwoki, Tiny Islands: their notation's own ``replay``)
+    engine: object = None
+    #: the walk of the game being read (``begin``): the reader owns it, as python-chess's
+    #: reader owns the board; the visitor plays each move it reads through it
+    walk: Replay | None = None
 
     def __init__(self, policy: ErrorPolicy = STRICT):
         self.policy = policy
@@ -476,7 +484,20 @@ class Visitor:
         finally:
             self.policy = policy
 
+    def begin(self, game: PgnGame) -> None:
+        """A game begins: its tags read (``begin_game``), then its walk started from the setup
+        they give, through the game's engine."""
+        self.begin_game(game)
+        if self.engine is not None:
+            self.walk = Replay(self.engine, self.setup(), self.walks)
+
     def begin_game(self, game: PgnGame) -> None:
+        """Read a game's tags (a tag's fault raised here, before any move)."""
+        raise NotImplementedError
+
+    def setup(self):
+        """The engine's setup (``Engine.initial_state``) of the game whose tags ``begin_game``
+        read: what the reader starts its walk from."""
         raise NotImplementedError
 
     def visit_move(self, token: Token) -> None:
@@ -510,7 +531,7 @@ def read_record(games: list[PgnGame], visitor: Visitor):
         if compiled is not None:
             return compiled
     for game in games:
-        visitor.begin_game(game)
+        visitor.begin(game)
         result: Token | None = None
         tokens = game.tokens
         i = 0

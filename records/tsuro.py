@@ -43,7 +43,7 @@ from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, Score
 from .compiled import CompiledTurns, one_game_bytes, words_array
 from .limits import small_int
 from .notation import Canonical, Notation
-from .replay import Place, Replay, Step
+from .replay import Place, Step
 
 GAME = R.GAME_ID
 KEYWORDS = ("draw", "dragon", "return", "deck", "refill", "pass")
@@ -175,6 +175,7 @@ class _SaidTurn(NamedTuple):
 
 class TsuroVisitor(pgn.Visitor):
     """Reads a record turn by turn (a turn is its number's tokens) and replays it."""
+    engine = ENGINE
 
     def begin_game(self, game: pgn.PgnGame) -> None:
         self.game = game
@@ -198,12 +199,14 @@ class TsuroVisitor(pgn.Visitor):
         self.refill = R.REFILLS.index(refill or R.REFILLS[0])
         self.result_text = t.pop("Result", None)
         self.tags = t
-        self.walk = Replay(ENGINE, (self.starts, self.deck, self.refill, 0, len(names)), self.walks)
         self.events = np.zeros((R.EVENTS, 3), np.int64)
         self.turns: list[Turn] = []
         self.pending: list[pgn.Token] | None = None
         self.number: int | None = None
         self.last: pgn.Token | None = None
+
+    def setup(self) -> tuple:
+        return self.starts, self.deck, self.refill, 0, len(self.names)
 
     def _tag_error(self, code: str, name: str, message: str):
         tok = self.game.tag_tokens.get(name)

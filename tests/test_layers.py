@@ -118,3 +118,26 @@ def test_only_the_store_speaks_sql():
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and SQL.match(node.value):
                 found.append(f"{name} line {node.lineno}: {node.value[:40]}")
     assert not found, found
+
+
+#: where a game's walk may be started: the shared reader (it owns each game's walk, started
+#: from the setup the visitor's tags give), the replay module, and the two notations that read a
+#: whole record before replaying it (docs/design.md, "One replay, one evaluate walk")
+WALKS_STARTED_IN = {"scorebook.records.pgn", "scorebook.records.replay", "scorebook.records.iwoki",
+                    "scorebook.records.tiny_islands"}
+
+
+def _starts_a_walk(node) -> bool:
+    return isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "Replay"
+
+
+def test_a_game_walks_through_the_shared_reader():
+    """A new game's reader starts no ``Replay`` of its own: it gives the shared reader its
+    ``engine`` and ``setup`` and plays through the walk the reader hands it."""
+    started = {}
+    for name in MODULES:
+        for node in ast.walk(_imports(name)[1]):
+            if _starts_a_walk(node):
+                started.setdefault(name, node.lineno)
+    assert "scorebook.records.pgn" in started  # the shared reader's own (the search finds it)
+    assert set(started) <= WALKS_STARTED_IN, {n: line for n, line in started.items() if n not in WALKS_STARTED_IN}
