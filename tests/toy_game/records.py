@@ -6,7 +6,7 @@ import re
 from scorebook.records import pgn
 from scorebook.errors import ParseError, ScoreMismatch
 from scorebook.records.notation import Canonical, Notation
-from scorebook.records.replay import Place, Replay, Step
+from scorebook.records.replay import Place, Step
 
 from .game import ENGINE, GAME_OVER
 
@@ -25,11 +25,18 @@ def result_text(score) -> str:
 
 class CountVisitor(pgn.Visitor):
     result_pattern = re.compile(r"1-0|0-1|\*")
+    engine = ENGINE  # the reader walks each game through it, from ``setup``
 
     def begin_game(self, game):
         self.tags = {k: v for k, v in game.tags.items() if k not in ("Game", "Result")}
-        self.walk, self.steps = Replay(ENGINE, None), []
-        self.state = self.walk.state
+        self.steps = []
+
+    def setup(self):
+        return None  # no chance, no options: every game starts alike
+
+    @property
+    def state(self):
+        return self.walk.state
 
     def ply(self):
         return self.state.plies + 1
