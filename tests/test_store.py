@@ -9,7 +9,7 @@ import pytest
 
 from scorebook.errors import DatabaseError, UsageError
 from scorebook.records.ingest import ingest_text
-from scorebook.records.store import MIGRATIONS, Store
+from scorebook.records.store import MIGRATIONS, WAL_CHECKPOINT_PAGES, Store
 
 from .conftest import ROOT
 from .tiny_islands.conftest import random_tinybot_line
@@ -23,6 +23,9 @@ def test_new_database_has_the_schema_wal_and_foreign_keys(tmp_path):
     store = Store(str(tmp_path / "a.db"))
     assert store.schema_version == len(MIGRATIONS)
     assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+    # the writer copies its log back into the file in large steps, not SQLite's 1,000 pages
+    assert store.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == WAL_CHECKPOINT_PAGES > 1000
     assert store.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert {"records", "players", "events", "scores", "record_players"} <= set(store.db.table_names())
     assert "moves" in store.db.view_names()  # a record's moves are a column of its row (migration 19)
