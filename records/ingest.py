@@ -28,6 +28,7 @@ from .formats import decode, detect_format, is_tournament, iter_text, pgn_record
 from .limits import MAX_FILE_BYTES
 from .notation import Item, PreparedRecord, browsing
 from .store import Store
+from .store.records import columns_json
 
 GAME_FILES = (".txt", ".pgn", ".sbn", ".jsonl", ".tbt")
 
@@ -47,8 +48,9 @@ def prepare(item: Item, source: str, policy: ErrorPolicy = STRICT) -> PreparedRe
     return PreparedRecord(
         id=digest[:16], hash=digest, game=item.game, rules=c.rules, deck=c.deck, format=item.format,
         source=source, index=item.index, text=c.text, tags=c.tags, score=c.score, recorded=c.recorded,
-        total=c.total, finished=c.finished, warnings=list(c.warnings), players=list(c.players), moves=c.moves,
-        scores=c.score_rows, result=result, points=list(points), outcomes=list(outcomes))
+        total=c.total, finished=c.finished, warnings=list(c.warnings), players=list(c.players),
+        scores=c.score_rows, columns_json=columns_json(c.tags, c.score, c.recorded, c.moves),
+        result=result, points=list(points), outcomes=list(outcomes))
 
 
 def _outcome(item: Item, source: str) -> dict:

@@ -66,8 +66,11 @@ class PreparedRecord(NamedTuple):
     finished: bool
     warnings: list[str]
     players: list[str]
-    moves: list[tuple]
     scores: list[tuple]
+    #: the tags, the score, the stated score and the moves (rows: game, ply, seat, move, note) as
+    #: the store's columns hold them (JSON), made where the record is prepared: a reader process,
+    #: beside the writer (a move list crosses to the writer at twice the cost of its text)
+    columns_json: tuple[str, str, str | None, str]
     # what browsing shows, as the game decides it: the result text, each seat's points and outcome
     result: str = ""
     points: list[float] = []

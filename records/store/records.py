@@ -29,6 +29,12 @@ def record_date(tag) -> str | None:
     return ".".join(m.groups()) if m else None
 
 
+def columns_json(tags: dict, score: dict, recorded: dict | None, moves: list) -> tuple[str, str, str | None, str]:
+    """A record's tags, score, stated score and moves as its row's JSON columns hold them."""
+    return (json.dumps(tags), json.dumps(score), None if recorded is None else json.dumps(recorded),
+            json.dumps(moves, separators=(",", ":")))
+
+
 class RecordTables:
     """Mixed into ``Store``: the records, their players, moves and scores."""
 
@@ -51,13 +57,12 @@ class RecordTables:
             key += 1
             event = p.tags.get("Event")
             result, points, outcomes = p.result, p.points, p.outcomes  # as the game decided them
+            tags, score, recorded, moves = p.columns_json
             rows.append((
                 key, p.id, p.hash, p.game, p.rules, p.deck, p.format, p.source, p.index, p.text,
-                json.dumps(p.tags), json.dumps(p.score), None if p.recorded is None else json.dumps(p.recorded),
-                p.total, int(p.finished), json.dumps(p.warnings) if p.warnings else None,
+                tags, score, recorded, p.total, int(p.finished), json.dumps(p.warnings) if p.warnings else None,
                 self._name_id("events", self._event_ids, event) if event else None, ENGINE_VERSION, now,
-                " / ".join(p.players) or None, event, result, record_date(p.tags.get("Date")),
-                json.dumps(p.moves, separators=(",", ":"))))
+                " / ".join(p.players) or None, event, result, record_date(p.tags.get("Date")), moves))
             for seat, name in enumerate(p.players):
                 links.append((key, seat, self._name_id("players", self._player_ids, name),
                               points[seat] if seat < len(points) else None,
