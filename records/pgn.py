@@ -28,6 +28,9 @@ _GROUP_KINDS = {"(": OPEN, ")": CLOSE}
 TAG_NAME_RE = re.compile(r"[A-Za-z0-9_]{1,64}")
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(;.*)?$')
 _ESCAPE_RE = re.compile(r"\\(.)")
+# a tag pair written plainly, from the line's first column, one space, no escape, up to its
+# newline: most tag lines, kept at once (``_Splitter.plain_tag``); any other goes to ``tag``
+_PLAIN_TAG_RE = re.compile(r'\[([A-Za-z0-9_]+) "([^"\\\r\n]*)"\]\n')
 _COMMAND_RE = re.compile(r"\[%(\w+)\s*([^\]]*)\]")
 # "12." or "12..." (black's move in PGN; a pair's second half here), possibly with the move stuck on
 _NEXT_TOKEN = re.compile(r"[^\s{}();]+|[{}();]")  # a word, or a symbol of the movetext
@@ -170,6 +173,12 @@ def iter_games(text: str):
         while len(games) > 1:  # a game is whole once the next one has begun
             yield games.pop(0)
         if splitter.comment is None:
+            if text.startswith("[", pos):
+                m = _PLAIN_TAG_RE.match(text, pos)
+                if m is not None and m.end() - pos <= MAX_LINE_CHARS and \
+                        splitter.plain_tag(line_no, m.group(1), m.group(2)):
+                    pos, line_no = m.end(), line_no + 1
+                    continue
             special = lookout.next_line(pos)
             if special > pos:  # lines of words only up to the next line to look at (or the end)
                 chunk = text[pos:special - 1] if special <= size else text[pos:]
@@ -246,6 +255,22 @@ class _Splitter:
         if self.current is None:
             self._begin(error.line or 1)
         self.current.error = self.current.error or error
+
+    def plain_tag(self, line_no: int, name: str, value: str) -> bool:
+        """A tag pair written plainly (``_PLAIN_TAG_RE``), kept as ``tag`` keeps it; False,
+        with nothing kept, where ``tag`` has something to say of it (a value past its limit, a
+        name given twice): ``tag`` then reads its line."""
+        if len(value) > MAX_TAG_CHARS:
+            return False
+        current = self.current
+        if current is None or self.in_movetext:
+            current = self._begin(line_no)
+            self.in_movetext = False
+        elif name in current.tags:
+            return False
+        current.tags[name] = value
+        current.tag_tokens[name] = Token(value, line_no, 1)
+        return True
 
     def tag(self, line_no: int, line: str, stripped: str) -> None:
         """A tag pair: a new game's first, when movetext came before it."""

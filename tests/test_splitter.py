@@ -45,6 +45,27 @@ def test_blank_lines_windows_line_ends_and_a_missing_last_newline():
     assert games[1].line == 10 and [t.text for t in games[1].tokens] == ["z"]
 
 
+def test_tag_lines_plain_or_not_split_as_line_by_line():
+    """A tag line written plainly is kept at once (``_Splitter.plain_tag``); any other, and a
+    plain one that ``tag`` has something to say of, is read by ``tag``: the same tags, places
+    and first errors either way."""
+    from scorebook.records.limits import MAX_TAG_CHARS
+    texts = [
+        '[Game "tsuro"]\n[Event "A"]\n[Event "B"]\n\n1. a\n',  # a name given twice
+        '[Game "tsuro"]\n[Site "a \\"quoted\\" one"]\n  [Round "1"]\n[ Date  "2024.01.01" ]\n1. a\n',
+        '[Game "x"] ; a comment\n[Round "2"]\r\n[White ""]\n1. a\n[Game "y"]\n[Game "z"]\n2. b',
+        '1. a\n[Game "after movetext"]\n[Round "3"]\n1. b\n[Round "4"]',  # the last line without its newline
+        '[Long "' + "v" * (MAX_TAG_CHARS + 1) + '"]\n[Game "x"]\n1. a\n',
+        '[Game "x"]\n{ a comment\n[Round "5"]\n} 1. a\n[Round "6"]\n',  # a tag line inside a comment
+        '[Bad tag]\n[Game "x"]\n[Name-with-dash "v"]\n[%clk 1]\n1. a\n',
+    ]
+    for text in texts:
+        assert seen(list(pgn.iter_games(text))) == seen(games_line_by_line(text)), text[:60]
+    games = list(pgn.iter_games(texts[0]))
+    assert games[0].tags == {"Game": "tsuro", "Event": "A"} and games[0].error.code == "bad-tag"
+    assert (games[0].tag_tokens["Event"].line, games[0].tag_tokens["Event"].column) == (2, 1)
+
+
 def test_mutated_files_split_as_line_by_line():
     rng = random.Random(5)
     for k in range(400):
