@@ -9,6 +9,7 @@ share in ``common.py``. This module is the process: the entry point and its Ctrl
 """
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import sys
@@ -81,4 +82,6 @@ def run() -> None:
     sys.stdout.flush()
     if "error" in outcome:
         raise outcome["error"]
+    gc.collect()  # what the command left in cycles (a store's connection, closed: its log copied back)
+    gc.freeze()  # the rest is the process's code (numba's): left to the exit, not collected once more
     sys.exit(outcome["code"])

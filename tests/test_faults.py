@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -248,3 +249,21 @@ def test_hostile_analysis_fields_from_another_database_are_inert_in_the_report(t
         con.execute("UPDATE analyses SET engine_version = ?, seed = ?", [payload, payload])
     page = record_page(str(db), rid)
     assert payload not in page and "&lt;script&gt;" in page
+
+
+def test_a_writing_process_leaves_its_records_in_the_database_file(tmp_path):
+    """A command that wrote leaves no log behind at its exit (its connection closed, the log
+    copied back into the file), so the database file alone, copied elsewhere, holds every
+    record it stored; the exit skips collecting the process's objects (``cli.main.run``), not
+    closing its stores."""
+    db = tmp_path / "a.db"
+    samples = Path(__file__).resolve().parent.parent / "samples"
+    done = scorebook(db, "ingest", "--json", str(samples))
+    assert done.returncode == 0, done.stderr
+    stored = json.loads(done.stdout)["summary"]["ingested"]
+    assert stored > 0 and not os.path.exists(str(db) + "-wal")
+    alone = tmp_path / "copy" / "a.db"
+    alone.parent.mkdir()
+    alone.write_bytes(db.read_bytes())
+    with sqlite3.connect(alone) as conn:
+        assert conn.execute("SELECT count(*) FROM records").fetchone()[0] == stored
