@@ -243,20 +243,30 @@ def _store_batch(store: Store, batch: list[tuple[dict, tuple | None]], seen: set
             out["tournament"] = note
 
 
+# ingest puts the records it stores into the search index (``Store.index_for_search``) in one
+# statement every SEARCH_BATCH records and when it ends; a text ingested alone, at once
+SEARCH_BATCH = 20_000
+
+
 def ingest_text(store: Store, text: str, source: str, fmt: str = "auto", *,
-                strict: bool = False, lenient: bool = False, player: str | None = None) -> list[dict]:
+                strict: bool = False, lenient: bool = False, player: str | None = None,
+                search_at: int = 1) -> list[dict]:
     """Ingest every record of one text atomically; returns one outcome dict per record.
     ``strict``: one rejected record rejects the file; ``lenient``: a stated score that differs
-    from the replay is stored with a warning (the readers' error policy)."""
+    from the replay is stored with a warning (the readers' error policy). ``search_at``: the
+    records stored and not yet in the search index are put into it, in the same transaction,
+    once there are this many."""
     policy = LENIENT if lenient else STRICT
     with _gc_paused():
         if strict:  # read everything first: one rejection and nothing is written
             return _write_pairs(store, [pair for batch in _prepared_batches(text, source, fmt, policy)
-                                        for pair in batch], strict=True, player=player)
-        return _write_batches(store, _prepared_batches(text, source, fmt, policy), player=player)
+                                        for pair in batch], strict=True, player=player, search_at=search_at)
+        return _write_batches(store, _prepared_batches(text, source, fmt, policy), player=player,
+                              search_at=search_at)
 
 
-def _write_pairs(store: Store, pairs: list[tuple], *, strict: bool, player: str | None = None) -> list[dict]:
+def _write_pairs(store: Store, pairs: list[tuple], *, strict: bool, player: str | None = None,
+                 search_at: int = 1) -> list[dict]:
     """Write a file's prepared records in one transaction; with ``strict``, none when one was rejected."""
     if strict and any(p is None for _, p in pairs):
         for out, p in pairs:
@@ -266,11 +276,12 @@ def _write_pairs(store: Store, pairs: list[tuple], *, strict: bool, player: str 
                                   "code": "file-rejected",
                                   "message": "another record of this file was rejected and --strict is on"}]
         return [out for out, _ in pairs]
-    return _write_batches(store, [pairs], player=player)
+    return _write_batches(store, [pairs], player=player, search_at=search_at)
 
 
-def _write_batches(store: Store, batches: Iterable, player: str | None = None) -> list[dict]:
-    """Write the batches of one file in one transaction, as they come."""
+def _write_batches(store: Store, batches: Iterable, player: str | None = None, search_at: int = 1) -> list[dict]:
+    """Write the batches of one file in one transaction, as they come (``search_at``: as
+    ``ingest_text``'s)."""
     outcomes: list[dict] = []
     seen: set[str] = set()
     try:
@@ -278,6 +289,7 @@ def _write_batches(store: Store, batches: Iterable, player: str | None = None) -
             for batch in batches:
                 outcomes.extend(out for out, _ in batch)
                 _store_batch(store, batch, seen, player)
+            store.index_for_search(search_at)
     finally:
         if hasattr(batches, "close"):
             batches.close()  # stops the workers at once if writing failed
@@ -487,6 +499,7 @@ def store_prepared(store: Store, pairs: list[tuple]) -> list[dict]:
     """Write what ``prepare_bytes`` read, in one transaction; one outcome a record."""
     with store.atomic():
         _store_batch(store, pairs, set())
+        store.index_for_search()
     return [out for out, _ in pairs]
 
 
@@ -500,14 +513,16 @@ def document(outcomes: list[dict], skipped: list[str] | None = None, tournaments
 
 
 def ingest_file(store: Store, path: str, fmt: str = "auto", *, strict: bool = False,
-                lenient: bool = False, player: str | None = None) -> list[dict]:
-    """Ingest one file (or ``-`` for stdin); unreadable, oversized or undecodable input is one rejection."""
+                lenient: bool = False, player: str | None = None, search_at: int = 1) -> list[dict]:
+    """Ingest one file (or ``-`` for stdin); unreadable, oversized or undecodable input is one
+    rejection. ``search_at``: as ``ingest_text``'s."""
     source = "<stdin>" if path == "-" else path
     try:
         text = decode(read_source(path))
     except RecordRejected as err:
         return [file_rejection(source, err)]
-    return ingest_text(store, text, source, fmt, strict=strict, lenient=lenient, player=player)
+    return ingest_text(store, text, source, fmt, strict=strict, lenient=lenient, player=player,
+                       search_at=search_at)
 
 
 @dataclass
@@ -553,12 +568,14 @@ class IngestPlan:
                     tournaments.append(tournament)
                 else:
                     _, pairs = next(pooled)
-                    outcomes.extend(ingest_file(store, path, self.fmt, strict=strict, lenient=lenient, player=player)
-                                    if pairs is None else _write_pairs(store, pairs, strict=strict, player=player))
+                    outcomes.extend(ingest_file(store, path, self.fmt, strict=strict, lenient=lenient, player=player,
+                                                search_at=SEARCH_BATCH) if pairs is None else
+                                    _write_pairs(store, pairs, strict=strict, player=player, search_at=SEARCH_BATCH))
                 if progress:
                     progress()
         finally:
             pooled.close()
+        store.index_for_search()  # the rest (an ingest cut short leaves it to the next writer)
         return document(outcomes, self.skipped, tournaments)
 
 

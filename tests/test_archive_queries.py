@@ -129,6 +129,8 @@ def test_the_previous_schema_is_upgraded_with_everything_intact(tmp_path, run_cl
     assert upgraded.tokens() == fresh.tokens()
     assert upgraded.events() == fresh.events()
     assert ratings(upgraded, None) == ratings(fresh, None)
+    search = "SELECT rowid FROM records_fts WHERE records_fts MATCH 'random' ORDER BY rowid"
+    assert upgraded.db.execute(search).fetchall() == fresh.db.execute(search).fetchall() != []
 
 
 def test_the_counts_datasette_makes_go_through_an_index(archive):

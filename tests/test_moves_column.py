@@ -7,7 +7,7 @@ import sqlite3
 
 from scorebook.records.ingest import ingest_file
 from scorebook.records.store import Store
-from scorebook.records.store.schema import MIGRATIONS, MOVES_COLUMN
+from scorebook.records.store.schema import BROWSING, FTS_UPDATE_TRIGGER, MIGRATIONS, MOVES_COLUMN
 
 from .conftest import SAMPLES
 
@@ -15,9 +15,17 @@ from .conftest import SAMPLES
 MOVES_TABLE = re.search(r"CREATE TABLE moves \(.*?\) WITHOUT ROWID", MIGRATIONS[0], re.S).group()
 
 
+# the search index's triggers before migration 21 (which fills it in bulk instead)
+SEARCH_TRIGGERS = re.search(r"CREATE TRIGGER records_fts_insert.*?END;\s*CREATE TRIGGER records_fts_delete.*?END;",
+                            MIGRATIONS[BROWSING - 1], re.S).group() + FTS_UPDATE_TRIGGER + ";"
+
+
 def undo_moves_column(db: sqlite3.Connection) -> None:
-    """Back to schema 18: a row a move in the table ``moves`` (what an older archive holds)."""
+    """Back to schema 18: a row a move in the table ``moves`` (what an older archive holds),
+    the search index filled by its triggers."""
     moves = db.execute("SELECT * FROM moves ORDER BY record_key, game, ply").fetchall()
+    db.executescript("DROP TABLE search_indexed; DROP TRIGGER records_fts_delete; DROP TRIGGER records_fts_update; "
+                     + SEARCH_TRIGGERS)
     db.executescript(f"DROP VIEW moves; {MOVES_TABLE}; ALTER TABLE records DROP COLUMN moves_json;")
     db.executemany("INSERT INTO moves VALUES (?,?,?,?,?,?)", moves)
     db.execute(f"PRAGMA user_version = {MOVES_COLUMN - 1}")

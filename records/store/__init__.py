@@ -99,6 +99,7 @@ class Store(Schema, RecordTables, EventTables, RatingTables, AnalysisTables, Ser
                 self._check_intact()
             if write:
                 self._migrate()
+                self.index_for_search()  # what an ingest cut short had stored and not yet indexed
             elif version > len(MIGRATIONS):
                 raise UsageError(f"database schema {version} is newer than this Scorebook ({len(MIGRATIONS)})")
         except sqlite3.DatabaseError as exc:  # not a database, unwritable, damaged header or schema

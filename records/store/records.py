@@ -46,6 +46,25 @@ class RecordTables:
             found.update(r[0] for r in self.db.execute(f"SELECT hash FROM records WHERE hash IN ({marks})", chunk))
         return found
 
+    def index_for_search(self, at_least: int = 1) -> int:
+        """Put the records stored since the search index was last filled into it, in one
+        statement, when there are at least ``at_least`` of them (inside the caller's
+        transaction, or in one of its own): ingest fills it every SEARCH_BATCH records and
+        when it ends, a single submission at once, and a writer opening the database after an
+        ingest that was cut short. The records not yet in it are only missing from searches.
+        How many were put in."""
+        pending = self.db.execute("SELECT (SELECT coalesce(max(key), 0) FROM records) - through_key "
+                                  "FROM search_indexed").fetchone()[0]
+        if pending < max(at_least, 1):
+            return 0
+        with self.atomic():  # the mark read again under the write lock: another writer may have filled it
+            through, last = self.db.execute("SELECT through_key, (SELECT coalesce(max(key), 0) FROM records) "
+                                            "FROM search_indexed").fetchone()
+            self.db.conn.execute("INSERT INTO records_fts (rowid, players, event, tags) "
+                                 "SELECT key, players, event, tags FROM records WHERE key > ? ORDER BY key", [through])
+            self.db.conn.execute("UPDATE search_indexed SET through_key = ?", [last])
+        return last - through
+
     def add_records(self, items: list) -> list[str | None]:
         """Insert prepared records (``notation.PreparedRecord``); call inside ``atomic()``.
         Returns, for each, what became of it in a tournament (``attach_records``)."""

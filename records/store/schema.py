@@ -392,6 +392,29 @@ MIGRATIONS: list[str] = [
     """
     INSERT INTO records_fts(records_fts, rank) VALUES ('automerge', 16);
     """,
+    # 21: the search index filled in bulk, not a record at a time by a trigger: the records up to
+    # ``search_indexed.through_key`` are in it (``RecordTables.index_for_search``). A record's
+    # entry made by the trigger in each file's transaction was a tenth of an ingest's writing,
+    # mostly the merging of its many small segments. An update or deletion touches the index
+    # only for a record in it (deleting what was never in it would corrupt it).
+    """
+    CREATE TABLE search_indexed (id INTEGER PRIMARY KEY CHECK (id = 1), through_key INTEGER NOT NULL);
+    INSERT INTO search_indexed (id, through_key) SELECT 1, coalesce(max(key), 0) FROM records;
+    DROP TRIGGER records_fts_insert;
+    DROP TRIGGER records_fts_delete;
+    DROP TRIGGER IF EXISTS records_fts_update;
+    CREATE TRIGGER records_fts_delete AFTER DELETE ON records
+    WHEN old.key <= (SELECT through_key FROM search_indexed) BEGIN
+        INSERT INTO records_fts(records_fts, rowid, players, event, tags)
+            VALUES ('delete', old.key, old.players, old.event, old.tags);
+    END;
+    CREATE TRIGGER records_fts_update AFTER UPDATE ON records
+    WHEN old.key <= (SELECT through_key FROM search_indexed) BEGIN
+        INSERT INTO records_fts(records_fts, rowid, players, event, tags)
+            VALUES ('delete', old.key, old.players, old.event, old.tags);
+        INSERT INTO records_fts(rowid, players, event, tags) VALUES (new.key, new.players, new.event, new.tags);
+    END;
+    """,
 ]
 RATINGS = 11  # the migration that keeps ratings
 CHECKPOINTS = 12  # the migration that keeps ratings' checkpoints
@@ -400,6 +423,7 @@ DATES = 10  # the migration that adds each record's date
 TOURNAMENTS = 6  # the migration that adds the tournaments table
 EVENT_MATCHES = 18  # the migration that keeps each event's ranked matches
 MOVES_COLUMN = 19  # the migration that keeps a record's moves in one column of its row
+SEARCH_IN_BULK = 21  # the migration that fills the search index in bulk (``search_indexed``)
 BROWSING = 4  # the migration that adds the label columns, points, views and search
 OUTCOMES = 5  # the migration that adds each seat's outcome
 
