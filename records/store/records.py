@@ -51,8 +51,9 @@ class RecordTables:
         statement, when there are at least ``at_least`` of them (inside the caller's
         transaction, or in one of its own): ingest fills it every SEARCH_BATCH records and
         when it ends, a single submission at once, and a writer opening the database after an
-        ingest that was cut short. The records not yet in it are only missing from searches.
-        How many were put in."""
+        ingest that was cut short. The records not yet in it are only missing from searches
+        (no record is ever deleted, so the keys past the mark are those not yet in it). How
+        many were put in."""
         pending = self.db.execute("SELECT (SELECT coalesce(max(key), 0) FROM records) - through_key "
                                   "FROM search_indexed").fetchone()[0]
         if pending < max(at_least, 1):
