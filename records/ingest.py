@@ -104,6 +104,7 @@ def _worker_init(parent: int) -> None:
     # here (a worker forked from the CLI's command thread is not Python's main thread), so the
     # default action, which ends the process, is restored
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})  # blocked by ``_pool`` until now
     try:
         import ctypes
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
@@ -114,8 +115,16 @@ def _worker_init(parent: int) -> None:
 
 
 def _pool(workers: int):
-    """A pool of forked workers that die with this process."""
-    return multiprocessing.get_context("fork").Pool(workers, initializer=_worker_init, initargs=(os.getpid(),))
+    """A pool of forked workers that die with this process. SIGTERM is blocked while they are
+    forked (and in the pool's threads, which fork any replacement): a worker stopped before
+    ``_worker_init`` restored the default action would run its parent's handler instead, and
+    a handler whose exception the forked child's start-up swallows left the pool waiting on a
+    worker that never ended. The worker unblocks it; the signal, if sent, then ends it."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        return multiprocessing.get_context("fork").Pool(workers, initializer=_worker_init, initargs=(os.getpid(),))
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _can_fork() -> bool:

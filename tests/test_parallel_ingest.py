@@ -171,6 +171,34 @@ def _sigterm_handler(signum, frame):  # the CLI's, as a worker would inherit it
     raise AssertionError("not in a worker")
 
 
+def test_a_worker_stopped_before_its_initializer_ends_by_the_default_action():
+    """SIGTERM sent while a worker is still starting (before ``_worker_init`` restored the
+    default action) ends it as SIGTERM does, never by its parent's handler: a handler that
+    raises, run there, could leave the pool waiting for a worker that never ends. The
+    initializer is slowed so that the pool's SIGTERM always comes first."""
+    script = textwrap.dedent("""
+        import signal, time
+        import scorebook.records.ingest as ingest
+        def handler(signum, frame):
+            raise AssertionError("the parent's handler ran in a worker")
+        signal.signal(signal.SIGTERM, handler)
+        original = ingest._worker_init
+        def slow(parent):
+            time.sleep(0.5)
+            original(parent)
+        ingest._worker_init = slow
+        pool = ingest._pool(2)
+        workers = list(pool._pool)
+        time.sleep(0.1)  # forked, not yet initialised
+        pool.terminate()
+        print(" ".join(str(w.exitcode) for w in workers))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(-signal.SIGTERM)] * 2, (done.stdout, done.stderr)
+    assert "handler ran" not in done.stderr
+
+
 def test_workers_end_on_sigterm_whatever_handler_their_parent_has():
     """The pool stops its workers with SIGTERM: a worker must not keep the CLI's handler (it
     printed "interrupted", and a worker forked from the command thread could hang the pool)."""
