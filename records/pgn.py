@@ -29,7 +29,8 @@ TAG_NAME_RE = re.compile(r"[A-Za-z0-9_]{1,64}")
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(;.*)?$')
 _ESCAPE_RE = re.compile(r"\\(.)")
 # a tag pair written plainly, from the line's first column, one space, no escape, up to its
-# newline: most tag lines, kept at once (``_Splitter.plain_tag``); any other goes to ``tag``
+# newline: most tag lines, its name and value taken at once (``_Splitter.plain_tag``); any
+# other line is read by ``tag``
 _PLAIN_TAG_RE = re.compile(r'\[([A-Za-z0-9_]+) "([^"\\\r\n]*)"\]\n')
 _COMMAND_RE = re.compile(r"\[%(\w+)\s*([^\]]*)\]")
 # "12." or "12..." (black's move in PGN; a pair's second half here), possibly with the move stuck on
@@ -175,8 +176,8 @@ def iter_games(text: str):
         if splitter.comment is None:
             if text.startswith("[", pos):
                 m = _PLAIN_TAG_RE.match(text, pos)
-                if m is not None and m.end() - pos <= MAX_LINE_CHARS and \
-                        splitter.plain_tag(line_no, m.group(1), m.group(2)):
+                if m is not None and m.end() - pos <= MAX_LINE_CHARS:
+                    splitter.plain_tag(line_no, m.group(1), m.group(2))
                     pos, line_no = m.end(), line_no + 1
                     continue
             special = lookout.next_line(pos)
@@ -256,28 +257,21 @@ class _Splitter:
             self._begin(error.line or 1)
         self.current.error = self.current.error or error
 
-    def plain_tag(self, line_no: int, name: str, value: str) -> bool:
-        """A tag pair written plainly (``_PLAIN_TAG_RE``), kept as ``tag`` keeps it; False,
-        with nothing kept, where ``tag`` has something to say of it (a value past its limit, a
-        name given twice): ``tag`` then reads its line."""
-        if len(value) > MAX_TAG_CHARS:
-            return False
-        current = self.current
-        if current is None or self.in_movetext:
-            current = self._begin(line_no)
-            self.in_movetext = False
-        elif name in current.tags:
-            return False
-        current.tags[name] = value
-        current.tag_tokens[name] = Token(value, line_no, 1)
-        return True
-
-    def tag(self, line_no: int, line: str, stripped: str) -> None:
-        """A tag pair: a new game's first, when movetext came before it."""
+    def _tag_game(self, line_no: int) -> PgnGame:
+        """The game a tag line belongs to: a new one when movetext came before it."""
         if self.current is None or self.in_movetext:
             self._begin(line_no)
             self.in_movetext = False
-        current = self.current
+        return self.current
+
+    def plain_tag(self, line_no: int, name: str, value: str) -> None:
+        """A tag pair written plainly (``_PLAIN_TAG_RE``: from the first column, no escape),
+        its name and value already read."""
+        self._keep_tag(self._tag_game(line_no), line_no, 1, name, value)
+
+    def tag(self, line_no: int, line: str, stripped: str) -> None:
+        """A tag pair, read from its line."""
+        current = self._tag_game(line_no)
         col = line.index("[") + 1
         m = _TAG_RE.match(stripped)
         if not m:
@@ -287,6 +281,10 @@ class _Splitter:
         name, value = m.group(1), m.group(2)
         if "\\" in value:  # escapes: \" and \\
             value = _ESCAPE_RE.sub(r"\1", value)
+        self._keep_tag(current, line_no, col, name, value)
+
+    def _keep_tag(self, current: PgnGame, line_no: int, col: int, name: str, value: str) -> None:
+        """A tag's value kept in its game, unless past its limit or its name given twice."""
         if len(value) > MAX_TAG_CHARS:
             self.fail(too_large(f"the value of tag {name[:40]}", MAX_TAG_CHARS, line_no, col))
             return

@@ -46,9 +46,9 @@ def test_blank_lines_windows_line_ends_and_a_missing_last_newline():
 
 
 def test_tag_lines_plain_or_not_split_as_line_by_line():
-    """A tag line written plainly is kept at once (``_Splitter.plain_tag``); any other, and a
-    plain one that ``tag`` has something to say of, is read by ``tag``: the same tags, places
-    and first errors either way."""
+    """A tag line written plainly is taken at once (``_Splitter.plain_tag``), any other is read
+    by ``tag``: the same tags, places and first errors (a value past its limit, a name given
+    twice) either way."""
     from scorebook.records.limits import MAX_TAG_CHARS
     texts = [
         '[Game "tsuro"]\n[Event "A"]\n[Event "B"]\n\n1. a\n',  # a name given twice

@@ -423,7 +423,6 @@ DATES = 10  # the migration that adds each record's date
 TOURNAMENTS = 6  # the migration that adds the tournaments table
 EVENT_MATCHES = 18  # the migration that keeps each event's ranked matches
 MOVES_COLUMN = 19  # the migration that keeps a record's moves in one column of its row
-SEARCH_IN_BULK = 21  # the migration that fills the search index in bulk (``search_indexed``)
 BROWSING = 4  # the migration that adds the label columns, points, views and search
 OUTCOMES = 5  # the migration that adds each seat's outcome
 
