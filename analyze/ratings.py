@@ -56,40 +56,44 @@ def _model():
     return PlackettLuce(mu=MU, sigma=SIGMA)
 
 
-def _day(tags: dict, ingested_at: str) -> str:
-    """The day a game was played: its Date tag (PGN's 2024.05.01, or ISO), else the day it was
-    ingested; a partly unknown date (????.??.??) counts as unknown. The store's reading of
-    the tag (its ``date`` column, which ``results(from_date=...)`` selects by)."""
-    day = record_date(tags.get("Date"))
-    return day.replace(".", "-") if day else (ingested_at or "")[:10]
+def _day(date: str | None, ingested_at: str) -> str:
+    """The day a game was played: the store's reading of its Date tag (its ``date`` column,
+    YYYY.MM.DD when the whole date is known, which ``results(from_date=...)`` selects by) as
+    YYYY-MM-DD, else the day it was ingested."""
+    return date.replace(".", "-") if date else (ingested_at or "")[:10]
 
 
 def results(store, game: str | None = None, event: str | None = None, since: str | None = None, *,
-            after_key: int | None = None, from_date: str | None = None) -> list[Result]:
+            after_key: int | None = None, from_date: str | None = None,
+            through_key: int | None = None) -> list[Result]:
     """The finished records of the store as results, in the order they were played
-    (``after_key``: only those stored after that record; ``from_date``, YYYY-MM-DD: only those
-    played that day or later, by the index of the records' dates, and those of a day not known)."""
+    (``after_key``, ``through_key``: only those stored after, and up to, those records;
+    ``from_date``, YYYY-MM-DD: only those played that day or later, by the index of the
+    records' dates, and those of a day not known)."""
     out = []
-    for row in store.finished_results(game, event, after_key, from_date and from_date.replace("-", ".")):
-        rid, g, tags, score, ev, ingested_at, names, key = row
-        try:
-            notation = registry.get_game(g).notation
-        except Exception:  # noqa: BLE001 - a game no longer registered is not rated
-            continue
-        tags = json.loads(tags)
-        day = _day(tags, ingested_at)
+    notations: dict = {}
+    for row in store.finished_results(game, event, after_key, from_date and from_date.replace("-", "."), through_key):
+        rid, g, date, round_, score, ev, ingested_at, names, key = row
+        notation = notations.get(g)
+        if notation is None:
+            try:
+                notation = notations[g] = registry.get_game(g).notation
+            except Exception:  # noqa: BLE001 - a game no longer registered is not rated
+                continue
+        day = _day(date, ingested_at)
         if since and day < since:
             continue
         score = json.loads(score)
         players = names.split("\x1f") if names else []
         places = notation.seat_ranks(score)
+        round_ = "" if round_ is None else str(round_)
         if places is None:
             points = notation.seat_points(score)
             if not players or not points:
                 continue
-            out.append(Result(g, rid, day, players[:1], None, float(points[0]), ev or "", tags.get("Round", ""), key))
+            out.append(Result(g, rid, day, players[:1], None, float(points[0]), ev or "", round_, key))
         elif len(players) == len(places):
-            out.append(Result(g, rid, day, players, places, None, ev or "", tags.get("Round", ""), key))
+            out.append(Result(g, rid, day, players, places, None, ev or "", round_, key))
     out.sort(key=_order)
     return out
 
@@ -230,7 +234,7 @@ def _caught_up(store, game: str, *, checkpoints: bool = False) -> CaughtUp:
     through = max([through] + [r.key for r in fresh])
     out = CaughtUp(Ledger(), (0, "null", 0), kept is None, kept)
     if last is not None and fresh and _order(fresh[0]) < _from_json(last):
-        count, fresh = _from_checkpoint(store, game, out.ledger, _order(fresh[0]))
+        count, fresh = _from_checkpoint(store, game, out.ledger, _order(fresh[0]), fresh, kept[0])
         out.whole, out.checkpoints_after = True, count
     else:
         out.ledger.load(rows)
@@ -255,16 +259,20 @@ def _apply(ledger: Ledger, chosen: list[Result], count: int, checkpoints: list |
     return count
 
 
-def _from_checkpoint(store, game: str, ledger: Ledger, order: tuple) -> tuple[int, list]:
+def _from_checkpoint(store, game: str, ledger: Ledger, order: tuple, fresh: list[Result],
+                     through: int) -> tuple[int, list]:
     """Load ``ledger`` with the last checkpoint before ``order`` (none: empty); (the games it
-    counts, every result of the game played after it, in order)."""
+    counts, every result of the game played after it, in order). The results stored up to
+    ``through`` are read here, the ``fresh`` ones since (all played after the checkpoint) are
+    merged in: not read twice."""
     before = [(n, o) for n, o in store.ratings_checkpoints(game) if _from_json(o) < order]
     if not before:
-        return 0, results(store, game)
+        return 0, sorted(results(store, game, through_key=through) + fresh, key=_order)
     n, o = before[-1]
     ledger.load(store.ratings_checkpoint(game, n))
     since = _from_json(o)
-    return n, [r for r in results(store, game, from_date=since[0]) if _order(r) > since]
+    old = [r for r in results(store, game, from_date=since[0], through_key=through) if _order(r) > since]
+    return n, sorted(old + fresh, key=_order)
 
 
 def _from_json(text: str) -> tuple:

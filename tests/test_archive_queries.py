@@ -53,6 +53,7 @@ def archive(tmp_path_factory):
     lambda st: st.list(where_sql="date >= '2026.01.01'", order="date desc", limit=5),
     lambda st: st.event_rows("Tournament", "game-of-islands"),
     lambda st: st.finished_results("tsuro", "Tournament"),
+    lambda st: st.finished_results("tsuro", from_date="2026.01.01", through_key=5),
     lambda st: st.latest_analysis("ab"),
     lambda st: st.jobs(actor="club"),
     lambda st: st.events(),
@@ -73,6 +74,16 @@ def test_a_players_records_are_found_through_the_player_index(archive):
     plan = [row[3] for s in statements for row in archive.db.conn.execute("EXPLAIN QUERY PLAN " + s)]
     assert any(step.startswith("SEARCH record_players USING COVERING INDEX record_players_player") for step in plan)
     assert not any(step.startswith("SCAN") and step.split()[1] in ("record_players", "rp") for step in plan), plan
+
+
+def test_a_games_results_from_a_date_are_two_ranges_of_the_game_date_index(archive):
+    """A late game rated again reads its game's results from a checkpoint's date: the days
+    from it and the days not known, each a range of the (game, date) index, not every record
+    of the game (0.65 s for Tsuro at a million records, 0.1 s this way)."""
+    statements = _statements(archive, lambda st: st.finished_results("tsuro", from_date="2026.01.01"))
+    plan = [row[3] for s in statements for row in archive.db.conn.execute("EXPLAIN QUERY PLAN " + s)]
+    assert "SEARCH r USING INDEX records_game_date (game=? AND date>?)" in plan, plan
+    assert "SEARCH r USING INDEX records_game_date (game=? AND date=?)" in plan, plan
 
 
 def test_list_filters_before_its_limit_and_orders_by_date(archive):

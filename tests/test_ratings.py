@@ -209,6 +209,32 @@ def test_kept_ratings_equal_a_full_recomputation_as_records_arrive_out_of_date_o
     assert {g.id: store.ratings_kept(g.id) for g in registry.games()} == before
 
 
+def test_kept_ratings_equal_a_full_recomputation_when_late_games_arrive_several_at_once(tmp_path, monkeypatch):
+    """Records stored a few at a time, each batch followed by one update, their dates shuffled
+    and some without a date (rated on the day they were stored): a game rated again from a
+    checkpoint reads the results stored before the batch from the checkpoint's date and merges
+    the batch's own in, and the kept ratings are exactly those of rating the archive again."""
+    from scorebook.analyze import ratings as ratings_module
+    from scorebook.analyze.ratings import results, update
+    from scorebook.records.store import Store
+    monkeypatch.setattr(ratings_module, "CHECKPOINT_EVERY", 3)
+    monkeypatch.setattr(ratings_module, "RECENT_EVERY", 2)
+    rng = random.Random(11)
+    template = (SAMPLES / "tsuro" / "tsuro-simple-random-s5-0001.pgn").read_text()
+    texts = [template.replace('[Round "1"]', f'[Round "{k}"]' if k % 5 == 0 else
+                              f'[Date "2026.{rng.randint(1, 3):02d}.{rng.randint(1, 28):02d}"]\n[Round "{k}"]')
+             for k in range(1, 31)]
+    store = Store(str(tmp_path / "batches.db"))
+    for start in range(0, len(texts), 4):
+        for t in texts[start:start + 4]:
+            ingest_text(store, t, "t.pgn", "pgn")
+        update(store, ["tsuro"])
+    chosen = results(store, "tsuro")
+    assert len(chosen) == 30 and any(r.date > "2026-03-28" for r in chosen)  # the undated: today
+    assert ratings(store, "tsuro")["ratings"] == rate(chosen)["ratings"]
+    assert store.ratings_kept("tsuro")[0][2] == 30
+
+
 def test_a_ladders_progress_counts_over_the_whole_ladder(run_cli):
     """One line a game, numbered through the ladder (three pairs of two games: 1/6 to 6/6),
     not from 1 again at each pairing."""

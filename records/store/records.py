@@ -149,29 +149,36 @@ class RecordTables:
             yield _decode(dict(zip(names, values)))
 
     def finished_results(self, game: str | None = None, event: str | None = None,
-                         after_key: int | None = None, from_date: str | None = None) -> list[tuple]:
-        """(id, game, tags, score, event, ingested_at, names joined by char 31, key) of every
-        finished record of a game and an event (each when given; ``after_key``: stored after
-        that record; ``from_date``, YYYY.MM.DD: played that day or later, or on a day not
-        known), in the order they were stored."""
-        sql = ("SELECT r.id, r.game, r.tags, r.score, r.event, r.ingested_at, "
-               "(SELECT group_concat(p.name, char(31)) FROM (SELECT rp.seat, p.name FROM record_players rp "
-               " JOIN players p ON p.id = rp.player_id WHERE rp.record_key = r.key ORDER BY rp.seat) p) AS names, "
-               "r.key FROM records r WHERE r.finished = 1")
+                         after_key: int | None = None, from_date: str | None = None,
+                         through_key: int | None = None) -> list[tuple]:
+        """(id, game, date, Round tag, score, event, ingested_at, names joined by char 31, key)
+        of every finished record of a game and an event (each when given; ``after_key`` and
+        ``through_key``: stored after, and up to, those records; ``from_date``, YYYY.MM.DD:
+        played that day or later, or on a day not known), in the order they were stored. The
+        Round tag alone is read from the tags (in SQL): the rest of them is not needed to rate."""
+        select = ("SELECT r.id, r.game, r.date, json_extract(r.tags, '$.Round'), r.score, r.event, r.ingested_at, "
+                  "(SELECT group_concat(p.name, char(31)) FROM (SELECT rp.seat, p.name FROM record_players rp "
+                  " JOIN players p ON p.id = rp.player_id WHERE rp.record_key = r.key ORDER BY rp.seat) p) AS names, "
+                  "r.key AS key FROM records r WHERE r.finished = 1")
         args: list = []
         if game:
-            sql += " AND r.game = ?"
+            select += " AND r.game = ?"
             args.append(game)
         if event:
-            sql += " AND r.event = ?"
+            select += " AND r.event = ?"
             args.append(event)
         if after_key:
-            sql += " AND r.key > ?"
+            select += " AND r.key > ?"
             args.append(after_key)
-        if from_date:
-            sql += " AND (r.date >= ? OR r.date IS NULL)"
-            args.append(from_date)
-        return self.db.execute(sql + " ORDER BY r.key", args).fetchall()
+        if through_key is not None:
+            select += " AND r.key <= ?"
+            args.append(through_key)
+        if from_date:  # two ranges of the (game, date) index, not one scan of the game's records
+            sql = f"{select} AND r.date >= ? UNION ALL {select} AND r.date IS NULL ORDER BY key"
+            args = args + [from_date] + args
+        else:
+            sql = select + " ORDER BY r.key"
+        return self.db.execute(sql, args).fetchall()
 
     def existing_ids(self, ids: list[str]) -> set[str]:
         """Those of ``ids`` that are stored records' ids (through the id index)."""
