@@ -26,7 +26,6 @@ import re
 from dataclasses import dataclass, field
 
 from scorebook import registry
-from scorebook.records.store import record_date
 
 MU, SIGMA = 25.0, 25.0 / 3  # openskill's defaults: a new player
 _DATE = re.compile(r"(\d{4})[.\-/](\d{2})[.\-/](\d{2})")
@@ -280,18 +279,40 @@ def _from_json(text: str) -> tuple:
     return (date, event, tuple(round_), rid)
 
 
-def update(store, games=None) -> int:
+def update(store, games=None, *, alongside: bool = False) -> int:
     """Keep every game's ratings (or these games') up to the stored records: what ingest,
-    play and the service call after they store games. The games rated since."""
-    done = 0
-    for game in games or [g.id for g in registry.games()]:
-        c = _caught_up(store, game, checkpoints=True)
-        if c.kept is None or tuple(c.mark) != tuple(c.kept):
-            store.keep_ratings(game, c.mark, c.ledger.rows(changed_only=not c.whole), whole=c.whole,
-                               checkpoints=c.checkpoints, checkpoints_after=c.checkpoints_after,
-                               thinned=(c.mark[2] - RECENT_SPAN, CHECKPOINT_EVERY))
-            done += c.mark[2] - (0 if c.whole or c.kept is None else c.kept[2])
-    return done
+    play and the service call after they store games. The games rated since. ``alongside``
+    (ingest, after many records): the games shared with a forked process, each keeping the
+    next game as it is free, those with the most records to rate first: the games are rated
+    independently, and the second core is otherwise idle once the records are written."""
+    games = list(games or [g.id for g in registry.games()])
+    if alongside and len(games) > 1 and store.path != ":memory:":
+        from scorebook.records.ingest import alongside as shared
+        games.sort(key=store.ratings_pending, reverse=True)
+        return sum(shared(games, lambda game: _update_game(store, game),
+                          lambda game: _update_game(_own_store(store.path), game)))
+    return sum(_update_game(store, game) for game in games)
+
+
+_STORES: dict = {}  # a forked process's own connection to the parent's database
+
+
+def _own_store(path: str):
+    from scorebook.records.store import Store
+    if path not in _STORES:
+        _STORES[path] = Store(path)
+    return _STORES[path]
+
+
+def _update_game(store, game: str) -> int:
+    """One game's kept ratings brought up to the stored records; the games rated since."""
+    c = _caught_up(store, game, checkpoints=True)
+    if c.kept is None or tuple(c.mark) != tuple(c.kept):
+        store.keep_ratings(game, c.mark, c.ledger.rows(changed_only=not c.whole), whole=c.whole,
+                           checkpoints=c.checkpoints, checkpoints_after=c.checkpoints_after,
+                           thinned=(c.mark[2] - RECENT_SPAN, CHECKPOINT_EVERY))
+        return c.mark[2] - (0 if c.whole or c.kept is None else c.kept[2])
+    return 0
 
 
 def rebuild(store) -> int:

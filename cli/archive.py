@@ -123,7 +123,7 @@ def rate_new(store, games) -> None:
     from scorebook.analyze.ratings import update
     games = sorted(g for g in games if g)
     if games:
-        update(store, games)
+        update(store, games, alongside=True)
 
 
 # ------------------------------------------------------------------ list, show, export

@@ -127,6 +127,55 @@ def _pool(workers: int):
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
+_ALONGSIDE: tuple = ()  # what ``alongside`` shares with its forked worker (inherited, not sent)
+
+
+def _take_alongside(_) -> list[tuple[int, object]]:
+    """In the worker: take the next item until none is left; (index, result) of each done."""
+    items, there, taken, lock = _ALONGSIDE
+    done = []
+    while True:
+        with lock:
+            k = taken.value
+            taken.value += 1
+        if k >= len(items):
+            return done
+        done.append((k, there(items[k])))
+
+
+def alongside(items: list, here, there) -> list:
+    """``here(item)`` for each item in this process while one forked worker does ``there(item)``
+    (the same work, on its own connections), each taking the next item as it is free: the
+    items are best given largest first. The results, in the items' order; an item the worker
+    took and did not finish (it failed or was stopped) is done here. One core, or no fork: all
+    done here."""
+    global _ALONGSIDE
+    if len(items) < 2 or not _can_fork():
+        return [here(item) for item in items]
+    context = multiprocessing.get_context("fork")
+    taken, lock = context.RawValue("i", 0), context.Lock()
+    _ALONGSIDE = (items, there, taken, lock)
+    results: dict[int, object] = {}
+    pool = _pool(1)
+    try:
+        worker = pool.apply_async(_take_alongside, (None,))
+        while True:
+            with lock:
+                k = taken.value
+                taken.value += 1
+            if k >= len(items):
+                break
+            results[k] = here(items[k])
+        try:
+            results.update(worker.get())
+        except Exception:  # noqa: BLE001 - what the worker took and did not finish is done here
+            pass
+    finally:
+        pool.terminate()
+        _ALONGSIDE = ()
+    return [results[k] if k in results else here(item) for k, item in enumerate(items)]
+
+
 def _can_fork() -> bool:
     return _workers() >= 2 and "fork" in multiprocessing.get_all_start_methods()
 

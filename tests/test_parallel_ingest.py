@@ -211,3 +211,58 @@ def test_workers_end_on_sigterm_whatever_handler_their_parent_has():
             pool.terminate()
     finally:
         signal.signal(signal.SIGTERM, before)
+
+
+def _pid_after(seconds: float):
+    def work(item):
+        time.sleep(seconds)
+        return (item, os.getpid())
+    return work
+
+
+def test_work_alongside_a_worker_is_shared_and_comes_back_in_order(monkeypatch):
+    """Each side takes the next item as it is free: both do some, and the results come back in
+    the items' order, each done once."""
+    monkeypatch.setattr(ingest, "_workers", lambda: 2)
+    results = ingest.alongside(list(range(8)), _pid_after(0.05), _pid_after(0.05))
+    assert [item for item, _ in results] == list(range(8))
+    pids = {pid for _, pid in results}
+    assert os.getpid() in pids and len(pids) == 2
+
+
+def test_what_the_worker_took_and_did_not_finish_is_done_here(monkeypatch):
+    monkeypatch.setattr(ingest, "_workers", lambda: 2)
+
+    def there(item):
+        time.sleep(0.05)
+        if item == 1:
+            raise RuntimeError("the worker fails")
+        return (item, os.getpid())
+    results = ingest.alongside(list(range(6)), _pid_after(0.05), there)
+    assert [item for item, _ in results] == list(range(6))
+    assert dict(results)[1] == os.getpid()
+
+
+def test_ratings_kept_alongside_a_worker_are_those_kept_here(tmp_path, monkeypatch):
+    """Ingest's upkeep shares the games with a forked process, each on its own connection: the
+    kept ratings, marks and checkpoints are those of one process keeping every game."""
+    from scorebook.analyze import ratings as ratings_module
+    from scorebook.analyze.ratings import update
+    monkeypatch.setattr(ratings_module, "CHECKPOINT_EVERY", 4)
+    monkeypatch.setattr(ingest, "_workers", lambda: 2)
+    kept = {}
+    for name, together in (("here", False), ("alongside", True)):
+        store = Store(str(tmp_path / f"{name}.db"))
+        IngestPlan.of([str(ROOT / "samples")]).run(store, take_tournament=ingest_tournament)
+        shared = []
+        real = ingest.alongside
+        monkeypatch.setattr(ingest, "alongside", lambda items, here, there: shared.append(items) or
+                            real(items, here, there))
+        assert update(store, alongside=together) > 0
+        monkeypatch.setattr(ingest, "alongside", real)
+        assert bool(shared) == together and (not shared or len(shared[0]) == len(set(shared[0])) >= 2)
+        kept[name] = {table: store.db.execute(f"SELECT * FROM {table} ORDER BY 1, 2, 3").fetchall()
+                      for table in ("ratings", "ratings_marks", "ratings_checkpoints")}
+        store.close()
+    assert kept["here"]["ratings"] and kept["here"]["ratings_checkpoints"]
+    assert kept["alongside"] == kept["here"]

@@ -19,6 +19,14 @@ class RatingTables:
                                [game]).fetchone()
         return mark, list(self.db.query("SELECT * FROM ratings WHERE game = ?", [game]))
 
+    def ratings_pending(self, game: str) -> int:
+        """A game's records stored since its ratings were last kept (through the game's index,
+        from the mark's key)."""
+        if self.schema_version < RATINGS:
+            return self.db.execute("SELECT count(*) FROM records WHERE game = ?", [game]).fetchone()[0]
+        return self.db.execute("SELECT count(*) FROM records WHERE game = ? AND key > coalesce((SELECT through_key "
+                               "FROM ratings_marks WHERE game = ?), 0)", [game, game]).fetchone()[0]
+
     def ratings_checkpoints(self, game: str) -> list[tuple[int, str]]:
         """(games rated, order of the last of them) of each kept checkpoint of a game, in order."""
         if self.schema_version < CHECKPOINTS:
