@@ -18,7 +18,7 @@ import signal
 import stat
 import sys
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 
 from scorebook import registry
@@ -617,20 +617,24 @@ class IngestPlan:
                  for path in self.files}
         records = [path for path in self.files if texts[path] is None]
         pooled = _pooled_files(records, self.fmt, lenient)
+        # many files: the log copied back beside the writer (its readers never touch SQLite)
+        beside = store.log_copied_beside() if sum(map(_file_size, records)) >= PARALLEL_MIN_BYTES else nullcontext()
         try:
-            for path in self.files:
-                if texts[path] is not None:
-                    found, tournament = take_tournament(store, path, texts[path], strict=strict, lenient=lenient,
-                                                        also_ingested=self.named)
-                    outcomes.extend(found)
-                    tournaments.append(tournament)
-                else:
-                    _, pairs = next(pooled)
-                    outcomes.extend(ingest_file(store, path, self.fmt, strict=strict, lenient=lenient, player=player,
-                                                search_at=SEARCH_BATCH) if pairs is None else
-                                    _write_pairs(store, pairs, strict=strict, player=player, search_at=SEARCH_BATCH))
-                if progress:
-                    progress()
+            with beside:
+                for path in self.files:
+                    if texts[path] is not None:
+                        found, tournament = take_tournament(store, path, texts[path], strict=strict, lenient=lenient,
+                                                            also_ingested=self.named)
+                        outcomes.extend(found)
+                        tournaments.append(tournament)
+                    else:
+                        _, pairs = next(pooled)
+                        outcomes.extend(
+                            ingest_file(store, path, self.fmt, strict=strict, lenient=lenient, player=player,
+                                        search_at=SEARCH_BATCH) if pairs is None else
+                            _write_pairs(store, pairs, strict=strict, player=player, search_at=SEARCH_BATCH))
+                    if progress:
+                        progress()
         finally:
             pooled.close()
         store.index_for_search()  # the rest (an ingest cut short leaves it to the next writer)

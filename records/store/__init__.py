@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import time
 import urllib.parse
 from contextlib import contextmanager
@@ -44,6 +45,7 @@ LOCK_STEP = 2.0
 WHOLE_CHECK_MAX_BYTES = 256 * 1024 * 1024
 LOCK_PATIENCE = 1800.0
 WAL_CHECKPOINT_PAGES = 40_000  # a writer's log is copied back into the file past this many pages
+COPY_BESIDE_EVERY = 2.0  # seconds between two rounds of ``log_copied_beside``
 
 EMPTY_FILE_PATIENCE = 3.0  # seconds a 0-byte file may take to become a database (another process creating it)
 
@@ -69,6 +71,8 @@ class Store(Schema, RecordTables, EventTables, RatingTables, AnalysisTables, Ser
     """A Scorebook database file. ``write``: the database is created and migrated as needed,
     and checked (``PRAGMA quick_check``) when opened; a reader (``write=False``) never
     creates one and refuses a path with no database."""
+
+    _log_copied: threading.Event | None = None  # set when the thread beside has copied the log (``atomic``)
 
     def __init__(self, path: str, *, write: bool = True, on_wait=None):
         self.path = path
@@ -200,6 +204,56 @@ class Store(Schema, RecordTables, EventTables, RatingTables, AnalysisTables, Ser
             self._planned = None
             raise
         conn.execute("COMMIT")
+        if self._log_copied is not None and self._log_copied.is_set():  # see ``log_copied_beside``
+            self._log_copied.clear()
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+    @contextmanager
+    def log_copied_beside(self):
+        """For a long write (an ingest of many files): the log copied back into the file by a
+        thread of its own connection while this one writes, not by this connection's commit
+        every WAL_CHECKPOINT_PAGES, whose fsync (up to a second at a million records, by the
+        pages written across the file) stopped the writer. Every COPY_BESIDE_EVERY seconds
+        the thread copies what the log holds and fsyncs the file, twice (the second copies
+        what came during the first); the writer, after its next commit, copies the few pages
+        left itself (``atomic``), which lets the log start over at its next transaction. The
+        writer's own copying comes back when the block ends, however it ends. Processes forked
+        meanwhile (the readers) must not use SQLite: they are copies of this one, thread and all."""
+        if self.path == ":memory:":
+            yield self
+            return
+        stop, copied = threading.Event(), threading.Event()
+
+        def copy_back() -> None:
+            conn, fd = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False), None
+            try:
+                conn.execute("PRAGMA synchronous = NORMAL")
+                fd = os.open(self.path, os.O_RDONLY)
+                while not stop.wait(COPY_BESIDE_EVERY):
+                    if copied.is_set():
+                        continue  # the writer has not finished the last round yet
+                    for _ in range(2):
+                        conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                        os.fsync(fd)  # what the writer's last copy would otherwise flush
+                    copied.set()
+            except (sqlite3.Error, OSError):  # the writer copies its log itself again when the block ends
+                pass
+            finally:
+                if fd is not None:
+                    os.close(fd)
+                conn.close()
+
+        self.db.execute("PRAGMA wal_autocheckpoint = 0")
+        self._log_copied = copied
+        thread = threading.Thread(target=copy_back, name="scorebook-log-copy", daemon=True)
+        thread.start()
+        try:
+            yield self
+        finally:
+            stop.set()
+            thread.join()
+            self._log_copied = None
+            self.db.execute(f"PRAGMA wal_autocheckpoint = {WAL_CHECKPOINT_PAGES}")
 
     def _name_id(self, table: str, cache: dict[str, int], name: str) -> int:
         if name not in cache:
