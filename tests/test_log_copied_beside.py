@@ -103,3 +103,19 @@ def test_an_ingest_of_many_files_copies_its_log_beside_and_one_file_does_not(tmp
     monkeypatch.setattr(ingest, "PARALLEL_MIN_BYTES", one.stat().st_size + 1)
     ingest.IngestPlan.of([str(one)]).run(Store(str(tmp_path / "b.db")), take_tournament=ingest_tournament)
     assert used == [store]
+
+
+def test_a_thread_that_fails_gives_the_copying_back_to_the_writer(tmp_path, quick, monkeypatch):
+    """The thread's connection fails (a file it cannot open): the writer's own copying comes
+    back at its next commit, and the log does not grow without end meanwhile."""
+    real_connect = sqlite3.connect
+
+    def failing(path, *args, **kwargs):
+        if threading.current_thread().name == "scorebook-log-copy":
+            raise sqlite3.OperationalError("unable to open database file")
+        return real_connect(path, *args, **kwargs)
+    monkeypatch.setattr(store_module.sqlite3, "connect", failing)
+    store = Store(str(tmp_path / "a.db"))
+    with store.log_copied_beside():
+        _write(store, 0.3)
+        assert store.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == WAL_CHECKPOINT_PAGES

@@ -73,6 +73,7 @@ class Store(Schema, RecordTables, EventTables, RatingTables, AnalysisTables, Ser
     creates one and refuses a path with no database."""
 
     _log_copied: threading.Event | None = None  # set when the thread beside has copied the log (``atomic``)
+    _log_copy_failed = False  # the thread beside stopped on an error
 
     def __init__(self, path: str, *, write: bool = True, on_wait=None):
         self.path = path
@@ -207,6 +208,9 @@ class Store(Schema, RecordTables, EventTables, RatingTables, AnalysisTables, Ser
         if self._log_copied is not None and self._log_copied.is_set():  # see ``log_copied_beside``
             self._log_copied.clear()
             conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            if self._log_copy_failed:  # the thread stopped: this connection copies its log itself again
+                conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_CHECKPOINT_PAGES}")
+                self._log_copied = None
 
     @contextmanager
     def log_copied_beside(self):
@@ -217,7 +221,8 @@ class Store(Schema, RecordTables, EventTables, RatingTables, AnalysisTables, Ser
         the thread copies what the log holds and fsyncs the file, twice (the second copies
         what came during the first); the writer, after its next commit, copies the few pages
         left itself (``atomic``), which lets the log start over at its next transaction. The
-        writer's own copying comes back when the block ends, however it ends. Processes forked
+        writer's own copying comes back when the block ends, however it ends, or at its next
+        commit if the thread stops on an error (the file removed, say). Processes forked
         meanwhile (the readers) must not use SQLite: they are copies of this one, thread and all."""
         if self.path == ":memory:":
             yield self
@@ -225,8 +230,9 @@ class Store(Schema, RecordTables, EventTables, RatingTables, AnalysisTables, Ser
         stop, copied = threading.Event(), threading.Event()
 
         def copy_back() -> None:
-            conn, fd = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False), None
+            conn = fd = None
             try:
+                conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
                 conn.execute("PRAGMA synchronous = NORMAL")
                 fd = os.open(self.path, os.O_RDONLY)
                 while not stop.wait(COPY_BESIDE_EVERY):
@@ -236,15 +242,17 @@ class Store(Schema, RecordTables, EventTables, RatingTables, AnalysisTables, Ser
                         conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
                         os.fsync(fd)  # what the writer's last copy would otherwise flush
                     copied.set()
-            except (sqlite3.Error, OSError):  # the writer copies its log itself again when the block ends
-                pass
+            except (sqlite3.Error, OSError):  # the writer copies its log itself again from its next commit
+                self._log_copy_failed = True
+                copied.set()
             finally:
                 if fd is not None:
                     os.close(fd)
-                conn.close()
+                if conn is not None:
+                    conn.close()
 
         self.db.execute("PRAGMA wal_autocheckpoint = 0")
-        self._log_copied = copied
+        self._log_copied, self._log_copy_failed = copied, False
         thread = threading.Thread(target=copy_back, name="scorebook-log-copy", daemon=True)
         thread.start()
         try:
