@@ -130,9 +130,9 @@ def _pool(workers: int):
 _ALONGSIDE: tuple = ()  # what ``alongside`` shares with its forked worker (inherited, not sent)
 
 
-def _take_alongside(_) -> list[tuple[int, object]]:
-    """In the worker: take the next item until none is left; (index, result) of each done."""
-    items, there, taken, lock = _ALONGSIDE
+def _take(items: list, work, taken, lock) -> list[tuple[int, object]]:
+    """Take the next of ``items`` (the shared ``taken`` counter) and do it, until none is
+    left; (index, result) of each done: what both sides of ``alongside`` run."""
     done = []
     while True:
         with lock:
@@ -140,7 +140,13 @@ def _take_alongside(_) -> list[tuple[int, object]]:
             taken.value += 1
         if k >= len(items):
             return done
-        done.append((k, there(items[k])))
+        done.append((k, work(items[k])))
+
+
+def _take_alongside(_) -> list[tuple[int, object]]:
+    """In the worker: ``_take`` with the work of its side."""
+    items, there, taken, lock = _ALONGSIDE
+    return _take(items, there, taken, lock)
 
 
 def alongside(items: list, here, there) -> list:
@@ -159,13 +165,7 @@ def alongside(items: list, here, there) -> list:
     pool = _pool(1)
     try:
         worker = pool.apply_async(_take_alongside, (None,))
-        while True:
-            with lock:
-                k = taken.value
-                taken.value += 1
-            if k >= len(items):
-                break
-            results[k] = here(items[k])
+        results.update(_take(items, here, taken, lock))
         try:
             results.update(worker.get())
         except Exception:  # noqa: BLE001 - what the worker took and did not finish is done here
