@@ -22,11 +22,11 @@ def quick(monkeypatch):
     monkeypatch.setattr(store_module, "COPY_BESIDE_EVERY", 0.05)
 
 
-def _write(store: Store, seconds: float) -> int:
-    """Commit row after row for ``seconds``; how many."""
+def _write(store: Store, seconds: float, until=lambda: False) -> int:
+    """Commit row after row for ``seconds``, or until ``until()`` says so; how many."""
     store.db.execute("CREATE TABLE IF NOT EXISTS filler (k INTEGER PRIMARY KEY, v TEXT)")
     count, end = 0, time.monotonic() + seconds
-    while time.monotonic() < end:
+    while time.monotonic() < end and not until():
         with store.atomic():
             store.db.conn.executemany("INSERT INTO filler (v) VALUES (?)", [(ROW,)] * 20)
         count += 20
@@ -37,12 +37,18 @@ def _log_pages(path: str) -> int:
     return os.path.getsize(path + "-wal") // 4096 if os.path.exists(path + "-wal") else 0
 
 
-def test_the_log_starts_over_and_every_row_reaches_the_file(tmp_path, quick):
+def test_the_log_starts_over_and_every_row_reaches_the_file(tmp_path, quick, monkeypatch):
+    """Rows written through eight of the thread's rounds (however long a busy machine makes
+    them): the log starts over after each, so it never holds half of them."""
     path = str(tmp_path / "a.db")
     store = Store(path)
+    fsyncs = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: fsyncs.append(fd) or real_fsync(fd))  # two a round
     with store.log_copied_beside():
         assert store.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0  # the thread copies it
-        written = _write(store, 1.5)
+        written = _write(store, 60, until=lambda: len(fsyncs) >= 16)
+        assert len(fsyncs) >= 16
         threads = [t.name for t in threading.enumerate()]
         assert "scorebook-log-copy" in threads
     assert "scorebook-log-copy" not in [t.name for t in threading.enumerate()]

@@ -222,9 +222,19 @@ def _pid_after(seconds: float):
 
 def test_work_alongside_a_worker_is_shared_and_comes_back_in_order(monkeypatch):
     """Each side takes the next item as it is free: both do some, and the results come back in
-    the items' order, each done once."""
+    the items' order, each done once. This side's first item waits for the worker's first (a
+    worker slow to start on a busy machine would otherwise find every item taken)."""
     monkeypatch.setattr(ingest, "_workers", lambda: 2)
-    results = ingest.alongside(list(range(8)), _pid_after(0.05), _pid_after(0.05))
+    worker_began = ingest.multiprocessing.get_context("fork").Event()  # inherited by the fork
+
+    def here(item):
+        assert worker_began.wait(30)
+        return _pid_after(0.01)(item)
+
+    def there(item):
+        worker_began.set()
+        return _pid_after(0.05)(item)
+    results = ingest.alongside(list(range(8)), here, there)
     assert [item for item, _ in results] == list(range(8))
     pids = {pid for _, pid in results}
     assert os.getpid() in pids and len(pids) == 2
