@@ -36,15 +36,16 @@ class BotSpec:
 
 @dataclass
 class Played:
-    """What ``Engine.play`` returns: the game's own record of the moves (``moves``), the
-    seconds the bots took, per-seat statistics the engine keeps (``info``), and what the play's
-    walk kept for the game's writer (``states``: the states before the first move and after
-    each, copies; a list a game for a record of several, a triad), so that the game is written
-    without being walked again."""
+    """What ``Engine.play`` returns: the actions played (``moves``, as ``legal_actions`` lists
+    them; a record of several games, a triad, a list a game), the seconds the bots took,
+    per-seat statistics the engine keeps (``info``), and the states the play's walk passed
+    through (``states``: before the first move and after each, copies; a list a game for a
+    record of several), so that the notation writes the game without walking it again; None
+    where the bots keep no states (jitted whole games): the writer walks the game once."""
     moves: object
     seconds: float
     info: dict = field(default_factory=dict)
-    states: list = field(default_factory=list)
+    states: list | None = field(default_factory=list)
 
 
 class Engine(ABC):

@@ -539,16 +539,11 @@ def write_grid(n: int, actions, states: list, tags: dict[str, str]) -> tuple[str
     return pgn.write_tags(tags) + "\n\n" + "\n".join(pgn.wrap_words(words)) + "\n", points
 
 
-def bot_turns(turns) -> list[tuple]:
-    """A bot grid's turns, [(line, claims), ...], as the engine's actions."""
-    return [(E.LINE, line, tuple(claims)) for line, claims in turns]
-
-
 def bot_grid_text(n: int, lines, tags: dict[str, str]) -> tuple[str, list[int]]:
     """A grid played by bots (their lines; each mover claims the islands its line makes)."""
     from scorebook.engines.game_of_islands.game import claimed_turns
     turns, states = claimed_turns(n, lines)
-    return write_grid(n, bot_turns(turns), states, tags)
+    return write_grid(n, turns, states, tags)
 
 
 class GameOfIslandsNotation(Notation):
@@ -594,34 +589,33 @@ class GameOfIslandsNotation(Notation):
             lines = lines + (step.action[1],)
         return GridView(grid.n, grid.used.copy(), grid.diag.copy(), grid.owner.copy(), lines)
 
-    def write_played(self, setup, played, seats, tags, context) -> str:
-        """Each grid: First alternating from grid to grid, every turn's claims written, the
-        result the engine's score of the grid's last state (kept by the play); a triad states its MatchResult on the last game."""
-        triad = len(played.moves) > 1
-        texts, totals = [], [0, 0]  # totals from the side of the first grid's First
-        for k, (n, first, turns) in enumerate(played.moves):
-            grid_tags = {"Game": GAME, **tags}
-            if triad:
-                grid_tags["Match"] = f"{context['seed']}.{context['game'] + 1}"
-            grid_tags.update({"Grid": str(n), "First": seats[first][0], "Second": seats[1 - first][0]})
-            text, points = write_grid(n, bot_turns(turns), played.states[k], grid_tags)
-            texts.append(text)
-            totals[0] += points[0] if first == 0 else points[1]
-            totals[1] += points[1] if first == 0 else points[0]
-        text = "\n".join(texts)
-        if triad:
-            last = f'[Grid "{played.moves[-1][0]}"]'
-            text = text.replace(last, last + f'\n[MatchResult "{E.match_result(totals[0] - totals[1])}"]')
-        return text
-
     def action_text(self, grid, action) -> str:
         return action_text(grid, action)
 
     def write_walked(self, setup, actions, states, players, tags) -> str:
-        """One grid (the setup's first): First and Second the players by seat."""
-        n = setup["grids"][0]
-        grid_tags = {"Game": GAME, **tags, "Grid": str(n), "First": players[0], "Second": players[1]}
-        return write_grid(n, actions, states, grid_tags)[0]
+        """One grid (the setup's first): First and Second the players by seat. A triad as
+        ``play`` keeps it (a setup of several grids, the actions and states a list a grid):
+        First alternating from grid to grid, the match's result on the last grid."""
+        grids = setup["grids"]
+        if len(grids) == 1 or not isinstance(states[0], list):
+            grid_tags = {"Game": GAME, **tags, "Grid": str(grids[0]), "First": players[0], "Second": players[1]}
+            return write_grid(grids[0], actions, states, grid_tags)[0]
+        margin = 0  # the first grid's First's points less the other player's, over the grids
+        for k, grid_states in enumerate(states):
+            points = ENGINE.score(grid_states[-1])["points"]
+            margin += (points[0] - points[1]) * (1 if k % 2 == 0 else -1)
+        texts = []
+        for k, (n, grid_actions, grid_states) in enumerate(zip(grids, actions, states)):
+            grid_tags = {"Game": GAME, **tags, "Grid": str(n)}
+            if k == len(grids) - 1:
+                grid_tags["MatchResult"] = E.match_result(margin)
+            grid_tags.update({"First": players[k % 2], "Second": players[1 - k % 2]})
+            texts.append(write_grid(n, grid_actions, grid_states, grid_tags)[0])
+        return "\n".join(texts)
+
+    def bot_tags(self, setup, seats, context) -> dict[str, str]:
+        """A triad's grids share their Match: the seed and the game."""
+        return {"Match": f"{context['seed']}.{context['game'] + 1}"} if len(setup["grids"]) > 1 else {}
 
     def seat_points(self, score: dict) -> list[float]:
         return list(score.get("totals") or score["points"])

@@ -761,16 +761,20 @@ class IwokiNotation(Notation):
         return action_of(s, action).text()
 
     def write_walked(self, setup, actions, states, players, tags) -> str:
-        """The deal as the header (no agents named: the actions say nothing of who chose them)."""
-        header = _played_header(setup, [{"seat": seat, "name": name} for seat, name in enumerate(players)], 0, False)
+        """The deal as the header; its agents and seed those a bot game's tags name
+        (``bot_tags``), else none named (the actions say nothing of who chose them) and 0."""
+        tags = dict(tags)
+        agents = [_agent_parse(tags.pop(_SEATS[seat] + "Agent", ""), seat, name) for seat, name in enumerate(players)]
+        seed = load_json(tags.pop("Seed")) if "Seed" in tags else 0
+        header = _played_header(setup, agents, seed, any(str(a.get("type", "")).startswith("minimax") for a in agents))
         return self._written(setup, header, [action_of(before, a) for a, before in zip(actions, states)], states, tags)
 
-    def write_played(self, setup, played, seats, tags, context) -> str:
-        """A bot game: the deal as the header, each option played as an action."""
-        header = _played_header(setup, _agents(seats), context["seed"] * 100000 + context["game"],
-                                any(bot.name.startswith("minimax") for _, bot in seats))
-        actions = [_action(seat, kind, tile, gap, orient) for seat, kind, _, gap, orient, _, tile in played.moves]
-        return self._written(setup, header, actions, played.states, tags)
+    def bot_tags(self, setup, seats, context) -> dict[str, str]:
+        """Each seat's agent and its settings, as a log's header names them, and the game's
+        seed; a game against minimax is played with perfect information (``write_walked``)."""
+        tags = {_SEATS[entry["seat"]] + "Agent": _agent_text(entry) for entry in _agents(seats)}
+        tags["Seed"] = json.dumps(context["seed"] * 100000 + context["game"])
+        return tags
 
     @staticmethod
     def _written(setup, header: dict, actions: list[Action], states: list, tags: dict[str, str]) -> str:

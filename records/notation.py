@@ -237,13 +237,23 @@ class Notation(ABC):
 
     def write_played(self, setup, played, seats: list[tuple[str, object]], tags: dict[str, str],
                      context: dict) -> str:
-        """A bot game (``Engine.play``) as Scorebook notation, ingested then like any record.
-        ``seats``: (player name, BotSpec) per seat; ``context``: seed, game (0-based), options.
-        By default the engine's record of the moves is its actions, written from the states its
-        play kept (``write_walked``): the game is walked when played and when read back, not to
-        be written. A game whose bots keep another record (a triad's grids, a deal's header)
-        says so here."""
-        return self.write_walked(setup, list(played.moves), played.states, [name for name, _ in seats], tags)
+        """A bot game (``Engine.play``) as Scorebook notation, ingested then like any record:
+        every game's, written by the game's one writer (``write_walked``) from the actions
+        played and the states its play kept, the game not walked again (walked once here when
+        the bots kept none). ``seats``: (player name, BotSpec) per seat; ``context``: seed,
+        game (0-based), options; what the record says of them beyond the names, its
+        ``bot_tags``."""
+        states = played.states
+        if states is None:
+            states = replay.walked(self._engine(), setup, played.moves)
+        return self.write_walked(setup, played.moves, states, [name for name, _ in seats],
+                                 {**tags, **self.bot_tags(setup, seats, context)})
+
+    def bot_tags(self, setup, seats: list[tuple[str, object]], context: dict) -> dict[str, str]:
+        """The tags a bot game's record carries beyond the match's (the agents at the seats, the
+        game's seed, a triad's Match), which ``write_walked`` writes as any tag it is given or
+        reads its header from; none by default."""
+        return {}
 
     @abstractmethod
     def seat_points(self, score: dict) -> list[float]:

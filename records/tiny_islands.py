@@ -788,32 +788,20 @@ class TinyIslandsNotation(Notation):
         return _PLACEMENT_TEXT[action[1]][action[2]] if action[0] == "place" else region_text(action[1])
 
     def write_walked(self, setup, actions, states, players, tags) -> str:
-        """Each shoreline written as its region; the offers the deck's, up to the last turn
-        played; the result the last state's score."""
+        """Each shoreline written as its region (a TinyBot trace: the region the walk drew, the
+        trace beside it); the offers the deck's, up to the last turn played; the result the
+        last state's score."""
         placements = [Placement(tile=int(a[1]), cell=int(a[2])) for a in actions if a[0] == "place"]
+        drawings = [Drawing(region=[int(z) for z in a[1]]) if a[0] == "draw" else Drawing(trace=[int(z) for z in a[1]])
+                    for a in actions if a[0] != "place"]
         record = TinyIslandsRecord(
-            offers=offers_of(setup["offers"][:len(placements)]),
-            placements=placements, drawings=[Drawing(region=[int(z) for z in a[1]]) for a in actions if a[0] == "draw"],
+            offers=offers_of(setup["offers"][:len(placements)]), placements=placements, drawings=drawings,
             tags={**tags, "Player": players[0]}, rules=setup["rules"],
             deck=None if setup.get("given") else setup.get("deck"), finished=len(placements) == TURNS)
-        record.recorded = ENGINE.score(states[-1]) if record.finished else None
-        return write_pgn(record)
-
-    def write_played(self, setup, played, seats, tags, context) -> str:
-        """A bot's game: its bots are jitted whole games that return their moves alone (no
-        states), so the writer replays them once, at once (the engine's ``play_all``), for the
-        regions its shorelines enclose and its score."""
-        placements, traces, lens, as_regions = played.moves
-        return self._written(from_arrays(setup["offers"], placements, traces, lens, rules=setup["rules"],
-                                         regions=as_regions, deck=None if setup.get("given") else setup["deck"],
-                                         tags={**tags, "Player": seats[0][0]}))
-
-    @staticmethod
-    def _written(record: TinyIslandsRecord) -> str:
-        """A played game's record, its result the replay's score."""
-        result = replay(record)
-        record.recorded = result.score if record.finished else None
-        return write_pgn(record, result)
+        last = states[-1]
+        score = ENGINE.score(last)
+        record.recorded = score if record.finished else None
+        return write_pgn(record, TinyIslandsReplay(score, last.tiles, last.land, last.regions, last.indirect, None))
 
     def seat_points(self, score: dict) -> list[float]:
         return [score["total"]]

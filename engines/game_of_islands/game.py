@@ -21,10 +21,11 @@ from scorebook.engines.protocol import Engine, Played
 from . import engine as E
 
 
-def claimed_turns(n: int, lines) -> tuple[list[tuple[tuple[int, int, int, int], list[int]]], list[E.Grid]]:
+def claimed_turns(n: int, lines) -> tuple[list[tuple[str, tuple[int, int, int, int], tuple[int, ...]]], list[E.Grid]]:
     """The turns of a bot game from its lines: each mover claims at once the islands its line
-    makes (the bots' way), First moving first. [(line, claims), ...], and the grid's states
-    before the first turn and after each (copies), which the game's writer reads."""
+    makes (the bots' way), First moving first. The turns as actions, ``("line", line, claims)``,
+    and the grid's states before the first turn and after each (copies), which the game's
+    writer reads."""
     grid = E.Grid(n)
     turns, states = [], [copy.deepcopy(grid)]
     for x1, y1, x2, y2 in lines:
@@ -32,9 +33,9 @@ def claimed_turns(n: int, lines) -> tuple[list[tuple[tuple[int, int, int, int], 
         line = (int(x1), int(y1), int(x2), int(y2))
         grid.draw(*line)
         E.claim_near(n, grid.used, grid.diag, grid.owner, grid.mover, *line)
-        claims = [int(d) for d in np.flatnonzero(grid.owner != before)]
+        claims = tuple(int(d) for d in np.flatnonzero(grid.owner != before))
         grid.end_turn(E.LINE, claims)
-        turns.append((line, claims))
+        turns.append((E.LINE, line, claims))
         states.append(copy.deepcopy(grid))
     return turns, states
 
@@ -170,8 +171,8 @@ class GameOfIslandsEngine(Engine):
 
     def play(self, setup: dict, bots, seed: int, options: dict) -> Played:
         """The grids in order, First alternating from grid to grid (``bots[0]`` moves first in
-        the first); each mover claims the islands its line makes at once. Returns per grid
-        (n, index of the bot moving first, [(line, claims), ...]), and per grid its states."""
+        the first); each mover claims the islands its line makes at once. Returns the grid's
+        turns and states; a triad's, a list a grid."""
         from .bots import BOT_NAMES, play_game
         depth, budget = options.get("depth") or 4, options.get("budget") or 300_000
         start = time.perf_counter()
@@ -181,8 +182,10 @@ class GameOfIslandsEngine(Engine):
             lines = play_game(n, BOT_NAMES[bots[first].name], BOT_NAMES[bots[1 - first].name], grid_seed, depth,
                               budget)
             turns, grid_states = claimed_turns(n, lines)
-            grids.append((n, first, turns))
+            grids.append(turns)
             states.append(grid_states)
+        if len(grids) == 1:
+            return Played(grids[0], time.perf_counter() - start, states=states[0])
         return Played(grids, time.perf_counter() - start, states=states)
 
 

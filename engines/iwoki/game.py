@@ -18,7 +18,7 @@ import numpy as np
 from scorebook.engines.protocol import Engine, Played
 
 from . import agents as A, engine as E
-from .metadata import (GAME_ID, HEX_GAP_NAMES, RULE_SETS, SMALL_GAP_NAMES, SMALL_PILE, SMALL_PILE_TOP, TO_MOVE,
+from .metadata import (GAME_ID, HEX_GAP_NAMES, RULE_SETS, SMALL_GAP_NAMES, TO_MOVE,
                        hex_name, small_name)
 
 
@@ -90,8 +90,8 @@ class IwokiEngine(Engine):
         A.choose(warm, A.GREEDY, 1, 10, 1, np.zeros(2, np.int64))
 
     def play(self, setup: np.ndarray, bots, seed: int, options: dict) -> Played:
-        """Agents at their seats; each decision timed. Returns the options played, each with
-        the tile it names (kind, hand index, gap, orientation, points, tile number), and per
+        """Agents at their seats; each decision timed. Returns the options played (as
+        ``legal_actions`` lists them: kind, hand index, gap, orientation, points), and per
         seat: decisions, mean seconds a decision, nodes searched."""
         s = setup.copy()
         A.seed_numba(seed)
@@ -111,14 +111,7 @@ class IwokiEngine(Engine):
                 opt = A.choose(s, code, arg, 1 << 40, arg if code == A.SAMPLER else 16, stats)
             times[seat].append(time.perf_counter() - t0)
             nodes[seat] += int(stats[0])
-            kind = int(opt[0])
-            if kind in (E.SMALL, E.HEX):
-                tile = E.hand(s, seat, kind)[int(opt[1])]
-            elif kind == E.DRAW:
-                tile = int(s[SMALL_PILE + s[SMALL_PILE_TOP]])
-            else:
-                tile = -1
-            moves.append((seat, *(int(v) for v in opt), tile))
+            moves.append(tuple(int(v) for v in opt))
             E.apply_option(s, opt)
             states.append(s.copy())
         seconds = time.perf_counter() - start

@@ -279,10 +279,14 @@ class TinyIslandsEngine(Engine):
 
     def play(self, setup: dict, bots, seed: int, options: dict) -> Played:
         """One game by ``bots[0]``: it gets the whole shuffle but reads offers[t] only at turn t
-        (see players.py and bots.py), and is told the deck model."""
+        (see players.py and bots.py), and is told the deck model. Its bots are jitted whole
+        games that return their moves alone, packed as :class:`RecordActions` (the placements
+        it made; its shorelines as regions, or the random player's traces): no states kept."""
         start = time.perf_counter()
         placements, traces, lens, as_regions = self._bot_call(bots[0], setup, seed, options)
-        return Played((placements, traces, lens, as_regions), time.perf_counter() - start)
+        seconds = time.perf_counter() - start
+        made = placements[:int((np.asarray(placements)[:, 0] >= 0).sum())]
+        return Played(RecordActions(made, traces, lens, np.full(len(lens), as_regions, np.bool_)), seconds, states=None)
 
 
 ENGINE = TinyIslandsEngine()
