@@ -60,3 +60,18 @@ def test_a_bot_game_is_walked_when_played_and_when_read_back_not_to_be_written(g
         assert len(walks) <= games_of_record
     else:
         assert len(walks) == games_of_record  # read back: each game walked once
+
+
+@pytest.mark.parametrize("game_id", registry.game_ids())
+def test_every_game_writes_its_bot_games_by_its_one_writer(game_id, monkeypatch):
+    """No game writes its bot games its own way: the shared ``write_played`` hands the actions
+    and states the play kept to the game's ``write_walked``, the one writer of any game."""
+    from scorebook.records.notation import Notation
+    game = registry.get_game(game_id)
+    assert type(game.notation).write_played is Notation.write_played
+    calls = []
+    original = type(game.notation).write_walked
+    monkeypatch.setattr(type(game.notation), "write_walked",
+                        lambda self, *args: calls.append(args) or original(self, *args))
+    text = play_task((_cheap_match(game), 0, None))["text"]
+    assert len(calls) == 1 and text == original(game.notation, *calls[0])
