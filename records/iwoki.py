@@ -50,7 +50,7 @@ from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StrictStr, V
 
 from .limits import MAX_DIGITS, MAX_JSON_DEPTH, MAX_TAG_CHARS, json_depth, small_int, too_large
 from .notation import Canonical, Notation
-from .replay import Place, Replay, Step
+from .replay import Place, Replay, Step, replay_read
 
 GAME = GAME_ID
 LOG_FORMAT = "iwoki-log/1"  # the header's "format": records of both formats hold the log's header
@@ -184,11 +184,13 @@ def replay(record: IwokiRecord, where: Where | None = None, stated: list[dict] |
     hex_drawn), checked one by one; a stated score that differs goes through ``policy``.
     ``walks``: where the walk keeps its states (``Replay``'s ``kept_in``)."""
     where = where or Where()
-    walk = Replay(ENGINE, _initial_state(record.header, record.rules, where), walks)
-    for i, a in enumerate(record.actions):
+
+    def play_one(walk: Replay, i: int, a: Action) -> None:
         _play_action(walk, record, a, i, where)
         if stated is not None:
             _check_stated(record, a, stated[i], where, i, policy)
+    walk = replay_read(ENGINE, _initial_state(record.header, record.rules, where), record.actions, kept_in=walks,
+                       play_one=play_one)
     _check_end(record, walk.state, where, stated is not None, policy)
 
 

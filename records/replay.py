@@ -131,6 +131,22 @@ class Replay:
         return refusal
 
 
+def replay_read(engine: Engine, setup, actions: Sequence, places: Sequence = (), kept_in: list | None = None,
+                play_one=None) -> Replay:
+    """The walk of a record read whole before it is replayed (Iwoki, Tiny Islands), from
+    ``setup``, every action played: at once (``Replay.play_all``, raising at the first refused,
+    at its place in ``places``), or through the game's ``play_one(walk, index, action)`` where
+    the record states facts of each action checked against the state it leaves (Iwoki's seats
+    and points). The loop is this one; the game gives the hook."""
+    walk = Replay(engine, setup, kept_in)
+    if play_one is None:
+        walk.play_all(actions, places)
+    else:
+        for index, action in enumerate(actions):
+            play_one(walk, index, action)
+    return walk
+
+
 def walked(engine: Engine, setup, actions: Iterable) -> list:
     """The states a game played through the protocol passes through, before the first action
     and after each (copies), what its writer writes from (``Notation.write_walked``): the

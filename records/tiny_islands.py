@@ -56,7 +56,7 @@ from .compiled import CompiledTurns, one_game_bytes, text_between
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch, UsageError
 from .limits import small_int
 from .notation import Canonical, Notation
-from .replay import Place, Replay, Step
+from .replay import Place, Step, replay_read
 
 GAME = GAME_ID
 _T = "fhswMCB"
@@ -138,6 +138,8 @@ class TinyIslandsRecord:
     also_stated: list = field(default_factory=list, repr=False, compare=False)
     # what the compiled reader computed (score, deck, canonical movetext), where it read the record
     compiled: CompiledRead | None = field(default=None, repr=False, compare=False)
+    # its replay (a TinyIslandsReplay), made once by ``replayed`` and read by every later reader
+    replay_kept: object = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def players(self) -> list[str]:
@@ -238,10 +240,8 @@ def replay(record: TinyIslandsRecord) -> TinyIslandsReplay:
     _check_shape(record)
     offers, placements, traces, lens, as_region, _ = _arrays(record)
     deck = resolve_deck(record, offers)
-    walk = Replay(ENGINE, {"offers": offers, "rules": record.rules})
     actions = RecordActions(placements, traces, lens, as_region, len(record.drawings))  # the shape is checked
-    walk.play_all(actions, _Places(record, actions))
-    s = walk.state
+    s = replay_read(ENGINE, {"offers": offers, "rules": record.rules}, actions, _Places(record, actions)).state
     for d, dr in enumerate(record.drawings):
         if dr.trace is not None and dr.region is not None:
             if set(dr.region) != set(np.flatnonzero(s.regions[d]).tolist()):
@@ -250,6 +250,14 @@ def replay(record: TinyIslandsRecord) -> TinyIslandsReplay:
                                   "region its %trace encloses", line=line, column=col,
                                   ply=ply_of_drawing(d), token=tok)
     return TinyIslandsReplay(ENGINE.score(s), s.tiles, s.land, s.regions, s.indirect, deck)
+
+
+def replayed(record: TinyIslandsRecord) -> TinyIslandsReplay:
+    """The record's replay (``replay``), made once and kept on the record: its canonical text,
+    its steps, its score and a TinyBot line take this one (a record is replayed once)."""
+    if record.replay_kept is None:
+        record.replay_kept = replay(record)
+    return record.replay_kept
 
 
 class _Places(Sequence):
@@ -615,7 +623,7 @@ def render(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -
     if record.preamble:
         lines.append(pgn.wrap_comment(record.preamble))
     if result is None and any(d.region is None for d in record.drawings):
-        result = replay(record)
+        result = replayed(record)
     rows = []
     d = 0
     n_drawings = len(record.drawings)
@@ -696,7 +704,7 @@ class TinyIslandsNotation(Notation):
             record.deck, score = record.compiled.deck, record.compiled.score
             text, rows = render(record)
         else:
-            result = replay(record)
+            result = replayed(record)
             mismatch = score_mismatch(record, result)
             if mismatch is not None:
                 policy.handle(mismatch, warnings)
@@ -713,7 +721,7 @@ class TinyIslandsNotation(Notation):
         (a stored record writes each one's), else the one the replay gives its trace (a trace
         means a region only on its board)."""
         written = all(dr.region is not None for dr in record.drawings)
-        regions = None if written else replay(record).regions
+        regions = None if written else replayed(record).regions
         offers = np.array([[o.tile1, o.zone1, o.tile2, o.zone2] for o in record.offers], np.int64).reshape(-1, 4)
         steps, d = [], 0
         for t, p in enumerate(record.placements):
@@ -731,7 +739,7 @@ class TinyIslandsNotation(Notation):
     def replayed_score(self, record: TinyIslandsRecord, positions) -> dict:
         """A reader here only parses: the engine scores the last board walked."""
         if not positions:
-            return replay(record).score
+            return replayed(record).score
         tiles, land = positions[-1].state
         return {k: int(v) for k, v in zip(CATEGORIES, E.score_board(tiles, land, RULE_SETS.index(record.rules)))}
 

@@ -25,7 +25,7 @@ from scorebook.errors import ErrorPolicy, ParseError, RecordRejected, UsageError
 from .limits import MAX_DIGITS, MAX_LINE_CHARS, MAX_TAG_CHARS, MAX_TOKEN_CHARS, small_int, too_large
 from .notation import Format, Item
 from .tiny_islands import (GAME, Drawing, Offer, Placement, TinyIslandsRecord, TinyIslandsReplay,
-                           ply_of_drawing, ply_of_turn, replay)
+                           ply_of_drawing, ply_of_turn, replayed)
 
 GAME_TOKENS = 55
 _TOKEN_RE = re.compile(r"\S+")
@@ -315,7 +315,7 @@ def write_line(record: TinyIslandsRecord, result: TinyIslandsReplay | None = Non
     if len(record.placements) != TURNS or len(record.drawings) != len(DRAWING_AFTER_TURN):
         raise UsageError("the TinyBot format holds finished games only")
     if result is None and (record.recorded is None or any(d.trace is None for d in record.drawings)):
-        result = replay(record)
+        result = replayed(record)
     out = [_entry(record, kind, index, result) for kind, index in LAYOUT]
     score = _line_score(record, result)
     if score is not None:
@@ -348,8 +348,8 @@ def _line_score(record: TinyIslandsRecord, result: TinyIslandsReplay | None) -> 
     if not record.recorded:
         return None
     if record.rules != "tinybot":
-        return replay(dataclasses.replace(record, rules="tinybot")).score
-    return record.recorded if len(record.recorded) == len(CATEGORIES) else (result or replay(record)).score
+        return replayed(dataclasses.replace(record, rules="tinybot")).score
+    return record.recorded if len(record.recorded) == len(CATEGORIES) else (result or replayed(record)).score
 
 
 def _direct_order(region: list[int], result: TinyIslandsReplay, index: int) -> list[int]:
