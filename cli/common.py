@@ -126,8 +126,10 @@ def db_option(fn):
 def open_store(ctx, write: bool = True):
     """The database; a command that only reads never creates one."""
     from scorebook.records.store import Store
-    return Store(ctx.find_root().obj["db"], write=write,
-                 on_wait=lambda message: say(message))
+    store = Store(ctx.find_root().obj["db"], write=write, on_wait=lambda message: say(message))
+    # closed when the command ends (its log copied back into the file), not left to the collector
+    ctx.find_root().call_on_close(store.close)
+    return store
 
 
 def write_file(path: str, text: str) -> None:
