@@ -373,6 +373,18 @@ def _read_file_pairs(job: tuple[str, str, bool]) -> bytes:
     return marshal.dumps(prepare_bytes(data, path, fmt, lenient=lenient))
 
 
+def _first_record_read(path: str, fmt: str, lenient: bool) -> None:
+    """The first record of ``path`` read and prepared, then dropped: what loads its game's code."""
+    try:
+        text = decode(read_source(path))
+    except RecordRejected:
+        return
+    policy = LENIENT if lenient else STRICT
+    for item in iter_text(text, path, fmt, policy=policy):
+        _prepare_items([item], path, policy)
+        return
+
+
 def _file_size(path: str) -> int:
     try:
         return os.stat(path).st_size if path != "-" else POOLED_MAX_BYTES + 1
@@ -390,9 +402,11 @@ def _pooled_files(paths: list[str], fmt: str, lenient: bool) -> Iterator[tuple[s
         yield from ((p, None) for p in paths)
         return
     ahead = 2 * _workers()
-    # a file of each game is read here, before the workers are forked: they inherit its
-    # code imported and its compiled code loaded, which each would otherwise load again
-    read_here = {path: _read_file_pairs((path, fmt, lenient)) for path in _one_of_each_game(small[:_LOOKED_AT])}
+    # the first record of a file of each game is read here, before the workers are forked: they
+    # inherit its code imported and its compiled code loaded, which each would otherwise load
+    # again; the files themselves are the workers' (this core idles meanwhile)
+    for path in _one_of_each_game(small[:_LOOKED_AT]):
+        _first_record_read(path, fmt, lenient)
     pool = _pool(_workers())
     try:
         pending: list = []
@@ -403,8 +417,7 @@ def _pooled_files(paths: list[str], fmt: str, lenient: bool) -> Iterator[tuple[s
                 nxt = next(queue, None)
                 if nxt is None:
                     return
-                pending.append((nxt, None if nxt in read_here else
-                                pool.apply_async(_read_file_pairs, ((nxt, fmt, lenient),))))
+                pending.append((nxt, pool.apply_async(_read_file_pairs, ((nxt, fmt, lenient),))))
 
         top_up()
         for path, size in zip(paths, sizes):
@@ -413,7 +426,7 @@ def _pooled_files(paths: list[str], fmt: str, lenient: bool) -> Iterator[tuple[s
                 continue
             got, result = pending.pop(0)
             top_up()
-            yield got, marshal.loads(read_here.pop(got) if result is None else result.get())
+            yield got, marshal.loads(result.get())
     finally:
         pool.terminate()
 

@@ -77,23 +77,27 @@ def _recorded_read(job):
     return _READ(job)
 
 
-def test_the_writer_reads_a_file_of_each_game_before_the_workers_are_forked(tmp_path, monkeypatch):
-    """The first file of each game (its Game tag, or its foreign format) is read by the writer,
-    before the pool: the workers start with the games' code loaded. A FIFO among the files is
-    not waited on."""
+def test_the_writer_reads_a_record_of_each_game_before_the_workers_are_forked(tmp_path, monkeypatch):
+    """The first record of the first file of each game (its Game tag, or its foreign format) is
+    read by the writer, before the pool: the workers start with the games' code loaded. Every
+    file is then read by the workers, and every record stored as one process stores it. A FIFO
+    among the files is not waited on."""
     folder = _folder(tmp_path)
+    alone = _run(folder, tmp_path / "serial.db", False)
     os.mkfifo(folder / "aa-pipe.pgn")
     monkeypatch.setattr(ingest, "PARALLEL_MIN_BYTES", 0)
     monkeypatch.setattr(ingest, "_workers", lambda: 2)
     happened = _HAPPENED
     happened.clear()
-    real_pool = ingest._pool
+    real_pool, real_first = ingest._pool, ingest._first_record_read
     monkeypatch.setattr(ingest, "_pool", lambda n: happened.append("pool") or real_pool(n))
+    monkeypatch.setattr(ingest, "_first_record_read",
+                        lambda path, fmt, lenient: happened.append(("first", path)) or real_first(path, fmt, lenient))
     monkeypatch.setattr(ingest, "_read_file_pairs", _recorded_read)
     files = IngestPlan.of([str(folder)]).files
-    _run(folder, tmp_path / "parallel.db", False)
+    doc, rows, moves = _run(folder, tmp_path / "parallel.db", False)
     read_here = happened[:happened.index("pool")]
-    assert happened[-1] == "pool"  # every other file was read by the workers
+    assert happened[-1] == "pool"  # every file was read by the workers
     kinds = {}
     for path in files:
         head = open(path, errors="replace").read(4096) if os.path.isfile(path) else ""
@@ -101,7 +105,8 @@ def test_the_writer_reads_a_file_of_each_game_before_the_workers_are_forked(tmp_
         kind = tag.group(1) if tag else ingest.detect_format(head)
         if kind and kind != "pgn":
             kinds.setdefault(kind, path)
-    assert read_here == list(kinds.values()) and len(kinds) >= 5
+    assert read_here == [("first", path) for path in kinds.values()] and len(kinds) >= 5
+    assert (rows, moves) == alone[1:] and doc["summary"]["ingested"] == alone[0]["summary"]["ingested"]
 
 
 def test_a_long_pgn_file_read_by_workers_gives_what_one_process_gives(tmp_path, monkeypatch):
