@@ -94,8 +94,15 @@ def cell_mask(cells) -> tuple[int, int]:
 
 
 def _placements():
-    lo, hi, patch, code, row, col, border = [], [], [], [], [], [], []
-    adjacent = []  # per placement, 4 directions x (lo, hi): the cells next to it in that direction
+    """Every distinct placement as bitboards (Python ints of 81 bits, split into words at the
+    end): its cells, where it touches the quilt's border, and the cells next to it in each
+    direction (up, down, left, right), each a shift of its cells."""
+    full = (1 << CELLS) - 1
+    first_column = sum(1 << (r * COLS) for r in range(ROWS))
+    last_column = first_column << (COLS - 1)
+    top, bottom = (1 << COLS) - 1, ((1 << COLS) - 1) << (CELLS - COLS)
+    low = (1 << LOW_BITS) - 1
+    cells, patch, code, row, col, border, adjacent = [], [], [], [], [], [], []
     start = [0]
     resolve = np.full((N_PATCHES, 8, ROWS, COLS), -1, np.int64)
     for p in range(N_PATCHES):
@@ -106,37 +113,28 @@ def _placements():
             shape = oriented(p, k)
             height = 1 + max(r for r, _ in shape)
             width = 1 + max(c for _, c in shape)
+            at_origin = sum(1 << (dr * COLS + dc) for dr, dc in shape)
             for r in range(ROWS - height + 1):
                 for c in range(COLS - width + 1):
                     if first_code[shape] != k:  # a symmetric patch: the placement of the first code
                         resolve[p, k, r, c] = resolve[p, first_code[shape], r, c]
                         continue
-                    cells = {(r + dr) * COLS + c + dc for dr, dc in shape}
-                    resolve[p, k, r, c] = len(lo)
-                    m = cell_mask(cells)
-                    lo.append(m[0])
-                    hi.append(m[1])
+                    m = at_origin << (r * COLS + c)
+                    resolve[p, k, r, c] = len(cells)
+                    cells.append(m)
                     patch.append(p)
                     code.append(k)
                     row.append(r)
                     col.append(c)
-                    edges, near = 0, []
-                    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-                        out = set()
-                        for cell in cells:
-                            rr, cc = cell // COLS + dr, cell % COLS + dc
-                            if 0 <= rr < ROWS and 0 <= cc < COLS:
-                                if rr * COLS + cc not in cells:
-                                    out.add(rr * COLS + cc)
-                            else:
-                                edges += 1
-                        near.extend(cell_mask(out))
-                    border.append(edges)
-                    adjacent.append(near)
-        start.append(len(lo))
-    return (np.array(lo, np.int64), np.array(hi, np.int64), np.array(patch, np.int64), np.array(code, np.int64),
-            np.array(row, np.int64), np.array(col, np.int64), np.array(border, np.int64),
-            np.array(adjacent, np.int64).reshape(-1, 8), np.array(start, np.int64), resolve)
+                    border.append((m & top).bit_count() + (m & bottom).bit_count() + (m & first_column).bit_count()
+                                  + (m & last_column).bit_count())
+                    adjacent.append(((m >> COLS) & ~m, (m << COLS) & full & ~m, ((m & ~first_column) >> 1) & ~m,
+                                     ((m & ~last_column) << 1) & ~m))
+        start.append(len(cells))
+    near = [[half for side in sides for half in (side & low, side >> LOW_BITS)] for sides in adjacent]
+    return (np.array([m & low for m in cells], np.int64), np.array([m >> LOW_BITS for m in cells], np.int64),
+            np.array(patch, np.int64), np.array(code, np.int64), np.array(row, np.int64), np.array(col, np.int64),
+            np.array(border, np.int64), np.array(near, np.int64).reshape(-1, 8), np.array(start, np.int64), resolve)
 
 
 # PL_*: one row per distinct placement, grouped by patch (P_START[p]..P_START[p + 1]), in
