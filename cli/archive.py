@@ -51,7 +51,7 @@ def ingest(ctx, paths, fmt, strict, lenient, player, out):
                        player=_player_name(player))
     rate_new(store, {o.get("game") for o in doc["records"] if o["status"] == "ingested"})
     _say_rejections(doc)
-    out.rows(INGEST_COLUMNS, _ingest_rows(doc, out.human), doc)
+    out.rows(INGEST_COLUMNS, [] if out.json else _ingest_rows(doc, out.human), doc)  # --json: the document alone
     if out.human:
         _say_ingested(doc, ctx.find_root().obj["db"])
     if doc["summary"]["rejected"]:
