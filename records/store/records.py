@@ -17,6 +17,7 @@ from scorebook.errors import DatabaseError, NotFound, UnknownGame, UsageError
 from ..notation import browsing, score_text
 
 ENGINE_VERSION = "0.1.0"
+ID_DIGITS = 16  # a record's id: the first hexadecimal digits of its hash
 RECORD_COLUMNS = ("key, id, hash, game, rules, deck, format, source, source_index, text, tags, score, "
                   "recorded, total, finished, warnings, event_id, engine_version, ingested_at, players, event, result, "
                   "date, moves_json")
@@ -39,11 +40,15 @@ class RecordTables:
     """Mixed into ``Store``: the records, their players, moves and scores."""
 
     def existing_hashes(self, hashes: list[str]) -> set[str]:
+        """Which of ``hashes`` are stored: looked up by their ids (a record's id is its hash's
+        first ID_DIGITS digits, and unique), so that the hash needs no index of its own."""
         found: set[str] = set()
+        wanted = set(hashes)
         for start in range(0, len(hashes), 500):
-            chunk = hashes[start:start + 500]
+            chunk = [h[:ID_DIGITS] for h in hashes[start:start + 500]]
             marks = ",".join("?" * len(chunk))
-            found.update(r[0] for r in self.db.execute(f"SELECT hash FROM records WHERE hash IN ({marks})", chunk))
+            found.update(r[0] for r in self.db.execute(f"SELECT hash FROM records WHERE id IN ({marks})", chunk)
+                         if r[0] in wanted)
         return found
 
     def index_for_search(self, at_least: int = 1) -> int:

@@ -415,6 +415,14 @@ MIGRATIONS: list[str] = [
         INSERT INTO records_fts(rowid, players, event, tags) VALUES (new.key, new.players, new.event, new.tags);
     END;
     """,
+    # 22: a new archive's records keep no index of their hash (``_unindex_hash``): a record's id,
+    # unique and indexed, is its hash's first digits, so a stored hash is found by its id
+    # (``existing_hashes``), and a second index of random keys was a tenth of a record's write
+    # at a million records. An archive that holds records keeps its index: rebuilding the table
+    # would take minutes and double the file until a VACUUM.
+    """
+    SELECT 1;
+    """,
 ]
 RATINGS = 11  # the migration that keeps ratings
 CHECKPOINTS = 12  # the migration that keeps ratings' checkpoints
@@ -423,6 +431,7 @@ DATES = 10  # the migration that adds each record's date
 TOURNAMENTS = 6  # the migration that adds the tournaments table
 EVENT_MATCHES = 18  # the migration that keeps each event's ranked matches
 MOVES_COLUMN = 19  # the migration that keeps a record's moves in one column of its row
+HASH_UNINDEXED = 22  # the migration that drops the hash's index of a new archive
 BROWSING = 4  # the migration that adds the label columns, points, views and search
 OUTCOMES = 5  # the migration that adds each seat's outcome
 
@@ -470,12 +479,35 @@ class Schema:
                     self._fill_dates()
                 if number + 1 == EVENT_MATCHES:
                     self._fill_event_matches()
+                if number + 1 == HASH_UNINDEXED:
+                    self._unindex_hash()
                 conn.execute(f"PRAGMA user_version = {number + 1}")
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
+
+    def _unindex_hash(self) -> None:
+        """Migration 22: the records table of a new archive made again without its hash's
+        UNIQUE index (SQLite drops a column's constraint only with its table); its indexes
+        and triggers as they were, and the views that read it. An archive with records keeps it."""
+        conn = self.db.conn
+        if conn.execute("SELECT 1 FROM records LIMIT 1").fetchone() is not None:
+            return
+        table = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'records'").fetchone()[0]
+        unindexed = table.replace("hash TEXT NOT NULL UNIQUE", "hash TEXT NOT NULL", 1)
+        if unindexed == table:
+            return
+        kept = conn.execute("SELECT sql FROM sqlite_master WHERE tbl_name = 'records' AND type IN ('index', "
+                            "'trigger') AND sql IS NOT NULL").fetchall()
+        views = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'view'").fetchall()
+        for name, _ in views:
+            conn.execute(f"DROP VIEW {name}")
+        conn.execute("DROP TABLE records")
+        conn.execute(unindexed)
+        for (sql,) in kept + [(sql,) for _, sql in views]:
+            conn.execute(sql)
 
     def _fill_event_matches(self) -> None:
         """Migration 18 for the records stored before it: each event's ranked matches."""
