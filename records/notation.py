@@ -223,7 +223,8 @@ class Notation(ABC):
         """One game as Scorebook notation from the engine's setup, the actions played and the
         states the walk passed through (before the first action and after each): written from
         them, not walked again, each move by ``action_text`` in the state before it, the result
-        the last state's score. ``players``: the names by seat."""
+        the last state's score. ``players``: the names by seat. A record of several games (a
+        triad, as ``Engine.play`` keeps it) has a list of actions and of states a game."""
 
     def _engine(self):
         return registry.get_game(self.game_id).engine
