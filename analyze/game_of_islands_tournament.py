@@ -63,8 +63,8 @@ class Triads:
 def _record_id(record) -> str:
     """The id a triad read has once ingested (its canonical text's hash)."""
     from scorebook.records.game_of_islands import NOTATION
-    from scorebook.records.ingest import content_hash
-    return content_hash(NOTATION.canonical(record, STRICT).text)[:16]
+    from scorebook.records.ingest import ID_DIGITS, content_hash
+    return content_hash(NOTATION.canonical(record, STRICT).text)[:ID_DIGITS]
 
 
 TOURNAMENT = Triads()

@@ -28,13 +28,14 @@ from .formats import decode, detect_format, is_tournament, iter_text, pgn_record
 from .limits import MAX_FILE_BYTES
 from .notation import Item, PreparedRecord, browsing
 from .store import Store
-from .store.records import columns_json
+from .store.records import ID_DIGITS, columns_json
 
 GAME_FILES = (".txt", ".pgn", ".sbn", ".jsonl", ".tbt")
 
 
 def content_hash(canonical_text: str) -> str:
-    """A record's identity: the SHA-256 of its normalised Scorebook text (its id is the first 16 hex digits)."""
+    """A record's identity: the SHA-256 of its normalised Scorebook text (its id is the first
+    ID_DIGITS hex digits, which the store finds it by)."""
     return hashlib.sha256(canonical_text.encode()).hexdigest()
 
 
@@ -46,7 +47,7 @@ def prepare(item: Item, source: str, policy: ErrorPolicy = STRICT) -> PreparedRe
     digest = content_hash(c.text)
     result, points, outcomes = browsing(notation, c.score, c.finished)
     return PreparedRecord(
-        id=digest[:16], hash=digest, game=item.game, rules=c.rules, deck=c.deck, format=item.format,
+        id=digest[:ID_DIGITS], hash=digest, game=item.game, rules=c.rules, deck=c.deck, format=item.format,
         source=source, index=item.index, text=c.text, tags=c.tags, score=c.score, recorded=c.recorded,
         total=c.total, finished=c.finished, warnings=list(c.warnings), players=list(c.players),
         scores=c.score_rows, columns_json=columns_json(c.tags, c.score, c.recorded, c.moves),

@@ -42,14 +42,16 @@ class RecordTables:
     def existing_hashes(self, hashes: list[str]) -> set[str]:
         """Which of ``hashes`` are stored: looked up by their ids (a record's id is its hash's
         first ID_DIGITS digits, and unique), so that the hash needs no index of its own."""
-        found: set[str] = set()
         wanted = set(hashes)
-        for start in range(0, len(hashes), 500):
-            chunk = [h[:ID_DIGITS] for h in hashes[start:start + 500]]
-            marks = ",".join("?" * len(chunk))
-            found.update(r[0] for r in self.db.execute(f"SELECT hash FROM records WHERE id IN ({marks})", chunk)
-                         if r[0] in wanted)
-        return found
+        return {h for h in self._of_ids("hash", [h[:ID_DIGITS] for h in hashes]) if h in wanted}
+
+    def _of_ids(self, column: str, ids: list[str]) -> Iterator:
+        """``column`` of each stored record whose id is one of ``ids``, through the id index, in
+        statements of at most 500 ids (under SQLite's limit of bound values)."""
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            yield from (r[0] for r in self.db.execute(
+                f"SELECT {column} FROM records WHERE id IN ({', '.join('?' * len(chunk))})", chunk))
 
     def index_for_search(self, at_least: int = 1) -> int:
         """Put the records stored since the search index was last filled into it, in one
@@ -187,12 +189,7 @@ class RecordTables:
 
     def existing_ids(self, ids: list[str]) -> set[str]:
         """Those of ``ids`` that are stored records' ids (through the id index)."""
-        found: set[str] = set()
-        for start in range(0, len(ids), 500):  # under SQLite's limit of bound values
-            chunk = ids[start:start + 500]
-            found.update(r[0] for r in self.db.execute(
-                f"SELECT id FROM records WHERE id IN ({', '.join('?' * len(chunk))})", chunk).fetchall())
-        return found
+        return set(self._of_ids("id", ids))
 
     def moves(self, record_id: str) -> list[dict]:
         """A record's moves (game, ply, player, text, annotation), from its row's column."""
