@@ -393,11 +393,11 @@ def _file_size(path: str) -> int:
         return 0
 
 
-def _pooled_files(paths: list[str], fmt: str, lenient: bool) -> Iterator[tuple[str, list | None]]:
+def _pooled_files(paths: list[str], sizes: list[int], fmt: str, lenient: bool) -> Iterator[tuple[str, list | None]]:
     """(path, its pairs), in order: the pairs read by the workers for the files they take,
     None for a file this process reads itself (a large one, standard input). At most a few
-    files are read ahead of the writer, so memory does not grow with the folder."""
-    sizes = [_file_size(p) for p in paths]
+    files are read ahead of the writer, so memory does not grow with the folder. ``sizes``:
+    each path's (``_file_size``)."""
     small = [p for p, size in zip(paths, sizes) if size <= POOLED_MAX_BYTES]
     if len(small) < 2 or sum(min(s, POOLED_MAX_BYTES) for s in sizes) < PARALLEL_MIN_BYTES or not _can_fork():
         yield from ((p, None) for p in paths)
@@ -630,9 +630,10 @@ class IngestPlan:
         texts = {path: tournament_file_text(path) if self.fmt == "auto" and take_tournament else None
                  for path in self.files}
         records = [path for path in self.files if texts[path] is None]
-        pooled = _pooled_files(records, self.fmt, lenient)
+        sizes = [_file_size(p) for p in records]
+        pooled = _pooled_files(records, sizes, self.fmt, lenient)
         # many files: the log copied back beside the writer (its readers never touch SQLite)
-        beside = store.log_copied_beside() if sum(map(_file_size, records)) >= PARALLEL_MIN_BYTES else nullcontext()
+        beside = store.log_copied_beside() if sum(sizes) >= PARALLEL_MIN_BYTES else nullcontext()
         try:
             with beside:
                 for path in self.files:
