@@ -127,31 +127,54 @@ def warm_up(game_id: str) -> dict:
     compiled too where that file is configured (its environment variable, or ``fetch``), else
     at its first use. Returns the game, its bots, the analyses and the seconds it took."""
     from scorebook.records import user_files
-    from scorebook.records.play import play
     from scorebook.records.store import Store
 
     game = registry.get_game(game_id)
     start = time.perf_counter()
     store = Store(":memory:")
-    seats = max(game.info.players.min, 1)
     # each number at its least (a grid's size, a search's depth and budget): the same code
     # compiled, the games played quickly (The Game of Islands' search at its defaults: 16 s)
-    options = {o.name: int(o.min) for o in game.info.play_options if o.kind == "int" and o.min is not None}
+    least = {o.name: int(o.min) for o in game.info.play_options if o.kind == "int" and o.min is not None}
     played, analysed = [], []
     for bot in game.info.bots:
         if bot.needs and user_files.configured(game, bot.needs, None) is None:
             continue
         spec = bot.name + (f":{bot.min}" if bot.argument else "")
-        try:
-            done = play(store, game.id, [spec] * seats, games=1, seed=0, options=options)
-        except Exception:  # noqa: BLE001 - a bot this game's default options do not seat
-            continue
-        played.append(spec)
-        rid = done["games"][0].get("id")
-        if rid and game.info.analysis and not analysed:
-            analysed = _analyse_cheaply(store, game, rid)
+        for options in _variants(game, least):
+            done = _played(store, game, spec, options)
+            if done is None:
+                continue
+            if spec not in played:
+                played.append(spec)
+            rid = done["games"][0].get("id")
+            if rid and game.info.analysis and not analysed:
+                analysed = _analyse_cheaply(store, game, rid)
     return {"game": game.id, "bots": played, "analyses": analysed,
             "seconds": round(time.perf_counter() - start, 1)}
+
+
+def _variants(game: registry.Game, least: dict) -> list[dict]:
+    """The options each bot plays under: the defaults, then each other choice of a choice (a
+    rule set, a deck, Patchwork's variants) and a flag set (a triad), one at a time: each is
+    code of its own that a record's first ingest would otherwise compile."""
+    out = [dict(least)]
+    for o in game.info.play_options:
+        others = ([c for c in o.choices if c != o.default] if o.kind == "choice" else
+                  [True] if o.kind == "flag" else [])
+        out.extend({**least, o.name: value} for value in others)
+    return out
+
+
+def _played(store, game: registry.Game, spec: str, options: dict) -> dict | None:
+    """A game of ``spec`` against itself under ``options``, at the fewest seats they allow
+    (a variant of one player or of two); None where no count seats it."""
+    from scorebook.records.play import play
+    for seats in range(max(game.info.players.min, 1), game.info.players.max + 1):
+        try:
+            return play(store, game.id, [spec] * seats, games=1, seed=0, options=options)
+        except Exception:  # noqa: BLE001 - a count or a bot these options do not seat
+            continue
+    return None
 
 
 def _analyse_cheaply(store, game: registry.Game, rid: str) -> list[str]:
