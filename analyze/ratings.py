@@ -3,7 +3,8 @@
 Every finished record of two or more seats rates its players by their finishing places (a
 two-player game by its result, Tsuro by the winners then the turn each was eliminated, seats
 that tie sharing a place: ``Notation.seat_ranks``), with openskill's Plackett-Luce model (the
-Weng-Lin Bayesian rating, a multi-player TrueSkill): each player a skill ``mu`` and its
+Weng-Lin Bayesian rating, a multi-player TrueSkill; its update computed to openskill's floats by
+``plackett_luce``): each player a skill ``mu`` and its
 uncertainty ``sigma``, shown as ``rating = mu - 3 sigma`` (the conservative estimate a ladder
 ranks by). A bot is a player named by its spec (``mc:16``). Solo games (Tiny Islands,
 Patchwork for one) are not paired: their players get a summary of their totals instead.
@@ -27,7 +28,9 @@ from dataclasses import dataclass, field
 
 from scorebook import registry
 
-MU, SIGMA = 25.0, 25.0 / 3  # openskill's defaults: a new player
+from . import plackett_luce
+
+MU, SIGMA = plackett_luce.MU, plackett_luce.SIGMA  # a new player
 _DATE = re.compile(r"(\d{4})[.\-/](\d{2})[.\-/](\d{2})")
 
 
@@ -44,15 +47,6 @@ class Result:
     event: str = ""
     round: str = ""
     key: int = 0  # the stored record's key (the order it was stored in)
-
-
-def _model():
-    try:
-        from openskill.models import PlackettLuce
-    except ImportError:  # a declared dependency; said plainly if an install lost it
-        from scorebook.errors import UsageError
-        raise UsageError("ratings need the openskill package: pip install openskill") from None
-    return PlackettLuce(mu=MU, sigma=SIGMA)
 
 
 def _day(date: str | None, ingested_at: str) -> str:
@@ -108,12 +102,11 @@ def _order(r: Result) -> tuple:
 
 class Ledger:
     """The running ratings of results applied in the order played: per (game, player) an
-    openskill rating with its record (games, wins, shared, losses), or a solo player's totals
+    rating ``(mu, sigma)`` with its record (games, wins, shared, losses), or a solo player's totals
     (count, sum, sum of squares, best). Kept in the store between updates (``update``)."""
 
-    def __init__(self, model=None):
-        self.model = model or _model()
-        self.ratings: dict = {}  # (game, player) -> openskill rating
+    def __init__(self):
+        self.ratings: dict = {}  # (game, player) -> (mu, sigma)
         self.counts: dict = {}  # (game, player) -> [games, wins, shared, losses]
         self.solo: dict = {}  # (game, player) -> [games, sum, sum of squares, best]
         self.changed: set = set()  # (kind, game, player) changed since loaded
@@ -128,11 +121,10 @@ class Ledger:
         keys = [(r.game, name) for name in r.players]
         if len(set(keys)) != len(keys):  # a player at two seats of one game is not rated by it
             return
-        teams = [[self.ratings.get(k) or self.model.rating(name=k[1])] for k in keys]
-        rated = self.model.rate(teams, ranks=list(r.places))
+        rated = plackett_luce.rate([self.ratings.get(k, (MU, SIGMA)) for k in keys], r.places)
         best = min(r.places)
-        for k, team, place in zip(keys, rated, r.places):
-            self.ratings[k] = team[0]
+        for k, rating, place in zip(keys, rated, r.places):
+            self.ratings[k] = rating
             c = self.counts.setdefault(k, [0, 0, 0, 0])
             c[0] += 1
             first_alone = place == best and r.places.count(best) == 1
@@ -146,16 +138,16 @@ class Ledger:
             if row["kind"] == "solo":
                 self.solo[k] = [row["games"], row["total_sum"], row["total_squares"], row["best"]]
             else:
-                self.ratings[k] = self.model.rating(mu=row["mu"], sigma=row["sigma"], name=row["player"])
+                self.ratings[k] = (row["mu"], row["sigma"])
                 self.counts[k] = [row["games"], row["wins"], row["shared"], row["losses"]]
 
     def rows(self, changed_only: bool = False) -> list[dict]:
         """The rows the store keeps."""
         out = []
-        for k, rating in self.ratings.items():
+        for k, (mu, sigma) in self.ratings.items():
             if not changed_only or ("rating",) + k in self.changed:
                 games, wins, shared, losses = self.counts[k]
-                out.append({"game": k[0], "player": k[1], "kind": "rating", "mu": rating.mu, "sigma": rating.sigma,
+                out.append({"game": k[0], "player": k[1], "kind": "rating", "mu": mu, "sigma": sigma,
                             "games": games, "wins": wins, "shared": shared, "losses": losses})
         for k, (n, total, squares, best) in self.solo.items():
             if not changed_only or ("solo",) + k in self.changed:
@@ -166,10 +158,10 @@ class Ledger:
     def document(self) -> dict:
         """``{"ratings": [...], "solo": [...]}``, each list by game, best first."""
         rows = []
-        for (g, name), rating in self.ratings.items():
+        for (g, name), (mu, sigma) in self.ratings.items():
             games_, wins, shared, losses = self.counts[(g, name)]
-            rows.append({"game": g, "player": name, "rating": round(rating.mu - 3 * rating.sigma, 2),
-                         "mu": round(rating.mu, 2), "sigma": round(rating.sigma, 2), "games": games_,
+            rows.append({"game": g, "player": name, "rating": round(mu - 3 * sigma, 2),
+                         "mu": round(mu, 2), "sigma": round(sigma, 2), "games": games_,
                          "wins": wins, "shared": shared, "losses": losses})
         rows.sort(key=lambda row: (row["game"], -row["rating"], row["player"]))
         _rank(rows)

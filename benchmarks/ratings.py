@@ -96,8 +96,8 @@ def speed(args) -> None:
     heading = "### Ratings: speed ("
     text = "\n".join([
         f"{heading}{date.today().isoformat()}, {machine()})", "",
-        f"`python benchmarks/ratings.py speed`: openskill {__import__('openskill').__version__}, "
-        "Plackett-Luce, one update a game.", "",
+        "`python benchmarks/ratings.py speed`: Plackett-Luce (`analyze/plackett_luce.py`, openskill's floats), "
+        "one update a game.", "",
         "| step | games | seconds | microseconds a game |", "|---|---:|---:|---:|",
         f"| rate made-up results (2 and 5 players, 2,000 players) | {len(games):,} | {rated:.2f} | "
         f"{1e6 * rated / len(games):.0f} |",
