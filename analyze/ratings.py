@@ -290,9 +290,13 @@ _STORES: dict = {}  # a forked process's own connection to the parent's database
 
 
 def _own_store(path: str):
+    """The forked process's connection, opened at its first game. Its first act is to copy
+    the log back (what the ingest just wrote) while the parent rates: the parent's close,
+    on one core once the ratings are kept, has only the ratings' own pages left to copy."""
     from scorebook.records.store import Store
     if path not in _STORES:
         _STORES[path] = Store(path)
+        _STORES[path].copy_log_back()
     return _STORES[path]
 
 

@@ -281,3 +281,25 @@ def test_ratings_kept_alongside_a_worker_are_those_kept_here(tmp_path, monkeypat
         store.close()
     assert kept["here"]["ratings"] and kept["here"]["ratings_checkpoints"]
     assert kept["alongside"] == kept["here"]
+
+
+def test_the_ratings_worker_copies_the_ingests_log_back_first(tmp_path, monkeypatch):
+    """The forked ratings worker copies the log the ingest wrote back into the file, on its own
+    connection, while this process rates: this process's close is left only the ratings'
+    pages to copy."""
+    from scorebook.analyze.ratings import update
+    monkeypatch.setattr(ingest, "_workers", lambda: 2)
+    store = Store(str(tmp_path / "a.db"))
+    IngestPlan.of([str(ROOT / "samples")]).run(store, take_tournament=ingest_tournament)
+    copiers = tmp_path / "copiers"
+    real = Store.copy_log_back
+
+    def copy_log_back(self):
+        with open(copiers, "a") as out:  # the forked worker's writes are seen here
+            out.write(f"{os.getpid()}\n")
+        real(self)
+    monkeypatch.setattr(Store, "copy_log_back", copy_log_back)
+    assert os.path.getsize(store.path + "-wal") > 0
+    assert update(store, alongside=True) > 0
+    assert [int(pid) for pid in copiers.read_text().split()] not in ([], [os.getpid()])
+    store.close()

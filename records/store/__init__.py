@@ -216,6 +216,13 @@ class Store(Schema, RecordTables, EventTables, RatingTables, AnalysisTables, Ser
                 conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_CHECKPOINT_PAGES}")
                 self._log_copied = None
 
+    def copy_log_back(self) -> None:
+        """Copy what the log holds into the database file now, without waiting for readers or
+        holding writers back (a passive checkpoint): from a process of its own, the close of
+        the writer that wrote the log then has only what came since to copy."""
+        if self.path != ":memory:":
+            self.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
     @contextmanager
     def log_copied_beside(self):
         """For a long write (an ingest of many files): the log copied back into the file by a
