@@ -53,3 +53,15 @@ def run_task(source: str, checkout, *args: str, timeout: int = 3600) -> dict:
     if done.returncode != 0:
         raise SystemExit(f"{args[0] if args else 'task'} failed in {root}:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def byte_compiled(root) -> None:
+    """Write the bytecode of every module of the checkout at ``root`` (``compileall``), as an
+    install by pip does. A timed command then loads it, as a user's does, instead of compiling
+    its modules from source at every start: a machine that sets PYTHONDONTWRITEBYTECODE (this
+    one does) never writes it for an editable checkout, which cost each command 0.1-0.15 s."""
+    import compileall
+    from pathlib import Path
+    for folder in sorted(Path(root).iterdir()):
+        if (folder / "__init__.py").exists():
+            compileall.compile_dir(str(folder), quiet=1)

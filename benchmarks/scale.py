@@ -32,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from _checkout import byte_compiled  # noqa: E402
 from _report import publish  # noqa: E402
 from scale_archive import build  # noqa: E402
 
@@ -230,6 +231,7 @@ def main() -> None:
     ap.add_argument("--write", action="store_true")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
+    byte_compiled(ROOT)  # the installed checkout's modules load as an install by pip leaves them
     with tempfile.TemporaryDirectory() as tmp:
         work = args.work or Path(tmp)
         work.mkdir(parents=True, exist_ok=True)

@@ -6,7 +6,8 @@ upkeep, the log copied back) is in every slice's time.
     git worktree add /tmp/old <commit>
     python benchmarks/slices.py --old /tmp/old [--records 100000] [--rounds 2] [--first-only] [--work DIR] [--write]
 
-The two versions alternate, a fresh database each round, their numba caches warmed first;
+The two versions alternate, a fresh database each round, their modules byte-compiled (as an
+install by pip leaves them: ``_checkout.byte_compiled``) and their numba caches warmed first;
 each slice's records a second (new records over the command's time), and the median of the
 rounds is reported, first tenth, last tenth and the whole (a VM's speed drifts by a sixth
 within minutes: the ratio is the figure to read).
@@ -27,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _checkout import USE_CHECKOUT  # noqa: E402
+from _checkout import USE_CHECKOUT, byte_compiled  # noqa: E402
 from _report import publish  # noqa: E402
 from scale_archive import build  # noqa: E402
 
@@ -92,7 +93,8 @@ def main() -> None:
     if args.first_only:
         slices = slices[:1]
     versions = {"old": Path(args.old).resolve(), "this": ROOT}
-    for name, checkout in versions.items():  # numba's cache of each checkout loaded or made
+    for name, checkout in versions.items():  # its bytecode written, numba's cache loaded or made
+        byte_compiled(checkout)
         ingest(checkout, work / f"warm-{name}.db", [str(ROOT / "samples")])
     runs: dict = {name: [] for name in versions}
     for r in range(args.rounds):
