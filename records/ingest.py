@@ -395,43 +395,52 @@ def _file_size(path: str) -> int:
 
 def _pooled_files(paths: list[str], sizes: list[int], fmt: str, lenient: bool) -> Iterator[tuple[str, list | None]]:
     """(path, its pairs), in order: the pairs read by the workers for the files they take,
-    None for a file this process reads itself (a large one, standard input). At most a few
-    files are read ahead of the writer, so memory does not grow with the folder. ``sizes``:
+    None for a file this process reads itself (a large one, standard input). At most
+    AHEAD_FILES a worker and about AHEAD_BYTES are read ahead of the writer, so memory does not
+    grow with the folder. ``sizes``:
     each path's (``_file_size``)."""
-    small = [p for p, size in zip(paths, sizes) if size <= POOLED_MAX_BYTES]
+    small = [(p, size) for p, size in zip(paths, sizes) if size <= POOLED_MAX_BYTES]
     if len(small) < 2 or sum(min(s, POOLED_MAX_BYTES) for s in sizes) < PARALLEL_MIN_BYTES or not _can_fork():
         yield from ((p, None) for p in paths)
         return
-    ahead = 2 * _workers()
+    workers = _workers()
     # the first record of a file of each game is read here, before the workers are forked: they
     # inherit its code imported and its compiled code loaded, which each would otherwise load
     # again; the files themselves are the workers' (this core idles meanwhile)
-    for path in _one_of_each_game(small[:_LOOKED_AT]):
+    for path in _one_of_each_game([p for p, _ in small[:_LOOKED_AT]]):
         _first_record_read(path, fmt, lenient)
-    pool = _pool(_workers())
+    pool = _pool(workers)
     try:
         pending: list = []
         queue = iter(small)
+        in_flight = 0  # the bytes of the files pending
 
         def top_up():
-            while len(pending) < ahead:
+            nonlocal in_flight
+            while len(pending) < AHEAD_FILES * workers and (in_flight < AHEAD_BYTES or len(pending) < 2 * workers):
                 nxt = next(queue, None)
                 if nxt is None:
                     return
-                pending.append((nxt, pool.apply_async(_read_file_pairs, ((nxt, fmt, lenient),))))
+                in_flight += nxt[1]
+                pending.append((nxt, pool.apply_async(_read_file_pairs, ((nxt[0], fmt, lenient),))))
 
         top_up()
         for path, size in zip(paths, sizes):
             if size > POOLED_MAX_BYTES:
                 yield path, None
                 continue
-            got, result = pending.pop(0)
+            (got, got_size), result = pending.pop(0)
+            in_flight -= got_size
             top_up()
             yield got, marshal.loads(result.get())
     finally:
         pool.terminate()
 
 
+# the files read ahead of the writer: a worker that finished its file finds the next one
+# queued while the writer waits on an earlier, longer one (2 a worker left each idle a
+# third of the time, between files); the bytes bound what they hold meanwhile
+AHEAD_FILES, AHEAD_BYTES = 8, 32 * 1024 * 1024
 _LOOKED_AT = 64  # the files whose games are looked at before the workers start
 _HEAD_BYTES = 4096
 _GAME_TAG = re.compile(r'\[Game "([^"\n]{1,64})"\]')

@@ -303,3 +303,42 @@ def test_the_ratings_worker_copies_the_ingests_log_back_first(tmp_path, monkeypa
     assert update(store, alongside=True) > 0
     assert [int(pid) for pid in copiers.read_text().split()] not in ([], [os.getpid()])
     store.close()
+
+
+def test_files_read_ahead_are_bounded_by_count_and_by_bytes(tmp_path, monkeypatch):
+    """The workers are kept AHEAD_FILES files a worker ahead of the writer, fewer where the
+    files pending already hold AHEAD_BYTES (never fewer than two a worker): each file is
+    submitted only once the writer has taken enough of those before it."""
+    folder = _folder(tmp_path)
+    paths = [str(p) for p in sorted(folder.rglob("*.pgn"))]
+    sizes = [os.path.getsize(p) for p in paths]
+    monkeypatch.setattr(ingest, "_workers", lambda: 2)
+    monkeypatch.setattr(ingest, "PARALLEL_MIN_BYTES", 1)
+    submitted: list[str] = []
+    real_pool = ingest._pool
+
+    class Counted:
+        def __init__(self, workers):
+            self.pool = real_pool(workers)
+
+        def apply_async(self, fn, args):
+            submitted.append(args[0][0])
+            return self.pool.apply_async(fn, args)
+
+        def terminate(self):
+            self.pool.terminate()
+    monkeypatch.setattr(ingest, "_pool", Counted)
+    for files, budget in ((3, 10 ** 9), (8, 1500)):  # the count binds, then the bytes
+        monkeypatch.setattr(ingest, "AHEAD_FILES", files)
+        monkeypatch.setattr(ingest, "AHEAD_BYTES", budget)
+        submitted.clear()
+        most = 0
+        for taken, (path, pairs) in enumerate(ingest._pooled_files(paths, sizes, "auto", False)):
+            assert path == paths[taken] and pairs is not None
+            ahead = submitted[taken + 1:]  # pending once the writer has this one
+            most = max(most, len(ahead))
+            assert len(ahead) <= 2 * files
+            if len(ahead) > 4:  # beyond two a worker only while under the budget
+                assert sum(sizes[paths.index(p)] for p in ahead[:-1]) < budget
+        assert submitted == paths
+        assert (most == 2 * files) if budget > sum(sizes) else (4 <= most < 2 * files)
