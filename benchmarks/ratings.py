@@ -1,11 +1,12 @@
 """Ratings: how fast an archive is rated, and the bot ladders of every game.
 
-    python benchmarks/ratings.py speed [--games 100000] [--write]
+    python benchmarks/ratings.py speed [--games 100000] [--old CHECKOUT] [--write]
     python benchmarks/ratings.py ladders [--write]
 
 ``speed`` rates 100,000 made-up results (two-player games and five-player ones, 2,000
 players), then reads and rates an archive of 20,000 stored records, the time of each step
-side by side. ``ladders`` plays ``scorebook play GAME --ladder ...`` for each game's bots
+side by side; ``--old``: the made-up results rated by an older checkout too, alternating, the
+best of three each (its document must be the same). ``ladders`` plays ``scorebook play GAME --ladder ...`` for each game's bots
 into a scratch database and prints the ratings with their uncertainty.
 """
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from _checkout import USE_CHECKOUT, run_task  # noqa: E402
 from _report import publish  # noqa: E402
 
 from scorebook.analyze.ratings import Result, rate, results  # noqa: E402
@@ -77,11 +79,37 @@ def stored_archive(path: str, n: int) -> None:
     store.close()
 
 
+# the made-up results rated by the checkout given last (``--old``): its seconds and document
+RATE_MADE_UP = USE_CHECKOUT + r'''
+use_checkout(sys.argv[-1])
+import json, time
+sys.path.insert(0, sys.argv[-3])
+from ratings import made_up
+from scorebook.analyze.ratings import rate
+games = made_up(int(sys.argv[-2]))
+start = time.perf_counter()
+doc = rate(games)
+print(json.dumps({"seconds": time.perf_counter() - start, "doc": doc}))
+'''
+
+
 def speed(args) -> None:
     games = made_up(args.games)
     start = time.perf_counter()
     doc = rate(games)
     rated = time.perf_counter() - start
+    old = []
+    if args.old:
+        args.old_name = "the checkout of " + subprocess.run(["git", "-C", args.old, "rev-parse", "--short", "HEAD"],
+                                                            capture_output=True, text=True).stdout.strip()
+    for _ in range(3 if args.old else 0):  # each checkout in a fresh process, alternating
+        theirs = run_task(RATE_MADE_UP, Path(args.old).resolve(), str(ROOT / "benchmarks"), str(args.games))
+        if theirs["doc"] != doc:
+            raise SystemExit(f"{args.old} rates the made-up results differently")
+        old.append(theirs["seconds"])
+        start = time.perf_counter()
+        rate(games)
+        rated = min(rated, time.perf_counter() - start)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "archive.db")
         stored_archive(path, args.stored)
@@ -96,11 +124,13 @@ def speed(args) -> None:
     heading = "### Ratings: speed ("
     text = "\n".join([
         f"{heading}{date.today().isoformat()}, {machine()})", "",
-        "`python benchmarks/ratings.py speed`: Plackett-Luce (`analyze/plackett_luce.py`, openskill's floats), "
+        f"`python benchmarks/ratings.py speed{' --old <' + args.old_name + '>' if old else ''}`: Plackett-Luce (`analyze/plackett_luce.py`, openskill's floats), "
         "one update a game.", "",
         "| step | games | seconds | microseconds a game |", "|---|---:|---:|---:|",
         f"| rate made-up results (2 and 5 players, 2,000 players) | {len(games):,} | {rated:.2f} | "
         f"{1e6 * rated / len(games):.0f} |",
+        *([f"| the same, by {args.old_name} (the same ratings) | {len(games):,} | {min(old):.2f} | "
+           f"{1e6 * min(old) / len(games):.0f} |", f"| ratio | | **{min(old) / rated:.2f}x** | |"] if old else []),
         f"| read a stored archive's results | {len(chosen):,} | {read:.2f} | {1e6 * read / len(chosen):.0f} |",
         f"| rate them | {len(chosen):,} | {rated_stored:.2f} | {1e6 * rated_stored / len(chosen):.0f} |", "",
         f"{len(doc['ratings']):,} players rated from the made-up games. Both steps are linear in the games.", ""])
@@ -141,6 +171,7 @@ def main():
     s = sub.add_parser("speed")
     s.add_argument("--games", type=int, default=100_000)
     s.add_argument("--stored", type=int, default=20_000)
+    s.add_argument("--old", help="an older checkout to rate the made-up results too (git worktree add /tmp/old REV)")
     s.add_argument("--write", action="store_true")
     ladder = sub.add_parser("ladders")
     ladder.add_argument("--write", action="store_true")
