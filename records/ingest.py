@@ -397,8 +397,7 @@ def _pooled_files(paths: list[str], sizes: list[int], fmt: str, lenient: bool) -
     """(path, its pairs), in order: the pairs read by the workers for the files they take,
     None for a file this process reads itself (a large one, standard input). At most
     AHEAD_FILES a worker and about AHEAD_BYTES are read ahead of the writer, so memory does not
-    grow with the folder. ``sizes``:
-    each path's (``_file_size``)."""
+    grow with the folder. ``sizes``: each path's (``_file_size``)."""
     small = [(p, size) for p, size in zip(paths, sizes) if size <= POOLED_MAX_BYTES]
     if len(small) < 2 or sum(min(s, POOLED_MAX_BYTES) for s in sizes) < PARALLEL_MIN_BYTES or not _can_fork():
         yield from ((p, None) for p in paths)
