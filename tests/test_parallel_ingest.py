@@ -287,18 +287,26 @@ def test_the_ratings_worker_copies_the_ingests_log_back_first(tmp_path, monkeypa
     """The forked ratings worker copies the log the ingest wrote back into the file, on its own
     connection, while this process rates: this process's close is left only the ratings'
     pages to copy."""
+    from scorebook.analyze import ratings as ratings_module
     from scorebook.analyze.ratings import update
     monkeypatch.setattr(ingest, "_workers", lambda: 2)
     store = Store(str(tmp_path / "a.db"))
     IngestPlan.of([str(ROOT / "samples")]).run(store, take_tournament=ingest_tournament)
     copiers = tmp_path / "copiers"
-    real = Store.copy_log_back
+    real, real_update, parent = Store.copy_log_back, ratings_module._update_game, os.getpid()
 
     def copy_log_back(self):
         with open(copiers, "a") as out:  # the forked worker's writes are seen here
             out.write(f"{os.getpid()}\n")
         real(self)
+
+    def update_game(store, game):  # this side waits for the worker's first game (however slow to start)
+        deadline = time.monotonic() + 30
+        while os.getpid() == parent and not copiers.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return real_update(store, game)
     monkeypatch.setattr(Store, "copy_log_back", copy_log_back)
+    monkeypatch.setattr(ratings_module, "_update_game", update_game)
     assert os.path.getsize(store.path + "-wal") > 0
     assert update(store, alongside=True) > 0
     assert [int(pid) for pid in copiers.read_text().split()] not in ([], [os.getpid()])
