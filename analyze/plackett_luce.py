@@ -57,13 +57,8 @@ def rate(ratings: list[tuple[float, float]], places: list) -> list[tuple[float, 
         omega *= squares[i] / c
         delta *= squares[i] / c ** 2
         delta *= math.sqrt(squares[i]) / c  # the default gamma
-        sigma = sigmas[i]
-        part = sigma ** 2 / squares[i]
-        if omega >= 0:
-            mu = mus[i] + part * omega * 1.0
-            sigma *= math.sqrt(max(1 - part * delta * 1.0, KAPPA))
-        else:
-            mu = mus[i] + part * omega / 1.0
-            sigma *= math.sqrt(max(1 - part * delta / 1.0, KAPPA))
-        out[order[i]] = (mu, sigma)
+        # openskill scales both by the player's share of the team's sigma squared and by a
+        # weight (multiplied, or divided where omega < 0): with one player a side both are
+        # exactly 1.0, and a product or quotient by 1.0 is the same float, so neither is here
+        out[order[i]] = (mus[i] + omega, sigmas[i] * math.sqrt(max(1 - delta, KAPPA)))
     return out
