@@ -6,8 +6,9 @@
 ``speed`` rates 100,000 made-up results (two-player games and five-player ones, 2,000
 players), then reads and rates an archive of 20,000 stored records, the time of each step
 side by side; ``--old``: the made-up results rated by an older checkout too, alternating, the
-best of three each (its document must be the same). ``ladders`` plays ``scorebook play GAME --ladder ...`` for each game's bots
-into a scratch database and prints the ratings with their uncertainty.
+best of three each (its document must be the same). ``ladders`` plays
+``scorebook play GAME --ladder ...`` for each game's bots into a scratch database and prints
+the ratings with their uncertainty.
 """
 from __future__ import annotations
 
@@ -99,9 +100,8 @@ def speed(args) -> None:
     doc = rate(games)
     rated = time.perf_counter() - start
     old = []
-    if args.old:
-        args.old_name = "the checkout of " + subprocess.run(["git", "-C", args.old, "rev-parse", "--short", "HEAD"],
-                                                            capture_output=True, text=True).stdout.strip()
+    old_name = "the checkout of " + subprocess.run(["git", "-C", args.old, "rev-parse", "--short", "HEAD"],
+                                                   capture_output=True, text=True).stdout.strip() if args.old else ""
     for _ in range(3 if args.old else 0):  # each checkout in a fresh process, alternating
         theirs = run_task(RATE_MADE_UP, Path(args.old).resolve(), str(ROOT / "benchmarks"), str(args.games))
         if theirs["doc"] != doc:
@@ -124,12 +124,12 @@ def speed(args) -> None:
     heading = "### Ratings: speed ("
     text = "\n".join([
         f"{heading}{date.today().isoformat()}, {machine()})", "",
-        f"`python benchmarks/ratings.py speed{' --old <' + args.old_name + '>' if old else ''}`: Plackett-Luce (`analyze/plackett_luce.py`, openskill's floats), "
-        "one update a game.", "",
+        f"`python benchmarks/ratings.py speed{f' --old <{old_name}>' if old else ''}`: Plackett-Luce "
+        "(`analyze/plackett_luce.py`, openskill's floats), one update a game.", "",
         "| step | games | seconds | microseconds a game |", "|---|---:|---:|---:|",
         f"| rate made-up results (2 and 5 players, 2,000 players) | {len(games):,} | {rated:.2f} | "
         f"{1e6 * rated / len(games):.0f} |",
-        *([f"| the same, by {args.old_name} (the same ratings) | {len(games):,} | {min(old):.2f} | "
+        *([f"| the same, by {old_name} (the same ratings) | {len(games):,} | {min(old):.2f} | "
            f"{1e6 * min(old) / len(games):.0f} |", f"| ratio | | **{min(old) / rated:.2f}x** | |"] if old else []),
         f"| read a stored archive's results | {len(chosen):,} | {read:.2f} | {1e6 * read / len(chosen):.0f} |",
         f"| rate them | {len(chosen):,} | {rated_stored:.2f} | {1e6 * rated_stored / len(chosen):.0f} |", "",
