@@ -278,12 +278,13 @@ def update(store, games=None, *, alongside: bool = False) -> int:
     next game as it is free, those with the most records to rate first: the games are rated
     independently, and the second core is otherwise idle once the records are written."""
     games = list(games or [g.id for g in registry.games()])
-    if alongside and len(games) > 1 and store.path != ":memory:":
-        from scorebook.records.ingest import alongside as shared
-        games.sort(key=store.ratings_pending, reverse=True)
-        return sum(shared(games, lambda game: _update_game(store, game),
-                          lambda game: _update_game(_own_store(store.path), game)))
-    return sum(_update_game(store, game) for game in games)
+    from scorebook.records.ingest import alongside as shared, gc_paused
+    with gc_paused():
+        if alongside and len(games) > 1 and store.path != ":memory:":
+            games.sort(key=store.ratings_pending, reverse=True)
+            return sum(shared(games, lambda game: _update_game(store, game),
+                              lambda game: _update_game(_own_store(store.path), game)))
+        return sum(_update_game(store, game) for game in games)
 
 
 _STORES: dict = {}  # a forked process's own connection to the parent's database
