@@ -305,12 +305,18 @@ def _bounded_float(text: str) -> float:
     return value
 
 
+# made once (json.loads with hooks makes a decoder a call): a record reads half a dozen values
+_BOUNDED_JSON = json.JSONDecoder(parse_int=_bounded_int, parse_float=_bounded_float, parse_constant=_no_constant)
+
+
 def load_json(text: str):
     """A JSON text, read within bounds: nesting, numbers of at most MAX_DIGITS digits, no
     NaN or Infinity; ValueError (RecursionError too) otherwise."""
     if json_depth(text) > MAX_JSON_DEPTH:
         raise ValueError(f"nested deeper than {MAX_JSON_DEPTH}")
-    return json.loads(text, parse_int=_bounded_int, parse_float=_bounded_float, parse_constant=_no_constant)
+    if text.startswith("\ufeff"):  # as json.loads says it
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    return _BOUNDED_JSON.decode(text)
 
 
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}")
@@ -437,8 +443,11 @@ def check_header(h: dict, line: int) -> None:
         raise bad(_HEADER_FAULTS.get(field, "the header is not an Iwoki log header")) from None
 
 
+_COMPACT_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # made once: a record dumps a dozen values
+
+
 def dump_json(obj) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    return _COMPACT_JSON.encode(obj)
 
 
 

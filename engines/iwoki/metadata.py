@@ -10,7 +10,6 @@ board is -1 (nothing yet), 0-6, or WILD (the wildcard ``*``).
 from __future__ import annotations
 
 import json
-import re
 from importlib import resources
 
 import numpy as np
@@ -58,20 +57,17 @@ def hex_name(t: int) -> str:
     return f"ht{t + 1}"
 
 
-_TILE_RE = re.compile(r"(st|ht)([1-9][0-9]?)")
+# every tile's name as written (ASCII digits, no leading zero): a record's header names 68
+_TILES = {**{small_name(t): ("small", t) for t in range(N_SMALL_TILES)},
+          **{hex_name(t): ("hex", t) for t in range(N_HEX_TILES)}}
 
 
 def parse_tile(name) -> tuple[str, int]:
-    """'st23' -> ('small', 22); 'ht4' -> ('hex', 3); ValueError for anything else (the names
-    as written: ASCII digits, no leading zero)."""
-    m = _TILE_RE.fullmatch(name) if isinstance(name, str) else None
-    if m:
-        i = int(m.group(2)) - 1
-        if m.group(1) == "st" and i < N_SMALL_TILES:
-            return "small", i
-        if m.group(1) == "ht" and i < N_HEX_TILES:
-            return "hex", i
-    raise ValueError(f"not a tile: {str(name)[:40]!r}")
+    """'st23' -> ('small', 22); 'ht4' -> ('hex', 3); ValueError for anything else."""
+    found = _TILES.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise ValueError(f"not a tile: {str(name)[:40]!r}")
+    return found
 
 
 # ---- the flat state vector (int64); offsets are plain ints the jitted code closes over
