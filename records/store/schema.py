@@ -423,6 +423,12 @@ MIGRATIONS: list[str] = [
     """
     SELECT 1;
     """,
+    # 23: the ratings' checkpoints kept as rows of values (``Ledger.snapshot``), not as objects:
+    # this Scorebook reads both, and an older one, which would misread the new ones, refuses
+    # the database as newer than itself
+    """
+    SELECT 1;
+    """,
 ]
 RATINGS = 11  # the migration that keeps ratings
 CHECKPOINTS = 12  # the migration that keeps ratings' checkpoints
@@ -432,6 +438,7 @@ TOURNAMENTS = 6  # the migration that adds the tournaments table
 EVENT_MATCHES = 18  # the migration that keeps each event's ranked matches
 MOVES_COLUMN = 19  # the migration that keeps a record's moves in one column of its row
 HASH_UNINDEXED = 22  # the migration that drops the hash's index of a new archive
+COMPACT_CHECKPOINTS = 23  # the migration after which ratings' checkpoints are rows of values
 BROWSING = 4  # the migration that adds the label columns, points, views and search
 OUTCOMES = 5  # the migration that adds each seat's outcome
 
