@@ -350,3 +350,25 @@ def test_files_read_ahead_are_bounded_by_count_and_by_bytes(tmp_path, monkeypatc
                 assert sum(sizes[paths.index(p)] for p in ahead[:-1]) < budget
         assert submitted == paths
         assert (most == 2 * files) if budget > sum(sizes) else (4 <= most < 2 * files)
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_collector_is_paused_while_the_files_are_written_and_left_as_found(tmp_path, monkeypatch, enabled):
+    """The writer makes no cycles, and a full collection walks every object the games' code
+    loaded: the cyclic collector is paused while a folder's files are written, and after
+    the ingest it is as it was (a long-lived process, the service, keeps collecting)."""
+    import gc
+    monkeypatch.setattr(ingest, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(ingest, "_workers", lambda: 2)
+    seen = []
+    real_write = ingest._write_pairs
+    monkeypatch.setattr(ingest, "_write_pairs", lambda *a, **k: seen.append(gc.isenabled()) or real_write(*a, **k))
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        doc, _, _ = _run(_folder(tmp_path), tmp_path / "gc.db", False)
+        after = gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert doc["summary"]["ingested"] > 0 and seen and not any(seen)
+    assert after is enabled
