@@ -311,7 +311,7 @@ def _own_store(path: str):
     on one core once the ratings are kept, has only the ratings' own pages left to copy."""
     from scorebook.records.store import Store
     if path not in _STORES:
-        _STORES[path] = Store(path)
+        _STORES[path] = Store(path, checked=True)  # the parent's own open checked it
         _STORES[path].copy_log_back()
     return _STORES[path]
 

@@ -286,7 +286,8 @@ def test_ratings_kept_alongside_a_worker_are_those_kept_here(tmp_path, monkeypat
 def test_the_ratings_worker_copies_the_ingests_log_back_first(tmp_path, monkeypatch):
     """The forked ratings worker copies the log the ingest wrote back into the file, on its own
     connection, while this process rates: this process's close is left only the ratings'
-    pages to copy."""
+    pages to copy. It does not read the file whole again (``quick_check``: this process
+    checked it when it opened it)."""
     from scorebook.analyze import ratings as ratings_module
     from scorebook.analyze.ratings import update
     monkeypatch.setattr(ingest, "_workers", lambda: 2)
@@ -305,11 +306,19 @@ def test_the_ratings_worker_copies_the_ingests_log_back_first(tmp_path, monkeypa
         while os.getpid() == parent and not copiers.exists() and time.monotonic() < deadline:
             time.sleep(0.01)
         return real_update(store, game)
+    checkers, real_check = tmp_path / "checkers", Store._check_intact
+
+    def check_intact(self):
+        with open(checkers, "a") as out:
+            out.write(f"{os.getpid()}\n")
+        real_check(self)
     monkeypatch.setattr(Store, "copy_log_back", copy_log_back)
+    monkeypatch.setattr(Store, "_check_intact", check_intact)
     monkeypatch.setattr(ratings_module, "_update_game", update_game)
     assert os.path.getsize(store.path + "-wal") > 0
     assert update(store, alongside=True) > 0
     assert [int(pid) for pid in copiers.read_text().split()] not in ([], [os.getpid()])
+    assert not checkers.exists()
     store.close()
 
 
