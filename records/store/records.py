@@ -80,6 +80,7 @@ class RecordTables:
         rows: list[tuple] = []
         links, scores = [], []
         key = self.db.execute("SELECT coalesce(max(key), 0) FROM records").fetchone()[0]
+        self._known_ids("players", self._player_ids, [name for p in items for name in p.players])
         for p in items:
             key += 1
             event = p.tags.get("Event")
