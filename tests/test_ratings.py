@@ -250,25 +250,33 @@ def test_a_match_summary_counts_in_words():
     assert one == "a vs b: 1 win, 0 losses, 0 draws; mean margin +2.00 over 1 game"
 
 
-def test_a_late_game_is_rated_again_from_the_checkpoint_before_it(tmp_path, monkeypatch):
-    """Ten Tsuro games in date order, checkpoints every three; then one dated between the
-    seventh and the eighth: only the games after the sixth are rated again, and the ratings
-    are those of rating all eleven in order."""
+def _ten_games_then_a_late_one(path, monkeypatch):
+    """A store of ten Tsuro games dated in order, rated one by one with checkpoints every
+    three, and the text of an eleventh dated between the seventh and the eighth."""
     from scorebook.analyze import ratings as ratings_module
-    from scorebook.analyze.ratings import Ledger, results, update
+    from scorebook.analyze.ratings import update
     from scorebook.records.store import Store
     monkeypatch.setattr(ratings_module, "CHECKPOINT_EVERY", 3)
     template = (SAMPLES / "tsuro" / "tsuro-simple-random-s5-0001.pgn").read_text()
     texts = [template.replace('[Round "1"]', f'[Date "2026.03.{day:02d}"]\n[Round "{day}"]')
              for day in (1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 14)]
-    store = Store(str(tmp_path / "late.db"))
+    store = Store(str(path))
     for t in texts[:10]:
         ingest_text(store, t, "t.pgn", "pgn")
         update(store, ["tsuro"])
+    return store, texts[10]
+
+
+def test_a_late_game_is_rated_again_from_the_checkpoint_before_it(tmp_path, monkeypatch):
+    """Ten Tsuro games in date order, checkpoints every three; then one dated between the
+    seventh and the eighth: only the games after the sixth are rated again, and the ratings
+    are those of rating all eleven in order."""
+    from scorebook.analyze.ratings import Ledger, results, update
+    store, late = _ten_games_then_a_late_one(tmp_path / "late.db", monkeypatch)
     applied = []
     real_apply = Ledger.apply
     monkeypatch.setattr(Ledger, "apply", lambda self, r: applied.append(r.date) or real_apply(self, r))
-    ingest_text(store, texts[10], "late.pgn", "pgn")
+    ingest_text(store, late, "late.pgn", "pgn")
     update(store, ["tsuro"])
     assert sorted(applied) == ["2026-03-13", "2026-03-14", "2026-03-15", "2026-03-17", "2026-03-19"]
     assert ratings(store, "tsuro")["ratings"] == rate(results(store, "tsuro"))["ratings"]
@@ -279,17 +287,8 @@ def test_a_checkpoint_kept_as_objects_before_the_compact_form_still_rates_a_late
     written before that, as the rows' objects, are read as well: a late game rated again from
     one gives the ratings of rating every game in order."""
     import json
-    from scorebook.analyze import ratings as ratings_module
     from scorebook.analyze.ratings import Ledger, results, update
-    from scorebook.records.store import Store
-    monkeypatch.setattr(ratings_module, "CHECKPOINT_EVERY", 3)
-    template = (SAMPLES / "tsuro" / "tsuro-simple-random-s5-0001.pgn").read_text()
-    texts = [template.replace('[Round "1"]', f'[Date "2026.03.{day:02d}"]\n[Round "{day}"]')
-             for day in (1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 14)]
-    store = Store(str(tmp_path / "old-checkpoints.db"))
-    for t in texts[:10]:
-        ingest_text(store, t, "t.pgn", "pgn")
-        update(store, ["tsuro"])
+    store, late = _ten_games_then_a_late_one(tmp_path / "old-checkpoints.db", monkeypatch)
     kept = store.db.execute("SELECT games, ledger FROM ratings_checkpoints WHERE game = 'tsuro'").fetchall()
     assert [n for n, _ in kept] == [3, 6, 9]
     for n, ledger in kept:  # as an older Scorebook wrote them
@@ -300,7 +299,7 @@ def test_a_checkpoint_kept_as_objects_before_the_compact_form_still_rates_a_late
         store.db.execute("UPDATE ratings_checkpoints SET ledger = ? WHERE game = 'tsuro' AND games = ?",
                          [json.dumps(old.rows()), n])
     store.db.conn.commit()
-    ingest_text(store, texts[10], "late.pgn", "pgn")
+    ingest_text(store, late, "late.pgn", "pgn")
     update(store, ["tsuro"])
     assert ratings(store, "tsuro")["ratings"] == rate(results(store, "tsuro"))["ratings"]
 
