@@ -278,16 +278,6 @@ class Store(Schema, RecordTables, EventTables, RatingTables, AnalysisTables, Ser
             self._log_copied = None
             self.db.execute(f"PRAGMA wal_autocheckpoint = {WAL_CHECKPOINT_PAGES}")
 
-    def _known_ids(self, table: str, cache: dict[str, int], names) -> None:
-        """The stored ids of those of ``names`` not in ``cache`` yet, into it, by one query a
-        500 names (through the name's unique index): a file's players looked up at once, not
-        one statement each."""
-        wanted = [name for name in set(names) if name not in cache]
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start:start + 500]
-            cache.update(self.db.execute(f"SELECT name, id FROM {table} WHERE name IN "
-                                         f"({', '.join('?' * len(chunk))})", chunk).fetchall())
-
     def _name_id(self, table: str, cache: dict[str, int], name: str) -> int:
         if name not in cache:
             row = self.db.execute(f"SELECT id FROM {table} WHERE name = ?", [name]).fetchone()

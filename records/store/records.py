@@ -46,12 +46,22 @@ class RecordTables:
         return {h for h in self._of_ids("hash", [h[:ID_DIGITS] for h in hashes]) if h in wanted}
 
     def _of_ids(self, column: str, ids: list[str]) -> Iterator:
-        """``column`` of each stored record whose id is one of ``ids``, through the id index, in
-        statements of at most 500 ids (under SQLite's limit of bound values)."""
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
-            yield from (r[0] for r in self.db.execute(
-                f"SELECT {column} FROM records WHERE id IN ({', '.join('?' * len(chunk))})", chunk))
+        """``column`` of each stored record whose id is one of ``ids``, through the id index."""
+        return (r[0] for r in self._rows_in(f"SELECT {column} FROM records WHERE id IN", ids))
+
+    def _known_ids(self, table: str, cache: dict[str, int], names) -> None:
+        """The stored ids of those of ``names`` not in ``cache`` yet, into it, through the
+        name's unique index: a file's players looked up at once, not one statement each
+        (``_name_id`` then finds them, or adds the new ones)."""
+        cache.update(self._rows_in(f"SELECT name, id FROM {table} WHERE name IN",
+                                   [name for name in set(names) if name not in cache]))
+
+    def _rows_in(self, select: str, values: list) -> Iterator[tuple]:
+        """The rows of ``select``, which ends in ``IN``, for ``values``: in statements of at
+        most 500 values (under SQLite's limit of bound values)."""
+        for start in range(0, len(values), 500):
+            chunk = values[start:start + 500]
+            yield from self.db.execute(f"{select} ({', '.join('?' * len(chunk))})", chunk)
 
     def index_for_search(self, at_least: int = 1) -> int:
         """Put the records stored since the search index was last filled into it, in one
