@@ -125,7 +125,8 @@ def warm_up(game_id: str) -> dict:
     """Compile a game's code: a game of each bot (the smallest settings) under each variant of
     the game's options (``_variants``), stored, and one analysed, in a database in memory. A
     bot or an analysis that needs the user's file (a network) is compiled too where that file
-    is configured (its environment variable, or ``fetch``), else at its first use. Returns the game, its bots, the analyses and the seconds it took."""
+    is configured (its environment variable, or ``fetch``), else at its first use. Returns the
+    game, its bots, the analyses and the seconds it took."""
     from scorebook.records import user_files
     from scorebook.records.store import Store
 
