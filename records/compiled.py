@@ -19,6 +19,7 @@ one place, and a compiled reader only ever has to agree with the walk on what it
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 import numpy as np
@@ -28,6 +29,7 @@ from .pgn import WRAP_WIDTH  # the movetext's lines, as the canonical texts wrap
 
 TAB, NEWLINE, RETURN, SPACE, DEL = 9, 10, 13, 32, 127
 NOT_READ = -1  # a byte or a shape the compiled reader leaves to the walk
+NO_COLUMN = -1  # ``moves_json``: a seat or note no column of a turn's row holds
 
 
 @njit(cache=True)
@@ -163,6 +165,66 @@ def put_wrapped(text: np.ndarray, n: np.int64, width: np.int64, word: np.ndarray
     return n + size, width + size
 
 
+@njit(cache=True)
+def put_json_string(out: np.ndarray, n: np.int64, text: np.ndarray, a: np.int64, b: np.int64) -> np.int64:
+    """``text[a:b]`` written at ``out[n:]`` as a JSON string, quoted and escaped as json.dumps
+    does; where the text goes on, or NOT_READ at a byte outside printable ASCII (left to
+    json.dumps, which escapes a control byte and writes DEL as it is)."""
+    out[n] = 34
+    n += 1
+    for i in range(a, b):
+        c = text[i]
+        if c < SPACE or c >= DEL:
+            return NOT_READ
+        if c == 34 or c == 92:  # " and \\
+            out[n] = 92
+            n += 1
+        out[n] = c
+        n += 1
+    out[n] = 34
+    return n + 1
+
+
+@njit(cache=True)
+def moves_json(text: np.ndarray, rows: np.ndarray, start_at: np.int64, end_at: np.int64, seat_at: np.int64,
+               seats: np.int64, note_at: np.int64, note: np.ndarray, game: np.int64) -> np.ndarray:
+    """A game's moves rows, [game, ply, seat, "move", note] a move, written as the store's
+    JSON writes them (``json.dumps`` with compact separators), without the list's brackets:
+    move i is ``text[rows[i, start_at]:rows[i, end_at]]``, its ply i + 1, its seat
+    ``rows[i, seat_at]`` (where ``seat_at`` is NO_COLUMN, i modulo ``seats``), its note the
+    string ``note`` where ``rows[i, note_at]`` is not 0 (never where ``note_at`` is
+    NO_COLUMN), else null. An empty array where a move or the note holds a byte outside
+    printable ASCII, or a seat is negative (``CompiledTurns.moves_json``)."""
+    size = 0
+    for i in range(rows.shape[0]):  # at most: a number's 20 characters and its comma, each text escaped whole
+        size += 3 * 21 + 2 * (rows[i, end_at] - rows[i, start_at]) + 2 * note.shape[0] + 12
+    out = np.empty(size, np.uint8)
+    n = 0
+    for i in range(rows.shape[0]):
+        seat = rows[i, seat_at] if seat_at != NO_COLUMN else i % seats
+        if seat < 0 or game < 0:
+            return out[:0]
+        if i > 0:
+            n = put_byte(out, n, 44)
+        n = put_byte(out, n, 91)
+        n = put_byte(out, put_int(out, n, game), 44)
+        n = put_byte(out, put_int(out, n, i + 1), 44)
+        n = put_byte(out, put_int(out, n, seat), 44)
+        n = put_json_string(out, n, text, rows[i, start_at], rows[i, end_at])
+        if n == NOT_READ:
+            return out[:0]
+        n = put_byte(out, n, 44)
+        if note_at != NO_COLUMN and rows[i, note_at] != 0:
+            n = put_json_string(out, n, note, 0, note.shape[0])
+            if n == NOT_READ:
+                return out[:0]
+        else:
+            for c in (110, 117, 108, 108):  # null
+                n = put_byte(out, n, c)
+        n = put_byte(out, n, 93)
+    return out[:n]
+
+
 def words_array(words: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """ASCII words as one byte array and the offsets of each (word k is ``[off[k], off[k+1])``)."""
     data = "".join(words).encode("ascii")
@@ -186,8 +248,12 @@ class CompiledTurns(Sequence):
     """A record's turns as a compiled reader returned them: a row a turn (``rows``), kept as
     arrays and made the game's objects (``make``) only when something reads them (ingest never
     does), and ``text``, the canonical movetext the call wrote, each turn's text at columns
-    ``text_at`` (its start and end)."""
+    ``text_at`` (its start and end). As moves rows (``MovesRows``): a turn's seat is its
+    row's column ``seat_at``, or, where that is NO_COLUMN, the ``seats`` take turns from 0;
+    its note is ``note`` where its row's column ``note_at`` is not 0, else none."""
     text_at: tuple[int, int] = (0, 0)
+    seat_at, seats = 0, 1
+    note_at, note = NO_COLUMN, ""
 
     def __init__(self, rows: np.ndarray, text: str, *arrays: np.ndarray):
         self.rows, self.text, self.arrays, self._made = rows, text, arrays, None
@@ -214,6 +280,77 @@ class CompiledTurns(Sequence):
         """(the turn's first column, the turn's canonical text) of each turn, without making them."""
         text, (start, end) = self.text, self.text_at
         return [(row[0], text[row[start]:row[end]]) for row in self.rows.tolist()]
+
+    def move_rows(self, game: int = 1) -> list[tuple]:
+        """The turns as moves rows (game, ply, seat, move, note), without making them."""
+        text, (start, end), seat_at, seats = self.text, self.text_at, self.seat_at, self.seats
+        note_at, note = self.note_at, self.note or None
+        return [(game, ply, row[seat_at] if seat_at != NO_COLUMN else (ply - 1) % seats, text[row[start]:row[end]],
+                 note if note_at != NO_COLUMN and row[note_at] else None)
+                for ply, row in enumerate(self.rows.tolist(), 1)]
+
+    def moves_json(self, game: int = 1) -> str | None:
+        """``move_rows`` as the store's JSON writes them, without the list's brackets (one
+        jitted call: ``moves_json``); None where a move is not printable ASCII."""
+        if not (self.text.isascii() and self.note.isascii()):
+            return None
+        written = moves_json(np.frombuffer(self.text.encode("ascii"), np.uint8), self.rows, self.text_at[0],
+                             self.text_at[1], self.seat_at, self.seats, self.note_at,
+                             np.frombuffer(self.note.encode("ascii"), np.uint8), game)
+        return written.tobytes().decode("ascii") if len(written) else None
+
+
+class MovesRows(Sequence):
+    """A record's moves rows (game, ply, seat, move, note), as ``Canonical.moves`` holds them,
+    where compiled readers read the record: each of its games (a triad has three) compiled
+    turns (``CompiledTurns``), or rows made the common way where the walk read it. Made
+    tuples only where something reads them, and written as the store's moves column
+    (``json``) by one jitted call a game: ingest never makes them, where a tuple and its JSON a
+    move were a tenth of a reader's time."""
+
+    def __init__(self, parts: list | None = None):
+        self.parts: list = list(parts or [])  # (game, CompiledTurns), or a list of rows
+        self._made: list | None = None
+
+    def add(self, part) -> None:
+        """One more game's moves: (game, its CompiledTurns), or its rows."""
+        self.parts.append(part)
+        self._made = None
+
+    def _rows(self) -> list[tuple]:
+        if self._made is None:
+            made: list[tuple] = []
+            for part in self.parts:
+                made += part[1].move_rows(part[0]) if isinstance(part, tuple) else part
+            self._made = made
+        return self._made
+
+    def __len__(self) -> int:
+        return len(self._rows())
+
+    def __getitem__(self, index):
+        return self._rows()[index]
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def __repr__(self) -> str:
+        return f"MovesRows({self._rows()!r})"
+
+    def json(self) -> str:
+        """The rows as the store's moves column holds them: the text of ``json.dumps`` with
+        compact separators."""
+        pieces = []
+        for part in self.parts:
+            if isinstance(part, tuple):
+                if len(part[1].rows):
+                    written = part[1].moves_json(part[0])
+                    if written is None:  # a byte the jitted writer leaves to json
+                        return json.dumps(self._rows(), separators=(",", ":"))
+                    pieces.append(written)
+            elif part:
+                pieces.append(json.dumps(part, separators=(",", ":"))[1:-1])
+        return "[" + ",".join(pieces) + "]"
 
 
 def text_between(data: np.ndarray, start: int, end: int) -> str | None:

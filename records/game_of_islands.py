@@ -25,7 +25,7 @@ from scorebook.engines.game_of_islands import engine as E
 from scorebook.engines.game_of_islands.game import ENGINE
 
 from . import game_of_islands_compiled as compiled_grid, pgn
-from .compiled import CompiledTurns, movetext_bytes, text_between
+from .compiled import NO_COLUMN, CompiledTurns, MovesRows, movetext_bytes, text_between
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch
 from .limits import small_int
 from .notation import Canonical, Notation
@@ -165,6 +165,7 @@ class GridTurns(CompiledTurns):
     """A grid's turns as ``game_of_islands_compiled.read_grid`` returned them (the claimed dots
     in ``arrays[0]``)."""
     text_at = (compiled_grid.TEXT, compiled_grid.TEXT_END)
+    seat_at, seats = NO_COLUMN, 2  # the two players take turns, the first first
 
     def make(self) -> list[Turn]:
         claims = self.arrays[0].tolist()
@@ -461,20 +462,20 @@ def turn_text(n: int, turn: Turn) -> str:
     return ", ".join([head] + [dot_name(n, d) for d in turn.claims])
 
 
-def render(record: GoiRecord) -> tuple[str, list[tuple]]:
+def render(record: GoiRecord) -> tuple[str, MovesRows]:
     """Canonical text (upper case, canonical line direction, one space, wrapped) and the
     moves rows (game, ply, player, move, note)."""
-    blocks, rows = [], []
+    blocks, rows = [], MovesRows()
     for number, g in enumerate(record.games, 1):
         tags = {"Game": GAME}
         tags.update(g.tags)
         tags["Result"] = g.result
         if g.written is not None:  # the compiled reader wrote the turns
             lines, width = g.written
-            rows += [(number, ply, (ply - 1) % 2, text, None) for ply, (_, text) in enumerate(g.turns.texts(), 1)]
+            rows.add((number, g.turns))
             blocks.append(pgn.write_tags(tags) + "\n\n" + pgn.wrap_after(lines, width, g.result) + "\n")
             continue
-        words = []
+        words, grid_rows = [], []
         for ply, turn in enumerate(g.turns, 1):
             if ply % 2 == 1:
                 words.append(f"{(ply + 1) // 2}.")
@@ -484,7 +485,8 @@ def render(record: GoiRecord) -> tuple[str, list[tuple]]:
             words.append(text)
             for c in turn.comments:
                 words.append(pgn.wrap_comment(c))
-            rows.append((number, ply, (ply - 1) % 2, text, " ".join(turn.comments) or None))
+            grid_rows.append((number, ply, (ply - 1) % 2, text, " ".join(turn.comments) or None))
+        rows.add(grid_rows)
         words.append(g.result)
         blocks.append(pgn.write_tags(tags) + "\n\n" + "\n".join(pgn.wrap_words(words)) + "\n")
     return "\n".join(blocks), rows

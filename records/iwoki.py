@@ -42,7 +42,7 @@ from scorebook.engines.iwoki.metadata import (GAME_ID, HEX_GAP_INDEX, HEX_GAP_NA
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
 
 from . import iwoki_compiled, pgn
-from .compiled import CompiledTurns, one_game_bytes, text_between
+from .compiled import CompiledTurns, MovesRows, one_game_bytes, text_between
 from typing import Annotated, Literal
 
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StrictStr, ValidationError, field_validator,
@@ -507,8 +507,8 @@ def write_pgn(record: IwokiRecord) -> tuple[str, list[tuple]]:
     if record.lines is not None:  # written by the compiled reader
         lines, width = record.lines
         tags = header_tags(record)
-        rows = [(1, i, seat, text, None) for i, (seat, text) in enumerate(record.actions.texts(), 1)]
-        return pgn.write_tags(tags) + "\n\n" + pgn.wrap_after(lines, width, tags["Result"]) + "\n", rows
+        return (pgn.write_tags(tags) + "\n\n" + pgn.wrap_after(lines, width, tags["Result"]) + "\n",
+                MovesRows([(1, record.actions)]))
     words, rows = [], []
     for i, a in enumerate(record.actions, 1):
         words.append(f"{i}.")

@@ -33,7 +33,7 @@ import numpy as np
 from scorebook.engines.patchwork import pieces as P, rules as R
 
 from . import patchwork_compiled, pgn
-from .compiled import CompiledTurns, one_game_bytes, text_between
+from .compiled import CompiledTurns, MovesRows, one_game_bytes, text_between
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
 from .limits import small_int
 from scorebook.engines.patchwork.game import ENGINE
@@ -163,6 +163,7 @@ def players_of(tags: dict[str, str], two_player: bool) -> list[str]:
 class CompiledMoves(CompiledTurns):
     """A record's moves as ``patchwork_compiled.read_moves`` returned them."""
     text_at = (patchwork_compiled.TEXT, patchwork_compiled.TEXT_END)
+    note_at, note = patchwork_compiled.SPECIAL, "7x7"  # on the move that wins the special tile
 
     def make(self) -> list[Move]:
         return [Move(seat, kind, a, b, special=bool(special)) for seat, kind, a, b, special, *_ in self.rows.tolist()]
@@ -348,9 +349,7 @@ def write_record(record: PatchworkRecord) -> tuple[str, list[tuple]]:
     else:
         tags["Score"] = str(record.score["total"])
     if record.lines is not None:  # written by the compiled reader
-        rows = [(1, ply, seat, text, note) for ply, ((seat, text), note)
-                in enumerate(zip(record.moves.texts(), record.moves.notes()), 1)]
-        return pgn.write_tags(tags) + "\n\n" + record.lines + "\n", rows
+        return pgn.write_tags(tags) + "\n\n" + record.lines + "\n", MovesRows([(1, record.moves)])
     words, rows = [], []
     for ply, m in enumerate(record.moves, 1):
         text = m.text(two)

@@ -52,7 +52,7 @@ from scorebook.engines.tiny_islands.metadata import (CATEGORIES, CELLS, DECK_MOD
                                            ZONE_LETTERS, cell_name, parse_cell)
 
 from . import pgn, tiny_islands_compiled
-from .compiled import CompiledTurns, one_game_bytes, text_between
+from .compiled import NO_COLUMN, CompiledTurns, MovesRows, one_game_bytes, text_between
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, RecordRejected, ScoreMismatch, UsageError
 from .limits import small_int
 from .notation import Canonical, Notation
@@ -111,7 +111,7 @@ class CompiledRead:
     score: dict
     deck: str
     movetext: str
-    rows: list
+    rows: Sequence  # MovesRows
 
 
 @dataclass(slots=True)
@@ -550,8 +550,7 @@ class TinyIslandsVisitor(pgn.Visitor):
         record, score = self.record, dict(zip(CATEGORIES, scored.tolist()))
         if _stated_differs(record, score) is not None:
             return None
-        rows = [(1, ply, 0, movetext[a:b], None) for ply, (_, a, b) in enumerate(actions.tolist(), 1)]
-        record.compiled = CompiledRead(score, DECK_MODELS[deck], movetext, rows)
+        record.compiled = CompiledRead(score, DECK_MODELS[deck], movetext, MovesRows([(1, CompiledActions(actions, movetext))]))
         return record
 
     def result(self) -> TinyIslandsRecord:
@@ -563,6 +562,17 @@ class CompiledOffers(CompiledTurns):
 
     def make(self) -> list[Offer]:
         return offers_of(self.rows)
+
+
+class CompiledActions(CompiledTurns):
+    """A record's actions (a turn's offer or placement, a drawing: the rows of its moves) as
+    ``tiny_islands_compiled.read_turns`` returned them: each its text's span in the movetext.
+    The one player's: seat 0."""
+    text_at = (tiny_islands_compiled.TEXT, tiny_islands_compiled.TEXT_END)
+    seat_at = NO_COLUMN
+
+    def make(self) -> list[str]:
+        return [text for _, text in self.texts()]
 
 
 class CompiledPlacements(CompiledTurns):

@@ -40,7 +40,7 @@ from scorebook.engines.tsuro.game import ENGINE
 
 from . import pgn, tsuro_compiled
 from scorebook.errors import STRICT, ErrorPolicy, IllegalMove, ParseError, ScoreMismatch
-from .compiled import CompiledTurns, one_game_bytes, words_array
+from .compiled import CompiledTurns, MovesRows, one_game_bytes, words_array
 from .limits import small_int
 from .notation import Canonical, Notation
 from .replay import Place, Step
@@ -526,8 +526,7 @@ def write_record(record: TsuroRecord) -> tuple[str, list[tuple]]:
     tags.update(record.tags)
     tags["Result"] = " ".join(names[p] for p in record.score["winners"])
     if record.lines is not None:  # written by the compiled reader
-        rows = [(1, i, seat, placement, None) for i, (seat, placement) in enumerate(record.turns.texts(), 1)]
-        return pgn.write_tags(tags) + "\n\n" + record.lines, rows
+        return pgn.write_tags(tags) + "\n\n" + record.lines, MovesRows([(1, record.turns)])
     lines, rows = [], []
     for i, turn in enumerate(record.turns, 1):
         line = turn_text(i, names, turn)

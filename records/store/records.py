@@ -30,10 +30,12 @@ def record_date(tag) -> str | None:
     return ".".join(m.groups()) if m else None
 
 
-def columns_json(tags: dict, score: dict, recorded: dict | None, moves: list) -> tuple[str, str, str | None, str]:
-    """A record's tags, score, stated score and moves as its row's JSON columns hold them."""
+def columns_json(tags: dict, score: dict, recorded: dict | None, moves) -> tuple[str, str, str | None, str]:
+    """A record's tags, score, stated score and moves as its row's JSON columns hold them.
+    ``moves``: the rows (game, ply, seat, move, note), or what writes them itself, to the
+    same text (``records.compiled.MovesRows.json``)."""
     return (json.dumps(tags), json.dumps(score), None if recorded is None else json.dumps(recorded),
-            json.dumps(moves, separators=(",", ":")))
+            moves.json() if hasattr(moves, "json") else json.dumps(moves, separators=(",", ":")))
 
 
 class RecordTables:
