@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 
 from scorebook import registry
 
@@ -48,7 +49,7 @@ def decode(data: bytes) -> str:
 
 def detect_format(text: str) -> str | None:
     """The format of a text from its first non-blank, non-comment line, or None."""
-    for line in text.split("\n"):
+    for line in _lines(text):
         s = line.strip()
         if not s or s.startswith(";"):
             continue
@@ -61,6 +62,20 @@ def detect_format(text: str) -> str | None:
             return "pgn"
         return None
     return None
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` one at a time: a detection reads the first few, not a whole file's."""
+    start = 0
+    while (end := text.find("\n", start)) >= 0:
+        yield text[start:end]
+        start = end + 1
+    yield text[start:]
+
+
+def blank(text: str) -> bool:
+    """Does ``text`` hold nothing but whitespace (``not text.strip()``, without its copy)?"""
+    return not text or text.isspace()
 
 
 def is_tournament(text: str, *, strict: bool = False) -> bool:
@@ -108,7 +123,7 @@ def read_text(text: str, source: str, fmt: str = "auto", *, policy: ErrorPolicy 
 
 def iter_text(text: str, source: str, fmt: str = "auto", *, policy: ErrorPolicy = STRICT):
     """``read_text`` a record at a time (a PGN-style text is read game by game)."""
-    if not text.strip():
+    if blank(text):
         return [Item(1, fmt if fmt != "auto" else "unknown", None,
                      error=ParseError("empty-input", "the input holds no record", line=1, column=1))]
     if fmt == "auto":
@@ -193,7 +208,7 @@ def reads_as_pgn(text: str, fmt: str = "auto") -> bool:
     """Does ``iter_text`` read this text as PGN-style records (not a tournament file, nor JSON)?"""
     if fmt != "auto":
         return fmt == "pgn"
-    return bool(text.strip()) and not is_tournament(text) and detect_format(text) == "pgn" \
+    return not blank(text) and not is_tournament(text) and detect_format(text) == "pgn" \
         and not _one_json_document(text)
 
 

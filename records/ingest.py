@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from scorebook import registry
 
 from scorebook.errors import LENIENT, STRICT, ErrorPolicy, RecordRejected, UsageError
-from .formats import decode, detect_format, is_tournament, iter_text, pgn_records, read_pgn_record, reads_as_pgn
+from .formats import blank, decode, detect_format, is_tournament, iter_text, pgn_records, read_pgn_record, reads_as_pgn
 from .limits import MAX_FILE_BYTES
 from .notation import Item, PreparedRecord, browsing
 from .store import Store
@@ -203,7 +203,7 @@ def _prepared_batches(text: str, source: str, fmt: str, policy: ErrorPolicy, *,
     if parallel and len(text) >= PARALLEL_MIN_BYTES and _can_fork() and reads_as_pgn(text, fmt):
         yield from _pooled_pgn(text, source, policy)
         return
-    resolved = detect_format(text) if fmt == "auto" and text.strip() else fmt
+    resolved = detect_format(text) if fmt == "auto" and not blank(text) else fmt
     lines = text.split("\n") if resolved and _line_format(resolved) else []
     if not parallel or len(lines) < PARALLEL_MIN_LINES or not _can_fork():
         batch: list = []  # records prepared a batch at a time: a long file is never all in memory

@@ -550,7 +550,8 @@ class TinyIslandsVisitor(pgn.Visitor):
         record, score = self.record, dict(zip(CATEGORIES, scored.tolist()))
         if _stated_differs(record, score) is not None:
             return None
-        record.compiled = CompiledRead(score, DECK_MODELS[deck], movetext, MovesRows([(1, CompiledActions(actions, movetext))]))
+        moves = MovesRows([(1, CompiledActions(actions, movetext))])
+        record.compiled = CompiledRead(score, DECK_MODELS[deck], movetext, moves)
         return record
 
     def result(self) -> TinyIslandsRecord:

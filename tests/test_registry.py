@@ -6,6 +6,7 @@ import json
 from importlib import resources
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from scorebook import registry
 from scorebook.errors import UnknownGame
@@ -79,3 +80,13 @@ def test_formats_are_found_by_their_games_patterns():
     assert len(owners) == len(set(owners)) and owners  # each foreign format belongs to one game
     assert detect_format('{"kind":"header"}\n') == registry.detect_foreign('{"kind":"header"}')
     assert detect_format("[Event \"x\"]\n") == "pgn" and detect_format("hello\n") is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["\n", " ", "\t", "\r", "\u3000", ";", "[", "{", "x", "1.", '"'])).map("".join))
+def test_a_format_is_found_by_reading_only_the_first_lines(text):
+    """What detection reads a line at a time (``_lines``) and its test for a blank text
+    (``blank``) are what splitting and stripping the whole text gave."""
+    from scorebook.records.formats import _lines, blank
+    assert list(_lines(text)) == text.split("\n")
+    assert blank(text) == (not text.strip())
