@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -502,7 +503,7 @@ def header_tags(record: IwokiRecord) -> dict[str, str]:
     return tags
 
 
-def write_pgn(record: IwokiRecord) -> tuple[str, list[tuple]]:
+def write_pgn(record: IwokiRecord) -> tuple[str, Sequence[tuple]]:
     """Canonical Scorebook text and the moves rows (game, ply, player, move, note)."""
     if record.lines is not None:  # written by the compiled reader
         lines, width = record.lines

@@ -10,6 +10,7 @@ positions after every move for ``show``, the reports and the analysis.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -34,7 +35,7 @@ class Item:
 class Canonical(NamedTuple):
     """What a game's notation makes of a replayed record for the store."""
     text: str  # the normalised Scorebook notation: the record's identity is its SHA-256
-    moves: list[tuple]  # (game, ply, player, move text, annotation)
+    moves: Sequence[tuple]  # (game, ply, player, move text, annotation): a list, or compiled.MovesRows
     score: dict  # the replayed score, in the game's shape (shared/specs/cli.md)
     recorded: dict | None  # the score the record states, same shape, or None
     score_rows: list[tuple]  # (seat, category, points)

@@ -26,6 +26,7 @@ scorebook.errors.IllegalMove: line 4, column 5, ply 2, token S53: skip-past-end:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -334,7 +335,7 @@ class PatchworkVisitor(pgn.Visitor):
 # ---------------------------------------------------------------- writing
 
 
-def write_record(record: PatchworkRecord) -> tuple[str, list[tuple]]:
+def write_record(record: PatchworkRecord) -> tuple[str, Sequence[tuple]]:
     """Canonical Scorebook text (the replayed score as [Score], no move numbers, the 7x7
     special tile marked ``{7x7}``) and the moves rows (game, ply, player, move, note)."""
     two = record.two_player

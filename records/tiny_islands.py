@@ -624,7 +624,7 @@ def _as_written(step: Step, drawing: Drawing) -> Step:
     return dataclasses.replace(step, action=("trace", tuple(drawing.trace)), move=region_text(drawing.trace))
 
 
-def render(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -> tuple[str, list[tuple]]:
+def render(record: TinyIslandsRecord, result: TinyIslandsReplay | None = None) -> tuple[str, Sequence[tuple]]:
     """Canonical Scorebook notation (the normalised text the store hashes) and the rows
     (game 1, ply, player 0, move, note) of the moves table, made in one pass. Visit lists stay in the text."""
     tags, final = _canonical_tags(record)

@@ -514,7 +514,7 @@ def _events_agree(replayed: dict, written: dict, every: bool) -> bool:
 # ---------------------------------------------------------------- writing
 
 
-def write_record(record: TsuroRecord) -> tuple[str, list[tuple]]:
+def write_record(record: TsuroRecord) -> tuple[str, Sequence[tuple]]:
     """Canonical text: Game, Players, Start, Deck, Deal, DragonRefill (holder_first only),
     the other tags, Result (the replay's winners); one line a turn."""
     names = record.players
