@@ -169,10 +169,6 @@ class CompiledMoves(CompiledTurns):
     def make(self) -> list[Move]:
         return [Move(seat, kind, a, b, special=bool(special)) for seat, kind, a, b, special, *_ in self.rows.tolist()]
 
-    def notes(self) -> list[str | None]:
-        """Each move's note: ``7x7`` on the one that wins the special tile."""
-        return ["7x7" if special else None for special in self.rows[:, patchwork_compiled.SPECIAL].tolist()]
-
 
 class PatchworkVisitor(pgn.Visitor):
     """Reads and replays one record through the jitted rules."""
