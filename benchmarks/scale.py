@@ -81,16 +81,20 @@ def samples(db: Path) -> dict:
                                          "record_players WHERE record_key = ? LIMIT 1)", [record_key]).fetchone()
         event_id, event = conn.execute("SELECT id, name FROM events WHERE name LIKE 'Islands club night%' "
                                        "ORDER BY id DESC LIMIT 1").fetchone()
+        # the player of the most records: the pages a busy player opens first are the slowest
+        busiest = conn.execute("SELECT name FROM players WHERE id = (SELECT player_id FROM record_players "
+                               "GROUP BY player_id ORDER BY count(*) DESC LIMIT 1)").fetchone()[0]
         tables = [r[0] for r in conn.execute(
             "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'records_fts%' "
             "AND name NOT LIKE 'sqlite_%' AND name NOT IN ('api_tokens', 'analysis_jobs') ORDER BY type, name")]
     return {"key": record_key, "id": record_id, "player_id": player_id, "player": player, "event_id": event_id,
-            "event": event, "tables": tables, "word": player.rstrip("0123456789")}
+            "event": event, "tables": tables, "word": player.rstrip("0123456789"), "busiest": busiest}
 
 
 def commands(db: Path, s: dict) -> list[tuple[str, float]]:
     start_up = statistics.median(scorebook(db, "--version")[0] for _ in range(3))
     asks = [("list", ["list"]), ("list --player NAME", ["list", "--player", s["player"]]),
+            ("list --player NAME, the busiest player", ["list", "--player", s["busiest"]]),
             ("list --game tsuro --order 'date desc' --limit 20",
              ["list", "--game", "tsuro", "--order", "date desc", "--limit", "20"]),
             ("show ID", ["show", s["id"]]), ("export ID", ["export", s["id"]]), ("events", ["events"]),
@@ -129,6 +133,9 @@ def pages(db: Path, s: dict) -> list[tuple[str, float, str]]:
                  ("full-text search", f"/{name}/records?_search={q(s['word'])}"),
                  ("facet by game", f"/{name}/records?_facet=game"),
                  ("player's results (filter)", f"/{name}/player_results?player={q(s['player'])}"),
+                 ("the busiest player's results (filter)", f"/{name}/player_results?player={q(s['busiest'])}"),
+                 ("the busiest player's games (contains)", f"/{name}/games?players__contains={q(s['busiest'])}"),
+                 ("full-text search of the busiest player", f"/{name}/records?_search={q(s['busiest'])}"),
                  ("games by date (sort)", f"/{name}/games?_sort_desc=date"),
                  ("an event's games (filter)", f"/{name}/games?event={q(s['event'])}"),
                  ("ratings page", "/-/scorebook/ratings"), ("ratings page, one game", "/-/scorebook/ratings?game=tsuro")]
